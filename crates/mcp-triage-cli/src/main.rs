@@ -1,0 +1,136 @@
+//! `mcp-triage`: the native command line. `classify` reads `mcp-exchange/1` files and prints verdicts.
+
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+
+use mcp_triage::{Exchange, Options, Verdict, classify};
+
+const USAGE: &str = "\
+usage: mcp-triage classify [--json] [--intent A|B|C|D] [--version V] FILE...
+       (FILE may be - for standard input)
+
+Classifies recorded MCP exchanges (format mcp-exchange/1): the channel a failure
+arrived on, its cause, the JSON-RPC code, and the evidence that decided.
+Exit status: 0 when every input was classified, 1 when an input was not an
+exchange, 2 on a usage error.";
+
+struct Args {
+    json: bool,
+    intent: Option<String>,
+    version: Option<String>,
+    files: Vec<String>,
+}
+
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    match args.next().as_deref() {
+        Some("classify") => {}
+        Some("-h") | Some("--help") | Some("help") => return Err(String::new()),
+        Some(other) => return Err(format!("unknown command {other:?}")),
+        None => return Err("missing command".into()),
+    }
+    let mut out = Args {
+        json: false,
+        intent: None,
+        version: None,
+        files: Vec::new(),
+    };
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--json" => out.json = true,
+            "--intent" => {
+                let v = args.next().ok_or("--intent needs a value")?;
+                if !matches!(v.as_str(), "A" | "B" | "C" | "D") {
+                    return Err(format!("--intent must be A, B, C or D, not {v:?}"));
+                }
+                out.intent = Some(v);
+            }
+            "--version" => out.version = Some(args.next().ok_or("--version needs a value")?),
+            "-h" | "--help" => return Err(String::new()),
+            "-" => out.files.push(arg),
+            flag if flag.starts_with("--") => return Err(format!("unknown flag {flag:?}")),
+            _ => out.files.push(arg),
+        }
+    }
+    if out.files.is_empty() {
+        return Err("no input files".into());
+    }
+    Ok(out)
+}
+
+fn read_input(name: &str) -> Result<Vec<u8>, String> {
+    if name == "-" {
+        let mut buf = Vec::new();
+        io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        return Ok(buf);
+    }
+    std::fs::read(name).map_err(|e| format!("cannot read: {e}"))
+}
+
+fn json_line(file: &str, v: &Verdict) -> String {
+    let mut obj = serde_json::to_value(v).unwrap_or_default();
+    if let Some(map) = obj.as_object_mut() {
+        map.insert("file".into(), serde_json::Value::String(file.to_string()));
+    }
+    obj.to_string()
+}
+
+fn human_row(file: &str, v: &Verdict) -> String {
+    let code = v.jsonrpc_code.map(|c| c.to_string()).unwrap_or_else(|| "-".into());
+    let status = v.http_status.map(|s| s.to_string()).unwrap_or_else(|| "-".into());
+    let mut row = format!(
+        "{file}\t{status}\t{}\t{}\t{code}\t{}",
+        v.channel, v.cause, v.decided_by
+    );
+    if !v.flags.is_empty() {
+        let flags: Vec<&str> = v.flags.iter().map(|f| f.as_str()).collect();
+        row.push('\t');
+        row.push_str(&flags.join(","));
+    }
+    row
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(msg) => {
+            if msg.is_empty() {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("mcp-triage: {msg}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let opts = Options {
+        intent: args.intent.clone(),
+        negotiated_version: args.version.clone(),
+        ..Options::default()
+    };
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let mut failed = false;
+    if !args.json {
+        let _ = writeln!(out, "file\tstatus\tchannel\tcause\tcode\tdecided_by\tflags");
+    }
+    for file in &args.files {
+        let exchange = read_input(file).and_then(|bytes| Exchange::from_json(&bytes).map_err(|e| e.to_string()));
+        match exchange {
+            Ok(ex) => {
+                let v = classify(&ex, &opts);
+                let line = if args.json { json_line(file, &v) } else { human_row(file, &v) };
+                let _ = writeln!(out, "{line}");
+            }
+            Err(problem) => {
+                failed = true;
+                if args.json {
+                    let err = serde_json::json!({"file": file, "error": problem});
+                    let _ = writeln!(out, "{err}");
+                }
+                eprintln!("mcp-triage: {file}: {problem}");
+            }
+        }
+    }
+    if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}

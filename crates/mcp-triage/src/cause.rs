@@ -1,0 +1,196 @@
+//! The vocabulary of a verdict: the channel a failure arrived on, its cause, the evidence, and flags.
+//!
+//! Identifiers are stable snake_case strings (serde and [`Cause::as_str`] agree): other tools parse them.
+//! A cause names what happened; what to do about it lives elsewhere (advice is a separate table).
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! labelled_enum {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $label:literal,)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum $name {
+            $($(#[$vmeta])* $variant,)*
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
+
+            /// The stable identifier.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $label,)*
+                }
+            }
+
+            /// Parses the stable identifier.
+            pub fn parse(text: &str) -> Option<$name> {
+                match text {
+                    $($label => Some($name::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+labelled_enum! {
+    /// How the answer reached the client: this decides what an SDK client's call does.
+    Channel {
+        /// No response at all (network error, CORS, timeout, aborted, redirect refused).
+        Network = "network",
+        /// HTTP status of 300 or more, whatever the body.
+        Http = "http",
+        /// 2xx with a JSON-RPC error frame for our id: an SDK client's call rejects.
+        JsonrpcError = "jsonrpc_error",
+        /// 2xx result with `isError: true`: the call resolves.
+        ToolError = "tool_error",
+        /// 2xx result, `isError` absent or false.
+        Success = "success",
+        /// 2xx but no valid JSON-RPC response to our id.
+        Malformed = "malformed",
+        /// 202 to a notification or response.
+        Accepted = "accepted",
+        /// An SSE stream held open (e.g. a GET).
+        StreamOpen = "stream_open",
+    }
+}
+
+labelled_enum! {
+    /// What most likely happened.
+    Cause {
+        /// The tool name is not one the server has.
+        UnknownTool = "unknown_tool",
+        /// The arguments do not fit the tool's input schema.
+        InvalidArguments = "invalid_arguments",
+        /// The tool ran and failed (an exception, an API or business error).
+        ToolExecution = "tool_execution",
+        /// The JSON-RPC method is not one the server serves.
+        MethodNotFound = "method_not_found",
+        /// The request was not a valid request (shape, missing field, wrong envelope).
+        InvalidRequest = "invalid_request",
+        /// The server could not parse the request body.
+        ParseError = "parse_error",
+        /// An internal error with no more detail.
+        InternalError = "internal_error",
+        /// No credentials, or credentials refused (401).
+        Unauthenticated = "unauthenticated",
+        /// Valid credentials without the scope needed.
+        InsufficientScope = "insufficient_scope",
+        /// Refused for another reason (403).
+        Forbidden = "forbidden",
+        /// The request's Origin is not allowed (DNS-rebinding protection).
+        OriginRejected = "origin_rejected",
+        /// The HTTP method is not served on this endpoint (405).
+        MethodNotAllowed = "method_not_allowed",
+        /// The Accept header was refused (406).
+        NotAcceptable = "not_acceptable",
+        /// The Content-Type was refused (415).
+        UnsupportedMediaType = "unsupported_media_type",
+        /// The server needs an `Mcp-Session-Id` and none was sent.
+        SessionRequired = "session_required",
+        /// The session id sent is unknown or expired.
+        SessionNotFound = "session_not_found",
+        /// The protocol version (header or `_meta`) is not supported.
+        ProtocolVersionUnsupported = "protocol_version_unsupported",
+        /// A standard header does not match the body (2026-07-28).
+        HeaderMismatch = "header_mismatch",
+        /// Too many requests (429).
+        RateLimited = "rate_limited",
+        /// The server failed (5xx).
+        ServerError = "server_error",
+        /// A redirect answered; it is never followed.
+        Redirect = "redirect",
+        /// A deadline passed.
+        Timeout = "timeout",
+        /// The request never got a readable answer: CORS, DNS, refused connection, mixed content.
+        NetworkOrCors = "network_or_cors",
+        /// The body passed the size cap before our response.
+        BodyTooLarge = "body_too_large",
+        /// The answer is not a valid JSON-RPC response to our request.
+        MalformedResponse = "malformed_response",
+        /// The request was cancelled before an answer.
+        Aborted = "aborted",
+        /// Nothing serves MCP at this URL (404 with no JSON-RPC frame and no session involved).
+        EndpointNotFound = "endpoint_not_found",
+        /// The endpoint speaks the old HTTP+SSE transport (2024-11-05): a GET stream that opens with an
+        /// `endpoint` event.
+        LegacySseTransport = "legacy_sse_transport",
+        /// Not a failure.
+        None = "none",
+        /// The wire does not say.
+        Unknown = "unknown",
+    }
+}
+
+labelled_enum! {
+    /// Which kind of fact decided the cause.
+    DecidedBy {
+        /// Status, JSON-RPC code, `isError`, a header, a challenge parameter, the request's shape.
+        Structure = "structure",
+        /// A phrase in the server's prose.
+        Text = "text",
+    }
+}
+
+/// Evidence kind: the same split as [`DecidedBy`].
+pub type EvidenceKind = DecidedBy;
+
+labelled_enum! {
+    /// Observations that do not change the cause but matter to an agent author.
+    Flag {
+        /// The server hid the exception text (e.g. "Error executing tool X" alone).
+        MessageWithheld = "message_withheld",
+        /// A success whose content reads like an error, or `{"error": …}` in a success.
+        SoftFailureSuspected = "soft_failure_suspected",
+        /// A JSON-RPC code appears only inside prose (e.g. "MCP error -32602: …").
+        CodeInText = "code_in_text",
+        /// Messages that were not our response arrived first (notifications, server requests).
+        UnrelatedMessagesFirst = "unrelated_messages_first",
+        /// Response headers a browser cannot see may be missing (CORS exposes only some).
+        HeadersMayBeHidden = "headers_may_be_hidden",
+    }
+}
+
+/// One fact that contributed to the verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evidence {
+    /// Structure or text.
+    pub kind: EvidenceKind,
+    /// What was seen, in words (e.g. `HTTP status 401`, `result.isError is true`).
+    pub fact: String,
+    /// For text evidence: the JSON pointer into the decoded message (or `/body` for a non-JSON body).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+    /// For text evidence: the matched range in that string, in characters (Unicode scalar values).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<[usize; 2]>,
+    /// For text evidence: the matched phrase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matched: Option<String>,
+    /// For text evidence: the id of the rule that matched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+}
+
+impl Evidence {
+    /// A structural fact.
+    pub fn structure(fact: impl Into<String>) -> Evidence {
+        Evidence {
+            kind: DecidedBy::Structure,
+            fact: fact.into(),
+            pointer: None,
+            range: None,
+            matched: None,
+            rule: None,
+        }
+    }
+}

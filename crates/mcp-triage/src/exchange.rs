@@ -1,0 +1,271 @@
+//! The `mcp-exchange/1` format: one HTTP round trip as a client saw it, read and written exactly.
+//!
+//! The people-facing labels (`case`, `description`, `server`, `protocol_version`) are kept so a file
+//! round-trips, but nothing in [`crate::classify`] reads them: they describe what the capturing person
+//! meant, not what the wire said.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The only format identifier this reader accepts.
+pub const FORMAT: &str = "mcp-exchange/1";
+
+/// One captured HTTP exchange.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Exchange {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Label for people; never read by the classifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub case: Option<String>,
+    /// Label for people; never read by the classifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Label for people; never read by the classifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<serde_json::Value>,
+    /// Where the capture was made from.
+    pub vantage: Vantage,
+    /// Label for people (the version the capturing client asked for); never read by the classifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol_version: Option<String>,
+    /// What was sent.
+    pub request: Request,
+    /// What came back, or `None` when no response headers arrived.
+    pub response: Option<Response>,
+    /// Why there is no response.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transport_error: Option<TransportError>,
+    /// Free text from the client about the transport error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transport_error_detail: Option<String>,
+    /// Milliseconds from sending to the end of reading, measured by the client.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elapsed_ms: Option<f64>,
+    /// The protocol version the session actually runs at, when the client knows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub negotiated_version: Option<String>,
+    /// The probe this request was (`A`, `B`, `C`, `D` or a transport check name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intent: Option<String>,
+}
+
+/// Where an exchange was observed from; a browser sees fewer headers than a direct client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Vantage {
+    /// Browser `fetch`: only CORS-visible headers; a response without CORS is a network error.
+    Browser,
+    /// A raw HTTP client outside any browser.
+    Direct,
+}
+
+/// The request as sent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    /// HTTP method, e.g. `POST`.
+    pub method: String,
+    /// Full URL.
+    pub url: String,
+    /// `[name, value]` pairs in the order sent.
+    #[serde(default)]
+    pub headers: Vec<(String, String)>,
+    /// Raw body text, or `None` for no body.
+    #[serde(default)]
+    pub body: Option<String>,
+}
+
+/// The response as received.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Response {
+    /// HTTP status code.
+    pub status: u16,
+    /// `[name, value]` pairs in wire order, names in the server's case.
+    #[serde(default)]
+    pub headers: Vec<(String, String)>,
+    /// Raw body text (a lossy rendering when `body_base64` is present), or `None`.
+    #[serde(default)]
+    pub body: Option<String>,
+    /// `false` when the client cut a stream that stayed open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_complete: Option<bool>,
+    /// How reading stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_end: Option<BodyEnd>,
+    /// The raw body bytes in standard base64, when they are not valid UTF-8.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_base64: Option<String>,
+}
+
+/// How the client stopped reading a body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BodyEnd {
+    /// The server ended the body.
+    Complete,
+    /// Our response arrived; the rest was deliberately not read.
+    StoppedAfterResponse,
+    /// The decoded-byte cap was reached.
+    SizeCap,
+    /// A deadline (idle gap or total) passed.
+    Deadline,
+    /// The user or the run cancelled.
+    Aborted,
+}
+
+/// Why no response headers arrived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TransportError {
+    /// `fetch` rejected: CORS, DNS, refused connection, mixed content.
+    Network,
+    /// No headers before the deadline.
+    Timeout,
+    /// Cancelled before headers arrived.
+    Aborted,
+    /// A redirect answered and was not followed.
+    RedirectRefused,
+}
+
+/// Why a file is not an exchange.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExchangeError {
+    /// Not JSON, or JSON of the wrong shape; the text says where.
+    Json(String),
+    /// The `format` field names another format.
+    WrongFormat(String),
+}
+
+impl fmt::Display for ExchangeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExchangeError::Json(e) => write!(f, "not an mcp-exchange/1 document: {e}"),
+            ExchangeError::WrongFormat(found) => {
+                write!(f, "format is {found:?}, expected \"{FORMAT}\"")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ExchangeError {}
+
+impl Exchange {
+    /// Reads one exchange from JSON bytes, checking the format identifier.
+    pub fn from_json(bytes: &[u8]) -> Result<Exchange, ExchangeError> {
+        let exchange: Exchange =
+            serde_json::from_slice(bytes).map_err(|e| ExchangeError::Json(e.to_string()))?;
+        if exchange.format != FORMAT {
+            return Err(ExchangeError::WrongFormat(exchange.format));
+        }
+        Ok(exchange)
+    }
+
+    /// Writes the exchange as pretty JSON.
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+/// Finds the first header with this name, ignoring ASCII case.
+pub fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+impl Request {
+    /// The value of a request header, ignoring the name's case.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        header(&self.headers, name)
+    }
+}
+
+impl Response {
+    /// The value of a response header, ignoring the name's case.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        header(&self.headers, name)
+    }
+
+    /// The body bytes: from `body_base64` when present and valid, else the text.
+    ///
+    /// Returns the bytes and, when `body_base64` could not be decoded, a note saying so.
+    pub fn body_bytes(&self) -> (Cow<'_, [u8]>, Option<String>) {
+        if let Some(b64) = &self.body_base64 {
+            match crate::exchange::decode_base64(b64) {
+                Some(bytes) => return (Cow::Owned(bytes), None),
+                None => {
+                    let text = self.body.as_deref().unwrap_or("").as_bytes();
+                    return (
+                        Cow::Borrowed(text),
+                        Some("body_base64 is not valid base64; using the text body".to_string()),
+                    );
+                }
+            }
+        }
+        (
+            Cow::Borrowed(self.body.as_deref().unwrap_or("").as_bytes()),
+            None,
+        )
+    }
+}
+
+/// Decodes standard base64 (with or without padding, no whitespace); `None` when invalid.
+pub fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    fn value(c: u8) -> Option<u32> {
+        match c {
+            b'A'..=b'Z' => Some(u32::from(c - b'A')),
+            b'a'..=b'z' => Some(u32::from(c - b'a') + 26),
+            b'0'..=b'9' => Some(u32::from(c - b'0') + 52),
+            b'+' | b'-' => Some(62),
+            b'/' | b'_' => Some(63),
+            _ => None,
+        }
+    }
+    let trimmed = text.trim_end_matches('=');
+    let bytes = trimmed.as_bytes();
+    if bytes.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for chunk in bytes.chunks(4) {
+        let mut acc: u32 = 0;
+        for (i, &c) in chunk.iter().enumerate() {
+            acc |= value(c)? << (18 - 6 * i);
+        }
+        out.push((acc >> 16) as u8);
+        if chunk.len() > 2 {
+            out.push((acc >> 8) as u8);
+        }
+        if chunk.len() > 3 {
+            out.push(acc as u8);
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_decodes_all_alignments() {
+        assert_eq!(decode_base64("aGk=").as_deref(), Some(&b"hi"[..]));
+        assert_eq!(decode_base64("aGVsbG8").as_deref(), Some(&b"hello"[..]));
+        assert_eq!(decode_base64("YWJj").as_deref(), Some(&b"abc"[..]));
+        assert_eq!(decode_base64("/w==").as_deref(), Some(&[0xffu8][..]));
+        assert_eq!(decode_base64("a"), None);
+        assert_eq!(decode_base64("a*bc"), None);
+    }
+
+    #[test]
+    fn wrong_format_is_refused() {
+        let doc = br#"{"format":"mcp-exchange/2","vantage":"direct","request":{"method":"GET","url":"x"},"response":null}"#;
+        assert_eq!(
+            Exchange::from_json(doc),
+            Err(ExchangeError::WrongFormat("mcp-exchange/2".into()))
+        );
+    }
+}

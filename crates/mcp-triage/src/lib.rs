@@ -1,0 +1,21 @@
+//! MCP Triage core: decode and classify MCP exchanges captured on the wire, with no I/O and no clock.
+//!
+//! This crate contains no networking code and never reads the time or a random source. Callers hand it
+//! what they saw (an [`Exchange`]: request, response bytes and headers, how reading ended) and the limits
+//! to apply; it hands back a [`Verdict`]. Classification is total: garbage in gives a `malformed` or
+//! `unknown` verdict with reasons, never an error or a panic.
+
+pub mod body;
+pub mod cause;
+pub mod challenge;
+pub mod classify;
+pub mod exchange;
+pub mod jsonrpc;
+pub mod limits;
+pub mod sse;
+pub mod text_rules;
+
+pub use cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};
+pub use classify::{Options, Verdict, classify};
+pub use exchange::{Exchange, ExchangeError, Request, Response};
+pub use limits::Limits;

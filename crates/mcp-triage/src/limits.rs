@@ -1,0 +1,43 @@
+//! The caps every decoder and reader applies to untrusted input (values from SECURITY.md).
+
+/// Caps and deadlines, passed in by the caller so tests can shrink them and no code reads a clock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Decoded response body bytes kept; the rest is not read.
+    pub max_body_bytes: usize,
+    /// One SSE line, and one SSE event's accumulated data.
+    pub max_sse_line_bytes: usize,
+    /// SSE events read from one response.
+    pub max_sse_events: usize,
+    /// JSON-RPC messages that are not our response, tolerated before ours.
+    pub max_unrelated_messages: usize,
+    /// Milliseconds to wait for response headers.
+    pub headers_deadline_ms: u64,
+    /// Milliseconds of silence tolerated between body chunks.
+    pub idle_gap_ms: u64,
+    /// Milliseconds for one request, headers and body.
+    pub request_total_ms: u64,
+    /// Milliseconds for a whole probe run.
+    pub run_total_ms: u64,
+    /// Bytes of a session id we are willing to send back.
+    pub max_session_id_bytes: usize,
+    /// Bytes of a bearer token.
+    pub max_token_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_body_bytes: 4 * 1024 * 1024,
+            max_sse_line_bytes: 4 * 1024 * 1024,
+            max_sse_events: 1_000,
+            max_unrelated_messages: 100,
+            headers_deadline_ms: 10_000,
+            idle_gap_ms: 10_000,
+            request_total_ms: 30_000,
+            run_total_ms: 120_000,
+            max_session_id_bytes: 256,
+            max_token_bytes: 16 * 1024,
+        }
+    }
+}

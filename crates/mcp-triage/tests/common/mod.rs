@@ -1,0 +1,64 @@
+//! Shared helpers for the fixture-driven tests: where the fixtures are and the expectations table.
+
+#![allow(dead_code, unreachable_pub)]
+
+use std::path::{Path, PathBuf};
+
+/// The public captures: `$MCP_TRIAGE_FIXTURES`, else `../shared/fixtures/exchanges` beside the repo.
+pub fn public_fixtures_dir() -> PathBuf {
+    if let Ok(dir) = std::env::var("MCP_TRIAGE_FIXTURES") {
+        return PathBuf::from(dir);
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/exchanges")
+}
+
+/// The synthetic fixtures committed in this repository.
+pub fn synthetic_fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/synthetic")
+}
+
+/// One row of an expectations table.
+#[derive(Debug, Clone)]
+pub struct Expectation {
+    pub file: String,
+    pub channel: String,
+    pub causes: Vec<String>,
+    pub reason: String,
+}
+
+/// Reads a `file<TAB>channel<TAB>causes<TAB>reason` table, skipping `#` lines.
+pub fn read_table(path: &Path) -> Vec<Expectation> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            assert!(cols.len() >= 3, "bad row {l:?} in {}", path.display());
+            Expectation {
+                file: cols[0].to_string(),
+                channel: cols[1].to_string(),
+                causes: cols[2].split('|').map(str::to_string).collect(),
+                reason: cols.get(3).copied().unwrap_or("").to_string(),
+            }
+        })
+        .collect()
+}
+
+/// Every `*.json` under `dir`, relative paths, sorted.
+pub fn json_files(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
+        for entry in entries.flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                out.push(p.strip_prefix(dir).unwrap_or(&p).to_string_lossy().into_owned());
+            }
+        }
+    }
+    out.sort();
+    out
+}
