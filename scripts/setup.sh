@@ -40,14 +40,19 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $WB_VERSION"; then
 fi
 
 # 5. npm packages: binaryen 132 (wasm-opt), playwright-core, axe-core; the demo server's SDK.
-if [ ! -x node_modules/.bin/wasm-opt ] || ! cmp -s package-lock.json node_modules/.package-lock.json 2>/dev/null; then
-  log "npm ci (root)"
-  npm ci --no-audit --no-fund --loglevel=error
-fi
-if [ ! -d demo/node_modules ] || ! cmp -s demo/package-lock.json demo/node_modules/.package-lock.json 2>/dev/null; then
-  log "npm ci (demo)"
-  (cd demo && npm ci --no-audit --no-fund --loglevel=error)
-fi
+# A stamp holding the lockfile's hash says whether node_modules matches it.
+npm_ci() {
+  local dir=$1 stamp want
+  stamp="$dir/node_modules/.mcp-triage-stamp"
+  want=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    log "npm ci ($dir)"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$want" > "$stamp"
+  fi
+}
+npm_ci .
+npm_ci demo
 
 # 6. Crates for offline Trunk builds.
 cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked

@@ -77,8 +77,14 @@ fn json_line(file: &str, v: &Verdict) -> String {
 }
 
 fn human_row(file: &str, v: &Verdict) -> String {
-    let code = v.jsonrpc_code.map(|c| c.to_string()).unwrap_or_else(|| "-".into());
-    let status = v.http_status.map(|s| s.to_string()).unwrap_or_else(|| "-".into());
+    let code = v
+        .jsonrpc_code
+        .map(|c| c.to_string())
+        .unwrap_or_else(|| "-".into());
+    let status = v
+        .http_status
+        .map(|s| s.to_string())
+        .unwrap_or_else(|| "-".into());
     let mut row = format!(
         "{file}\t{status}\t{}\t{}\t{code}\t{}",
         v.channel, v.cause, v.decided_by
@@ -115,11 +121,16 @@ fn main() -> ExitCode {
         let _ = writeln!(out, "file\tstatus\tchannel\tcause\tcode\tdecided_by\tflags");
     }
     for file in &args.files {
-        let exchange = read_input(file).and_then(|bytes| Exchange::from_json(&bytes).map_err(|e| e.to_string()));
+        let exchange = read_input(file)
+            .and_then(|bytes| Exchange::from_json(&bytes).map_err(|e| e.to_string()));
         match exchange {
             Ok(ex) => {
                 let v = classify(&ex, &opts);
-                let line = if args.json { json_line(file, &v) } else { human_row(file, &v) };
+                let line = if args.json {
+                    json_line(file, &v)
+                } else {
+                    human_row(file, &v)
+                };
                 let _ = writeln!(out, "{line}");
             }
             Err(problem) => {
@@ -132,5 +143,9 @@ fn main() -> ExitCode {
             }
         }
     }
-    if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

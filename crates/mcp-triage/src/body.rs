@@ -268,6 +268,9 @@ pub fn decode(
 
 #[cfg(test)]
 mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     use super::*;
 
     fn dec(body: &[u8], ct: Option<&str>) -> DecodedBody {
@@ -282,13 +285,19 @@ mod tests {
         assert_eq!(dec(b"<!DOCTYPE html>", None).kind, BodyKind::Html);
         assert_eq!(dec(b"Invalid Origin header", None).kind, BodyKind::Text);
         assert_eq!(dec(b"data: {}\n\n", None).kind, BodyKind::EventStream);
-        assert_eq!(dec(b"{\"a\":", Some("application/json")).kind, BodyKind::Malformed);
+        assert_eq!(
+            dec(b"{\"a\":", Some("application/json")).kind,
+            BodyKind::Malformed
+        );
     }
 
     #[test]
     fn batch_only_when_allowed() {
         let body = br#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#;
-        assert_eq!(dec(body, Some("application/json")).kind, BodyKind::Malformed);
+        assert_eq!(
+            dec(body, Some("application/json")).kind,
+            BodyKind::Malformed
+        );
         let ok = decode(body, Some("application/json"), true, &Limits::default());
         assert_eq!(ok.kind, BodyKind::Json);
         assert_eq!(ok.values.len(), 1);

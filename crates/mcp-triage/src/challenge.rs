@@ -95,6 +95,9 @@ pub fn parse(value: &str) -> Vec<Challenge> {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     use super::*;
 
     #[test]
@@ -109,7 +112,11 @@ mod tests {
             c[0].param("resource_metadata"),
             Some("http://127.0.0.1:8706/.well-known/oauth-protected-resource/mcp")
         );
-        assert!(c[0].param("error_description").unwrap().contains("'Bearer TOKEN'"));
+        assert!(
+            c[0].param("error_description")
+                .unwrap()
+                .contains("'Bearer TOKEN'")
+        );
     }
 
     #[test]

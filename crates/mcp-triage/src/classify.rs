@@ -181,13 +181,11 @@ fn scan(decoded: &DecodedBody, our_id: Option<&Value>, limits: &Limits) -> Scan 
                 });
                 break;
             }
-            Message::Error { .. } => {
-                if s.stray_error.is_none() {
-                    s.stray_error = Some(Found {
-                        value: value.clone(),
-                        origin: d.origin,
-                    });
-                }
+            Message::Error { .. } if s.stray_error.is_none() => {
+                s.stray_error = Some(Found {
+                    value: value.clone(),
+                    origin: d.origin,
+                });
             }
             Message::Request { method, .. } => s.server_requests.push((*method).to_string()),
             Message::Invalid { id, reason } if id.is_some() && *id == our_id => {
@@ -305,10 +303,10 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
         ));
     }
     let frame = found.ours.as_ref().or(found.stray_error.as_ref());
-    if let Some(f) = frame {
-        if let Message::Error { code, .. } = jsonrpc::view(&f.value) {
-            b.v.jsonrpc_code = Some(code.0);
-        }
+    if let Some(f) = frame
+        && let Message::Error { code, .. } = jsonrpc::view(&f.value)
+    {
+        b.v.jsonrpc_code = Some(code.0);
     }
 
     if resp.status >= 300 {
@@ -317,8 +315,15 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
         return b.v;
     }
     if resp.status < 200 {
-        b.decide(Channel::Malformed, Cause::MalformedResponse, DecidedBy::Structure);
-        b.structure(format!("HTTP status {} is informational, not an answer", resp.status));
+        b.decide(
+            Channel::Malformed,
+            Cause::MalformedResponse,
+            DecidedBy::Structure,
+        );
+        b.structure(format!(
+            "HTTP status {} is informational, not an answer",
+            resp.status
+        ));
         return b.v;
     }
 
@@ -365,7 +370,11 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
     b.v.channel = Channel::Malformed;
     let end = resp.body_end;
     if decoded.truncated || end == Some(BodyEnd::SizeCap) {
-        b.decide(Channel::Malformed, Cause::BodyTooLarge, DecidedBy::Structure);
+        b.decide(
+            Channel::Malformed,
+            Cause::BodyTooLarge,
+            DecidedBy::Structure,
+        );
         b.structure("the body reached the size cap before our response arrived");
     } else if end == Some(BodyEnd::Deadline) {
         b.decide(Channel::Malformed, Cause::Timeout, DecidedBy::Structure);
@@ -391,7 +400,9 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
             DecidedBy::Structure,
         );
         if let Some(reason) = &found.invalid_ours {
-            b.structure(format!("the message with our id is not valid JSON-RPC: {reason}"));
+            b.structure(format!(
+                "the message with our id is not valid JSON-RPC: {reason}"
+            ));
         } else if req.id.is_none() {
             b.structure("our request carried no usable id, so no response can match it");
         } else {
@@ -430,11 +441,16 @@ fn pointer_for(origin: Origin, inner: &str) -> String {
 
 fn no_response(b: &mut Builder, ex: &Exchange) {
     let (cause, fact) = match ex.transport_error {
-        Some(TransportError::Timeout) => (Cause::Timeout, "no response headers before the deadline"),
-        Some(TransportError::Aborted) => (Cause::Aborted, "cancelled before response headers arrived"),
-        Some(TransportError::RedirectRefused) => {
-            (Cause::Redirect, "the server answered with a redirect, which is never followed")
+        Some(TransportError::Timeout) => {
+            (Cause::Timeout, "no response headers before the deadline")
         }
+        Some(TransportError::Aborted) => {
+            (Cause::Aborted, "cancelled before response headers arrived")
+        }
+        Some(TransportError::RedirectRefused) => (
+            Cause::Redirect,
+            "the server answered with a redirect, which is never followed",
+        ),
         Some(TransportError::Network) => (
             Cause::NetworkOrCors,
             "the request failed without a readable response (CORS, DNS, refused, mixed content)",
@@ -449,25 +465,40 @@ fn no_response(b: &mut Builder, ex: &Exchange) {
 }
 
 fn get_stream(mut b: Builder, resp: &Response, decoded: &DecodedBody) -> Verdict {
-    if decoded.kind == BodyKind::EventStream || resp.header("content-type").is_some_and(|c| c.contains("event-stream")) {
+    if decoded.kind == BodyKind::EventStream
+        || resp
+            .header("content-type")
+            .is_some_and(|c| c.contains("event-stream"))
+    {
         if decoded.events.first().and_then(|e| e.event.as_deref()) == Some("endpoint") {
             b.decide(
                 Channel::StreamOpen,
                 Cause::LegacySseTransport,
                 DecidedBy::Structure,
             );
-            b.structure("the GET stream opens with an `endpoint` event: the 2024-11-05 HTTP+SSE transport");
+            b.structure(
+                "the GET stream opens with an `endpoint` event: the 2024-11-05 HTTP+SSE transport",
+            );
             return b.v;
         }
         b.decide(Channel::StreamOpen, Cause::None, DecidedBy::Structure);
-        b.structure(format!("GET answered with HTTP {} and an SSE stream", resp.status));
-        if resp.body_complete == Some(false) || resp.body_end.is_some_and(|e| e != BodyEnd::Complete) {
+        b.structure(format!(
+            "GET answered with HTTP {} and an SSE stream",
+            resp.status
+        ));
+        if resp.body_complete == Some(false)
+            || resp.body_end.is_some_and(|e| e != BodyEnd::Complete)
+        {
             b.structure("the stream stayed open until the client stopped reading");
         }
         return b.v;
     }
     b.decide(Channel::Success, Cause::None, DecidedBy::Structure);
-    b.structure(format!("GET answered with HTTP {} and a {} body", resp.status, decoded.kind_str()));
+    b.structure(format!(
+        "GET answered with HTTP {} and a {} body",
+        resp.status,
+        decoded.kind_str()
+    ));
     b.v
 }
 
@@ -485,9 +516,11 @@ fn http_status(
     b.structure(format!("HTTP status {status}"));
     let frame_msg = frame.map(|f| (jsonrpc::view(&f.value), f.origin));
     let (frame_code, frame_text, frame_ptr) = match &frame_msg {
-        Some((Message::Error { code, message, .. }, origin)) => {
-            (Some(*code), Some(*message), pointer_for(*origin, "/error/message"))
-        }
+        Some((Message::Error { code, message, .. }, origin)) => (
+            Some(*code),
+            Some(*message),
+            pointer_for(*origin, "/error/message"),
+        ),
         _ => (None, None, "/body".to_string()),
     };
     if let Some(code) = frame_code {
@@ -496,7 +529,11 @@ fn http_status(
     // The prose to search: the frame's message, else a text/HTML body.
     let prose: Option<(&str, String)> = match frame_text {
         Some(t) => Some((t, frame_ptr.clone())),
-        None if matches!(decoded.kind, BodyKind::Text | BodyKind::Html | BodyKind::Json) => {
+        None if matches!(
+            decoded.kind,
+            BodyKind::Text | BodyKind::Html | BodyKind::Json
+        ) =>
+        {
             Some((decoded.text.as_str(), "/body".to_string()))
         }
         None => None,
@@ -517,25 +554,23 @@ fn http_status(
             return;
         }
         403 => {
-            let scope = b
-                .v
-                .challenge
-                .as_ref()
-                .and_then(|c| c.param("error"))
-                .is_some_and(|e| e == "insufficient_scope");
+            let scope =
+                b.v.challenge
+                    .as_ref()
+                    .and_then(|c| c.param("error"))
+                    .is_some_and(|e| e == "insufficient_scope");
             if scope {
                 set(b, Cause::InsufficientScope, DecidedBy::Structure);
                 challenge_evidence(b);
                 return;
             }
-            if let Some((text, ptr)) = &prose {
-                if let Some(m) = text_rules::find(text, text_rules::TRANSPORT)
+            if let Some((text, ptr)) = &prose
+                && let Some(m) = text_rules::find(text, text_rules::TRANSPORT)
                     .filter(|m| m.cause == Cause::OriginRejected)
-                {
-                    set(b, Cause::OriginRejected, DecidedBy::Text);
-                    b.text("the refusal names the Origin", ptr, text, &m);
-                    return;
-                }
+            {
+                set(b, Cause::OriginRejected, DecidedBy::Text);
+                b.text("the refusal names the Origin", ptr, text, &m);
+                return;
             }
             set(b, Cause::Forbidden, DecidedBy::Structure);
             challenge_evidence(b);
@@ -558,14 +593,20 @@ fn http_status(
 
     // Reserved codes that mean one thing whatever the status.
     match frame_code {
-        Some(ErrorCode::PARSE_ERROR) if req.body_parse_error.is_some() || req.body_not_jsonrpc.is_none() => {
+        Some(ErrorCode::PARSE_ERROR)
+            if req.body_parse_error.is_some() || req.body_not_jsonrpc.is_none() =>
+        {
             return set(b, Cause::ParseError, DecidedBy::Structure);
         }
-        Some(ErrorCode::HEADER_MISMATCH) => return set(b, Cause::HeaderMismatch, DecidedBy::Structure),
+        Some(ErrorCode::HEADER_MISMATCH) => {
+            return set(b, Cause::HeaderMismatch, DecidedBy::Structure);
+        }
         Some(ErrorCode::UNSUPPORTED_PROTOCOL_VERSION) => {
             return set(b, Cause::ProtocolVersionUnsupported, DecidedBy::Structure);
         }
-        Some(ErrorCode::METHOD_NOT_FOUND) => return set(b, Cause::MethodNotFound, DecidedBy::Structure),
+        Some(ErrorCode::METHOD_NOT_FOUND) => {
+            return set(b, Cause::MethodNotFound, DecidedBy::Structure);
+        }
         _ => {}
     }
 
@@ -575,12 +616,12 @@ fn http_status(
             b.structure("we sent an Mcp-Session-Id; an unknown or ended session MUST get 404");
             return;
         }
-        if let Some((text, ptr)) = &prose {
-            if let Some(m) = text_rules::find(text, text_rules::TRANSPORT) {
-                set(b, m.cause, DecidedBy::Text);
-                b.text("the refusal says why", ptr, text, &m);
-                return;
-            }
+        if let Some((text, ptr)) = &prose
+            && let Some(m) = text_rules::find(text, text_rules::TRANSPORT)
+        {
+            set(b, m.cause, DecidedBy::Text);
+            b.text("the refusal says why", ptr, text, &m);
+            return;
         }
         if let (Some(code), Some(text)) = (frame_code, frame_text) {
             frame_cause(b, code, text, &frame_ptr, req, None);
@@ -603,7 +644,9 @@ fn http_status(
     }
     if let Some(reason) = &req.body_not_jsonrpc {
         set(b, Cause::InvalidRequest, DecidedBy::Structure);
-        b.structure(format!("our request body is JSON but not JSON-RPC ({reason})"));
+        b.structure(format!(
+            "our request body is JSON but not JSON-RPC ({reason})"
+        ));
         return;
     }
     if req.content_type_json == Some(false) {
@@ -613,45 +656,51 @@ fn http_status(
     }
     if req.accept_ok == Some(false) {
         set(b, Cause::NotAcceptable, DecidedBy::Structure);
-        b.structure("our request's Accept does not list both application/json and text/event-stream");
+        b.structure(
+            "our request's Accept does not list both application/json and text/event-stream",
+        );
         return;
     }
-    if let Some(v) = &req.protocol_header {
-        if !KNOWN_VERSIONS.contains(&v.as_str()) {
-            set(b, Cause::ProtocolVersionUnsupported, DecidedBy::Structure);
-            b.structure(format!("our MCP-Protocol-Version header names no released version ({v})"));
-            return;
-        }
+    if let Some(v) = &req.protocol_header
+        && !KNOWN_VERSIONS.contains(&v.as_str())
+    {
+        set(b, Cause::ProtocolVersionUnsupported, DecidedBy::Structure);
+        b.structure(format!(
+            "our MCP-Protocol-Version header names no released version ({v})"
+        ));
+        return;
     }
-    if let Some((text, ptr)) = &prose {
-        if let Some(m) = text_rules::find(text, text_rules::TRANSPORT) {
-            let cause = match m.cause {
-                Cause::SessionRequired if req.has_session => Cause::SessionNotFound,
-                c => c,
-            };
-            set(b, cause, DecidedBy::Text);
-            let fact = if cause == Cause::SessionNotFound && m.cause == Cause::SessionRequired {
-                "the refusal is about the session, and we sent one: it is not known"
-            } else {
-                "the refusal says why"
-            };
-            b.text(fact, ptr, text, &m);
-            return;
-        }
+    if let Some((text, ptr)) = &prose
+        && let Some(m) = text_rules::find(text, text_rules::TRANSPORT)
+    {
+        let cause = match m.cause {
+            Cause::SessionRequired if req.has_session => Cause::SessionNotFound,
+            c => c,
+        };
+        set(b, cause, DecidedBy::Text);
+        let fact = if cause == Cause::SessionNotFound && m.cause == Cause::SessionRequired {
+            "the refusal is about the session, and we sent one: it is not known"
+        } else {
+            "the refusal says why"
+        };
+        b.text(fact, ptr, text, &m);
+        return;
     }
     if req.tools_call_without_name {
         set(b, Cause::InvalidRequest, DecidedBy::Structure);
         b.structure("our tools/call had no string `name`");
         return;
     }
-    if let (Some(code), Some(text)) = (frame_code, frame_text) {
-        if frame.is_some_and(|f| {
-            jsonrpc::view(&f.value).response_id().is_some_and(|id| Some(id) == req.id.as_ref())
-        }) {
-            frame_cause(b, code, text, &frame_ptr, req, None);
-            b.v.channel = Channel::Http;
-            return;
-        }
+    if let (Some(code), Some(text)) = (frame_code, frame_text)
+        && frame.is_some_and(|f| {
+            jsonrpc::view(&f.value)
+                .response_id()
+                .is_some_and(|id| Some(id) == req.id.as_ref())
+        })
+    {
+        frame_cause(b, code, text, &frame_ptr, req, None);
+        b.v.channel = Channel::Http;
+        return;
     }
     set(b, Cause::InvalidRequest, DecidedBy::Structure);
     b.structure("a 4xx refusal of the request without a more specific sign");
@@ -686,21 +735,31 @@ fn answered(b: &mut Builder, ours: &Found, req: &RequestFacts, intent: Option<&s
         Message::Result { result, .. } => {
             let is_error = result.get("isError");
             if is_error == Some(&Value::Bool(true)) {
-                b.decide(Channel::ToolError, Cause::ToolExecution, DecidedBy::Structure);
+                b.decide(
+                    Channel::ToolError,
+                    Cause::ToolExecution,
+                    DecidedBy::Structure,
+                );
                 b.structure("result.isError is true");
                 tool_error_cause(b, result, ours.origin, req);
             } else {
                 b.decide(Channel::Success, Cause::None, DecidedBy::Structure);
                 match is_error {
                     Some(Value::Bool(false)) => b.structure("result.isError is false"),
-                    Some(other) => b.structure(format!("result.isError is not a boolean ({other})")),
+                    Some(other) => {
+                        b.structure(format!("result.isError is not a boolean ({other})"))
+                    }
                     None => b.structure("a result without isError"),
                 }
                 soft_failure(b, result);
             }
         }
         _ => {
-            b.decide(Channel::Malformed, Cause::MalformedResponse, DecidedBy::Structure);
+            b.decide(
+                Channel::Malformed,
+                Cause::MalformedResponse,
+                DecidedBy::Structure,
+            );
         }
     }
 }
@@ -734,7 +793,12 @@ fn tool_error_cause(b: &mut Builder, result: &Value, origin: Origin, req: &Reque
                 cause: Cause::Unknown,
                 bytes: range,
             };
-            b.text(format!("a JSON-RPC code ({code}) written into the text"), ptr, text, &m);
+            b.text(
+                format!("a JSON-RPC code ({code}) written into the text"),
+                ptr,
+                text,
+                &m,
+            );
         }
     }
     for (ptr, text) in &texts {
@@ -752,7 +816,11 @@ fn tool_error_cause(b: &mut Builder, result: &Value, origin: Origin, req: &Reque
         }
     }
     // Structure decides: isError with no sign of a refusal before the tool ran.
-    b.decide(Channel::ToolError, Cause::ToolExecution, DecidedBy::Structure);
+    b.decide(
+        Channel::ToolError,
+        Cause::ToolExecution,
+        DecidedBy::Structure,
+    );
     for (ptr, text) in &texts {
         if let Some(m) = text_rules::find(text, text_rules::TOOL_EXECUTION) {
             b.text("the text names a tool execution failure", ptr, text, &m);
@@ -784,7 +852,9 @@ fn soft_failure(b: &mut Builder, result: &Value) {
             .unwrap_or(false);
         if json_error {
             b.flag(Flag::SoftFailureSuspected);
-            b.structure(format!("{ptr} is JSON with an \"error\" member in a success"));
+            b.structure(format!(
+                "{ptr} is JSON with an \"error\" member in a success"
+            ));
             return;
         }
         let lower = trimmed.to_ascii_lowercase();
@@ -798,19 +868,21 @@ fn soft_failure(b: &mut Builder, result: &Value) {
             b.text("a success whose text starts with \"error\"", &ptr, text, &m);
             return;
         }
-        if lower.len() < 200 {
-            if let Some(p) = text_rules::SOFT_FAILURE.iter().find(|p| lower.contains(**p)) {
-                b.flag(Flag::SoftFailureSuspected);
-                if let Some(at) = lower.find(p) {
-                    let m = Match {
-                        rule: "soft_failure.phrase",
-                        cause: Cause::Unknown,
-                        bytes: (at, at + p.len()),
-                    };
-                    b.text("a short success that reads like an error", &ptr, text, &m);
-                }
-                return;
+        if lower.len() < 200
+            && let Some(p) = text_rules::SOFT_FAILURE
+                .iter()
+                .find(|p| lower.contains(**p))
+        {
+            b.flag(Flag::SoftFailureSuspected);
+            if let Some(at) = lower.find(p) {
+                let m = Match {
+                    rule: "soft_failure.phrase",
+                    cause: Cause::Unknown,
+                    bytes: (at, at + p.len()),
+                };
+                b.text("a short success that reads like an error", &ptr, text, &m);
             }
+            return;
         }
     }
 }
@@ -834,7 +906,7 @@ fn frame_cause(
     }
     if !method.is_empty()
         && !jsonrpc::is_mcp_client_method(method)
-        && matches!(code.0, -32601 | -32602 | -32600)
+        && matches!(code.0, -32602..=-32600)
     {
         set(b, Cause::MethodNotFound, DecidedBy::Structure);
         b.structure(format!("our method {method:?} is not an MCP method"));
@@ -878,7 +950,12 @@ fn frame_cause(
     }
     if let Some(m) = text_rules::find(message, text_rules::INVALID_ARGUMENTS) {
         set(b, Cause::InvalidArguments, DecidedBy::Text);
-        b.text("the message says the arguments were refused", ptr, message, &m);
+        b.text(
+            "the message says the arguments were refused",
+            ptr,
+            message,
+            &m,
+        );
         return;
     }
     let withheld = text_rules::is_withheld(message, req.tool_name.as_deref());
@@ -888,8 +965,14 @@ fn frame_cause(
     match code {
         ErrorCode::INVALID_PARAMS => {
             let (cause, why) = match intent {
-                Some("A") => (Cause::UnknownTool, "the caller says this probe named an unknown tool"),
-                Some("C") => (Cause::ToolExecution, "the caller says this probe made the tool fail"),
+                Some("A") => (
+                    Cause::UnknownTool,
+                    "the caller says this probe named an unknown tool",
+                ),
+                Some("C") => (
+                    Cause::ToolExecution,
+                    "the caller says this probe made the tool fail",
+                ),
                 _ => (
                     Cause::InvalidArguments,
                     "-32602 on tools/call with no clearer sign: most likely the arguments",

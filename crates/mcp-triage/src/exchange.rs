@@ -154,12 +154,17 @@ impl std::error::Error for ExchangeError {}
 impl Exchange {
     /// Reads one exchange from JSON bytes, checking the format identifier.
     pub fn from_json(bytes: &[u8]) -> Result<Exchange, ExchangeError> {
-        let exchange: Exchange =
+        let value: serde_json::Value =
             serde_json::from_slice(bytes).map_err(|e| ExchangeError::Json(e.to_string()))?;
-        if exchange.format != FORMAT {
-            return Err(ExchangeError::WrongFormat(exchange.format));
+        match value.get("format") {
+            Some(serde_json::Value::String(f)) if f == FORMAT => {}
+            Some(serde_json::Value::String(f)) => {
+                return Err(ExchangeError::WrongFormat(f.clone()));
+            }
+            Some(_) => return Err(ExchangeError::WrongFormat("(not a string)".into())),
+            None => return Err(ExchangeError::Json("no \"format\" field".into())),
         }
-        Ok(exchange)
+        serde_json::from_value(value).map_err(|e| ExchangeError::Json(e.to_string()))
     }
 
     /// Writes the exchange as pretty JSON.
@@ -248,6 +253,9 @@ pub fn decode_base64(text: &str) -> Option<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     use super::*;
 
     #[test]

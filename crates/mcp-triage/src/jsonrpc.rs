@@ -58,15 +58,47 @@ impl ErrorCode {
 
 /// Code, short name, meaning.
 const CODES: &[(i64, &str, &str)] = &[
-    (-32700, "parse error", "the server could not parse the JSON it received"),
-    (-32600, "invalid request", "the JSON received is not a valid request object"),
-    (-32601, "method not found", "the method does not exist or is not available"),
-    (-32602, "invalid params", "invalid method parameters (MCP also uses it for unknown tools)"),
+    (
+        -32700,
+        "parse error",
+        "the server could not parse the JSON it received",
+    ),
+    (
+        -32600,
+        "invalid request",
+        "the JSON received is not a valid request object",
+    ),
+    (
+        -32601,
+        "method not found",
+        "the method does not exist or is not available",
+    ),
+    (
+        -32602,
+        "invalid params",
+        "invalid method parameters (MCP also uses it for unknown tools)",
+    ),
     (-32603, "internal error", "an internal error in the server"),
-    (-32002, "resource not found", "MCP: the resource does not exist"),
-    (-32020, "header mismatch", "MCP 2026-07-28: a standard header does not match the body"),
-    (-32022, "unsupported protocol version", "MCP 2026-07-28: the protocol version is not supported"),
-    (-32042, "URL elicitation required", "MCP: the client must open a URL first"),
+    (
+        -32002,
+        "resource not found",
+        "MCP: the resource does not exist",
+    ),
+    (
+        -32020,
+        "header mismatch",
+        "MCP 2026-07-28: a standard header does not match the body",
+    ),
+    (
+        -32022,
+        "unsupported protocol version",
+        "MCP 2026-07-28: the protocol version is not supported",
+    ),
+    (
+        -32042,
+        "URL elicitation required",
+        "MCP: the client must open a URL first",
+    ),
 ];
 
 /// What one JSON value is, as a JSON-RPC 2.0 message.
@@ -93,7 +125,10 @@ pub enum Message<'a> {
         data: Option<&'a Value>,
     },
     /// Not a valid JSON-RPC 2.0 message; the reason says why.
-    Invalid { id: Option<&'a Value>, reason: String },
+    Invalid {
+        id: Option<&'a Value>,
+        reason: String,
+    },
 }
 
 impl<'a> Message<'a> {
@@ -207,6 +242,9 @@ pub fn is_mcp_client_method(method: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     use serde_json::json;
 
     use super::*;
@@ -224,7 +262,13 @@ mod tests {
     #[test]
     fn strict_shapes() {
         let ok = json!({"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"m"}});
-        assert!(matches!(view(&ok), Message::Error { code: ErrorCode(-32602), .. }));
+        assert!(matches!(
+            view(&ok),
+            Message::Error {
+                code: ErrorCode(-32602),
+                ..
+            }
+        ));
         let float_code = json!({"jsonrpc":"2.0","id":1,"error":{"code":-32602.0,"message":"m"}});
         assert!(matches!(view(&float_code), Message::Invalid { .. }));
         let both = json!({"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}});

@@ -9,6 +9,7 @@ pub mod body;
 pub mod cause;
 pub mod challenge;
 pub mod classify;
+pub mod endpoint;
 pub mod exchange;
 pub mod jsonrpc;
 pub mod limits;
@@ -19,3 +20,6 @@ pub use cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};
 pub use classify::{Options, Verdict, classify};
 pub use exchange::{Exchange, ExchangeError, Request, Response};
 pub use limits::Limits;
+
+#[cfg(all(test, target_arch = "wasm32"))]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

@@ -260,6 +260,9 @@ pub fn parse_all(bytes: &[u8], limits: &Limits) -> (Vec<SseEvent>, Option<SsePro
 
 #[cfg(test)]
 mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     use super::*;
 
     fn events(text: &[u8]) -> (Vec<SseEvent>, Option<SseProblem>) {

@@ -309,7 +309,10 @@ pub fn find_unknown_tool(text: &str, tool_name: Option<&str>) -> Option<Match> {
             continue;
         }
         i += skipped;
-        let quote = lower[i..].chars().next().filter(|c| matches!(c, '"' | '\'' | '`'));
+        let quote = lower[i..]
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '"' | '\'' | '`'));
         if let Some(q) = quote {
             i += q.len_utf8();
         }
@@ -346,10 +349,11 @@ pub fn find_code_in_text(text: &str) -> Option<(i64, (usize, usize))> {
                 .unwrap_or(bytes.len());
             let digits = end - i - 1;
             let before_ok = i == 0 || !bytes[i - 1].is_ascii_alphanumeric();
-            if digits == 5 && before_ok {
-                if let Ok(code) = text[i..end].parse::<i64>() {
-                    return Some((code, (i, end)));
-                }
+            if digits == 5
+                && before_ok
+                && let Ok(code) = text[i..end].parse::<i64>()
+            {
+                return Some((code, (i, end)));
             }
             i = end;
         } else {
@@ -380,6 +384,9 @@ pub fn is_withheld(message: &str, tool_name: Option<&str>) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     use super::*;
 
     #[test]
@@ -406,10 +413,19 @@ mod tests {
 
     #[test]
     fn withheld() {
-        assert!(is_withheld("Error executing tool lead_get", Some("lead_get")));
+        assert!(is_withheld(
+            "Error executing tool lead_get",
+            Some("lead_get")
+        ));
         assert!(is_withheld("Internal server error", None));
-        assert!(!is_withheld("Error executing tool lead_get: boom", Some("lead_get")));
-        assert!(!is_withheld("lead not found in this organization", Some("lead_get")));
+        assert!(!is_withheld(
+            "Error executing tool lead_get: boom",
+            Some("lead_get")
+        ));
+        assert!(!is_withheld(
+            "lead not found in this organization",
+            Some("lead_get")
+        ));
     }
 
     #[test]

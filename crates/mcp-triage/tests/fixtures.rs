@@ -1,5 +1,8 @@
 //! The expectations table over every public capture: channel exactly, cause within the allowed set.
 
+// Test code: a panic is a failed test, not a crash on network data.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::collections::BTreeMap;
@@ -7,24 +10,50 @@ use std::collections::BTreeMap;
 use mcp_triage::{Cause, Exchange, Options, classify};
 
 fn check_table(dir: &std::path::Path, table: &std::path::Path) {
-    assert!(dir.is_dir(), "fixtures not found at {} (set MCP_TRIAGE_FIXTURES)", dir.display());
+    assert!(
+        dir.is_dir(),
+        "fixtures not found at {} (set MCP_TRIAGE_FIXTURES)",
+        dir.display()
+    );
     let rows = common::read_table(table);
     let files = common::json_files(dir);
     let listed: Vec<&str> = rows.iter().map(|r| r.file.as_str()).collect();
     for f in &files {
-        assert!(listed.contains(&f.as_str()), "{f} has no row in {}", table.display());
+        assert!(
+            listed.contains(&f.as_str()),
+            "{f} has no row in {}",
+            table.display()
+        );
     }
-    assert_eq!(rows.len(), files.len(), "rows without a fixture in {}", table.display());
+    assert_eq!(
+        rows.len(),
+        files.len(),
+        "rows without a fixture in {}",
+        table.display()
+    );
 
     let mut per_stack: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
     let mut failures = Vec::new();
     for row in &rows {
-        assert!(!row.causes.iter().any(|c| c == "unknown"), "{}: 'unknown' is never expected", row.file);
-        assert!(row.causes.len() == 1 || !row.reason.is_empty(), "{}: several causes need a reason", row.file);
+        assert!(
+            !row.causes.iter().any(|c| c == "unknown"),
+            "{}: 'unknown' is never expected",
+            row.file
+        );
+        assert!(
+            row.causes.len() == 1 || !row.reason.is_empty(),
+            "{}: several causes need a reason",
+            row.file
+        );
         for c in &row.causes {
-            assert!(Cause::parse(c).is_some(), "{}: no such cause {c:?}", row.file);
+            assert!(
+                Cause::parse(c).is_some(),
+                "{}: no such cause {c:?}",
+                row.file
+            );
         }
-        let bytes = std::fs::read(dir.join(&row.file)).unwrap_or_else(|e| panic!("{}: {e}", row.file));
+        let bytes =
+            std::fs::read(dir.join(&row.file)).unwrap_or_else(|e| panic!("{}: {e}", row.file));
         let ex = Exchange::from_json(&bytes).unwrap_or_else(|e| panic!("{}: {e}", row.file));
         let v = classify(&ex, &Options::default());
         let stack = row.file.split('/').next().unwrap_or("").to_string();
@@ -57,7 +86,12 @@ fn check_table(dir: &std::path::Path, table: &std::path::Path) {
             100.0 * *ca as f64 / *n as f64
         );
     }
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -71,16 +105,25 @@ fn failures_are_never_success_and_text_evidence_points_into_the_message() {
     let dir = common::public_fixtures_dir();
     for file in common::json_files(&dir) {
         let bytes = std::fs::read(dir.join(&file)).unwrap_or_default();
-        let Ok(ex) = Exchange::from_json(&bytes) else { continue };
+        let Ok(ex) = Exchange::from_json(&bytes) else {
+            continue;
+        };
         let v = classify(&ex, &Options::default());
-        for e in v.evidence.iter().filter(|e| e.kind == mcp_triage::DecidedBy::Text) {
+        for e in v
+            .evidence
+            .iter()
+            .filter(|e| e.kind == mcp_triage::DecidedBy::Text)
+        {
             let (Some(ptr), Some([a, b]), Some(matched)) = (&e.pointer, e.range, &e.matched) else {
                 panic!("{file}: text evidence without pointer/range/match: {e:?}");
             };
             let target = if ptr == "/body" {
                 None
             } else {
-                v.message.as_ref().and_then(|m| m.pointer(ptr)).and_then(|s| s.as_str())
+                v.message
+                    .as_ref()
+                    .and_then(|m| m.pointer(ptr))
+                    .and_then(|s| s.as_str())
             };
             if let Some(s) = target {
                 let slice: String = s.chars().skip(a).take(b - a).collect();
@@ -89,9 +132,15 @@ fn failures_are_never_success_and_text_evidence_points_into_the_message() {
                 assert_eq!(ptr, "/body", "{file}: pointer {ptr} resolves to nothing");
             }
         }
-        let decided_text = v.evidence.iter().any(|e| e.kind == mcp_triage::DecidedBy::Text);
+        let decided_text = v
+            .evidence
+            .iter()
+            .any(|e| e.kind == mcp_triage::DecidedBy::Text);
         if v.decided_by == mcp_triage::DecidedBy::Text {
-            assert!(decided_text, "{file}: decided by text without text evidence");
+            assert!(
+                decided_text,
+                "{file}: decided by text without text evidence"
+            );
         }
     }
 }

@@ -1,5 +1,7 @@
 //! Shared helpers for the fixture-driven tests: where the fixtures are and the expectations table.
 
+// Test code: a panic is a failed test, not a crash on network data.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(dead_code, unreachable_pub)]
 
 use std::path::{Path, PathBuf};
@@ -55,7 +57,12 @@ pub fn json_files(dir: &Path) -> Vec<String> {
             if p.is_dir() {
                 stack.push(p);
             } else if p.extension().is_some_and(|x| x == "json") {
-                out.push(p.strip_prefix(dir).unwrap_or(&p).to_string_lossy().into_owned());
+                out.push(
+                    p.strip_prefix(dir)
+                        .unwrap_or(&p)
+                        .to_string_lossy()
+                        .into_owned(),
+                );
             }
         }
     }

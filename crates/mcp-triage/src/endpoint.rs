@@ -1,0 +1,343 @@
+//! Endpoint and secret rules: which URLs the page may send a token to, and which tokens are sendable.
+//!
+//! `https:` anywhere, or `http:` only to `localhost` or `127.0.0.1` (exactly what the page's CSP
+//! `connect-src` allows: a CSP source cannot name an IPv6 literal, so `http://[::1]` is refused with
+//! that reason; `https://[::1]` is fine). A token is printable ASCII without CR/LF, at most the token cap.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A checked endpoint URL, split into its parts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Endpoint {
+    /// The URL as typed, trimmed.
+    pub url: String,
+    /// `https` or `http`.
+    pub scheme: String,
+    /// Host as written (IPv6 with brackets), lower-cased.
+    pub host: String,
+    /// Explicit port, if any.
+    pub port: Option<u16>,
+    /// Path and query (and nothing else: fragments are refused).
+    pub path_and_query: String,
+}
+
+impl Endpoint {
+    /// `scheme://host[:port]`, the part that is safe to share by default.
+    pub fn origin(&self) -> String {
+        match self.port {
+            Some(p) => format!("{}://{}:{p}", self.scheme, self.host),
+            None => format!("{}://{}", self.scheme, self.host),
+        }
+    }
+
+    /// True for `localhost`, `127.0.0.1` and `[::1]`.
+    pub fn is_loopback(&self) -> bool {
+        matches!(self.host.as_str(), "localhost" | "127.0.0.1" | "[::1]")
+    }
+
+    /// True when the host is a private or loopback address a public page needs permission to reach
+    /// (Chrome's Local Network Access).
+    pub fn is_local_network(&self) -> bool {
+        if self.is_loopback() || self.host.ends_with(".local") {
+            return true;
+        }
+        let octets: Vec<u8> = self
+            .host
+            .split('.')
+            .filter_map(|p| p.parse().ok())
+            .collect();
+        if octets.len() == 4 && self.host.split('.').count() == 4 {
+            return matches!(
+                (octets[0], octets[1]),
+                (10, _) | (127, _) | (192, 168) | (169, 254)
+            ) || (octets[0] == 172 && (16..=31).contains(&octets[1]));
+        }
+        self.host.starts_with("[fc")
+            || self.host.starts_with("[fd")
+            || self.host.starts_with("[fe80")
+    }
+}
+
+/// Why an endpoint cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "problem", rename_all = "snake_case")]
+pub enum EndpointProblem {
+    /// Nothing typed.
+    Empty,
+    /// Not an absolute http(s) URL.
+    NotAUrl,
+    /// A scheme other than http and https.
+    UnsupportedScheme { scheme: String },
+    /// `http:` to a host that is not loopback: the token would cross the network in clear text.
+    CleartextToRemoteHost { host: String },
+    /// `http://[::1]`: the page's CSP cannot name an IPv6 literal, so the browser would block it.
+    CleartextIpv6Loopback,
+    /// User name or password inside the URL.
+    CredentialsInUrl,
+    /// A `#fragment`, which is never sent and usually a paste mistake.
+    Fragment,
+    /// A port that is not a number in 1..=65535.
+    BadPort,
+    /// Spaces or control characters.
+    BadCharacters,
+}
+
+impl fmt::Display for EndpointProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EndpointProblem::Empty => write!(f, "Enter the URL of a Streamable HTTP MCP endpoint."),
+            EndpointProblem::NotAUrl => {
+                write!(
+                    f,
+                    "This is not a URL: it must start with https:// (or http:// for localhost)."
+                )
+            }
+            EndpointProblem::UnsupportedScheme { scheme } => {
+                write!(
+                    f,
+                    "{scheme}: URLs are not supported; use https:// (or http:// for localhost)."
+                )
+            }
+            EndpointProblem::CleartextToRemoteHost { host } => write!(
+                f,
+                "http:// is allowed only for localhost, 127.0.0.1 and [::1]; {host} needs https:// so \
+                 the token is not sent in clear text."
+            ),
+            EndpointProblem::CleartextIpv6Loopback => write!(
+                f,
+                "http://[::1] cannot be reached from this page (a Content-Security-Policy cannot name \
+                 an IPv6 address); use http://localhost with the same port."
+            ),
+            EndpointProblem::CredentialsInUrl => {
+                write!(
+                    f,
+                    "Remove the user name or password from the URL; put the token in its own field."
+                )
+            }
+            EndpointProblem::Fragment => {
+                write!(f, "Remove the #fragment: it is never sent to the server.")
+            }
+            EndpointProblem::BadPort => write!(f, "The port must be a number from 1 to 65535."),
+            EndpointProblem::BadCharacters => {
+                write!(f, "The URL contains spaces or control characters.")
+            }
+        }
+    }
+}
+
+/// Checks a typed endpoint URL.
+pub fn parse_endpoint(input: &str) -> Result<Endpoint, EndpointProblem> {
+    let url = input.trim();
+    if url.is_empty() {
+        return Err(EndpointProblem::Empty);
+    }
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(EndpointProblem::BadCharacters);
+    }
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return Err(EndpointProblem::NotAUrl);
+    };
+    let scheme = scheme.to_ascii_lowercase();
+    if scheme != "https" && scheme != "http" {
+        if scheme.is_empty()
+            || !scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        {
+            return Err(EndpointProblem::NotAUrl);
+        }
+        return Err(EndpointProblem::UnsupportedScheme { scheme });
+    }
+    if rest.contains('#') {
+        return Err(EndpointProblem::Fragment);
+    }
+    let split = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, path_and_query) = rest.split_at(split);
+    if authority.contains('@') {
+        return Err(EndpointProblem::CredentialsInUrl);
+    }
+    let (host, port) = if let Some(after) = authority.strip_prefix('[') {
+        let Some(end) = after.find(']') else {
+            return Err(EndpointProblem::NotAUrl);
+        };
+        let host = format!("[{}]", &after[..end]);
+        let tail = &after[end + 1..];
+        let port = match tail.strip_prefix(':') {
+            Some(p) => Some(p),
+            None if tail.is_empty() => None,
+            None => return Err(EndpointProblem::NotAUrl),
+        };
+        (host, port)
+    } else {
+        match authority.rsplit_once(':') {
+            Some((h, p)) => (h.to_string(), Some(p)),
+            None => (authority.to_string(), None),
+        }
+    };
+    if host.is_empty() || host == "[]" {
+        return Err(EndpointProblem::NotAUrl);
+    }
+    let port = match port {
+        Some(p) => match p.parse::<u16>() {
+            Ok(0) | Err(_) => return Err(EndpointProblem::BadPort),
+            Ok(n) => Some(n),
+        },
+        None => None,
+    };
+    let host = host.to_ascii_lowercase();
+    let endpoint = Endpoint {
+        url: url.to_string(),
+        scheme,
+        host,
+        port,
+        path_and_query: if path_and_query.is_empty() {
+            "/".to_string()
+        } else {
+            path_and_query.to_string()
+        },
+    };
+    if endpoint.scheme == "http" && endpoint.host == "[::1]" {
+        return Err(EndpointProblem::CleartextIpv6Loopback);
+    }
+    if endpoint.scheme == "http" && !endpoint.is_loopback() {
+        return Err(EndpointProblem::CleartextToRemoteHost {
+            host: endpoint.host,
+        });
+    }
+    Ok(endpoint)
+}
+
+/// Why a token cannot be sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "problem", rename_all = "snake_case")]
+pub enum TokenProblem {
+    /// CR or LF: would split the header.
+    LineBreak,
+    /// Characters outside printable ASCII.
+    NotPrintableAscii,
+    /// Longer than the cap.
+    TooLong { max: usize },
+    /// The `Bearer ` prefix was pasted too.
+    HasBearerPrefix,
+}
+
+impl fmt::Display for TokenProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TokenProblem::LineBreak => {
+                write!(f, "The token contains a line break; paste it on one line.")
+            }
+            TokenProblem::NotPrintableAscii => {
+                write!(
+                    f,
+                    "The token contains characters that cannot go in an HTTP header."
+                )
+            }
+            TokenProblem::TooLong { max } => write!(f, "The token is longer than {max} bytes."),
+            TokenProblem::HasBearerPrefix => {
+                write!(
+                    f,
+                    "Paste the token without the \"Bearer \" prefix; it is added for you."
+                )
+            }
+        }
+    }
+}
+
+/// Checks a bearer token (empty means "no token").
+pub fn check_token(token: &str, max_bytes: usize) -> Result<(), TokenProblem> {
+    if token.contains(['\r', '\n']) {
+        return Err(TokenProblem::LineBreak);
+    }
+    if !token.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return Err(TokenProblem::NotPrintableAscii);
+    }
+    if token.len() > max_bytes {
+        return Err(TokenProblem::TooLong { max: max_bytes });
+    }
+    if token.len() > 7 && token[..7].eq_ignore_ascii_case("bearer ") {
+        return Err(TokenProblem::HasBearerPrefix);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn endpoints() {
+        let e = parse_endpoint("https://mcp.example.com/mcp?key=1").unwrap();
+        assert_eq!(e.origin(), "https://mcp.example.com");
+        assert_eq!(e.path_and_query, "/mcp?key=1");
+        let e = parse_endpoint("http://127.0.0.1:8787/mcp").unwrap();
+        assert_eq!(e.origin(), "http://127.0.0.1:8787");
+        assert!(parse_endpoint("https://[::1]:9/mcp").unwrap().is_loopback());
+        assert_eq!(
+            parse_endpoint("http://[::1]:9/mcp"),
+            Err(EndpointProblem::CleartextIpv6Loopback)
+        );
+        assert_eq!(
+            parse_endpoint("http://example.com/mcp"),
+            Err(EndpointProblem::CleartextToRemoteHost {
+                host: "example.com".into()
+            })
+        );
+        assert_eq!(
+            parse_endpoint("ftp://x/y"),
+            Err(EndpointProblem::UnsupportedScheme {
+                scheme: "ftp".into()
+            })
+        );
+        assert_eq!(
+            parse_endpoint("javascript:alert(1)"),
+            Err(EndpointProblem::NotAUrl)
+        );
+        assert_eq!(
+            parse_endpoint("https://u:p@x/"),
+            Err(EndpointProblem::CredentialsInUrl)
+        );
+        assert_eq!(
+            parse_endpoint("https://x:99999/"),
+            Err(EndpointProblem::BadPort)
+        );
+        assert_eq!(
+            parse_endpoint("https://x/#a"),
+            Err(EndpointProblem::Fragment)
+        );
+        assert_eq!(parse_endpoint(""), Err(EndpointProblem::Empty));
+        assert!(
+            parse_endpoint("https://10.0.0.2/mcp")
+                .unwrap()
+                .is_local_network()
+        );
+        assert!(
+            !parse_endpoint("https://8.8.8.8/mcp")
+                .unwrap()
+                .is_local_network()
+        );
+    }
+
+    #[test]
+    fn tokens() {
+        assert_eq!(
+            check_token("abc\r\nX-Evil: 1", 100),
+            Err(TokenProblem::LineBreak)
+        );
+        assert_eq!(check_token("é", 100), Err(TokenProblem::NotPrintableAscii));
+        assert_eq!(
+            check_token("abcd", 3),
+            Err(TokenProblem::TooLong { max: 3 })
+        );
+        assert_eq!(
+            check_token("Bearer abc", 100),
+            Err(TokenProblem::HasBearerPrefix)
+        );
+        assert_eq!(check_token("demo-token", 100), Ok(()));
+    }
+}

@@ -1,0 +1,118 @@
+// The MCP Triage demo server: a real MCP server built with @modelcontextprotocol/sdk 1.29.0 (the version
+// the seed studied), McpServer over Streamable HTTP, behind the SDK's own bearer-token middleware, with
+// CORS for the app's origin. Its tools reproduce the seed's failures.
+//
+//   node demo/server.mjs [--port 8787] [--host 127.0.0.1] [--token demo-token]
+//                        [--origins http://127.0.0.1:8080,http://localhost:8080] [--stateful]
+import { randomUUID } from 'node:crypto';
+import express from 'express';
+import cors from 'cors';
+import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+
+function arg(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+const port = Number(arg('port', process.env.DEMO_PORT || '8787'));
+const host = arg('host', '127.0.0.1');
+const token = arg('token', process.env.DEMO_TOKEN || 'demo-token');
+const origins = arg('origins', process.env.DEMO_ORIGINS || 'http://127.0.0.1:8080,http://localhost:8080')
+  .split(',').map((o) => o.trim()).filter(Boolean);
+const stateful = process.argv.includes('--stateful');
+const base = `http://${host}:${port}`;
+
+function buildServer() {
+  const server = new McpServer({ name: 'mcp-triage-demo', version: '1.29.0' });
+  server.registerTool('lead_get', {
+    description: 'Get a lead by id (always fails, like the seed\'s backend).',
+    inputSchema: { id: z.string() },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }, async () => {
+    throw new Error('lead not found in this organization');
+  });
+  server.registerTool('icp_list', {
+    description: 'List ideal customer profiles.',
+    inputSchema: {},
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }, async () => ({ content: [{ type: 'text', text: JSON.stringify({ ok: true }) }] }));
+  server.registerTool('echo', {
+    description: 'Echo back the text.',
+    inputSchema: { text: z.string() },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+  server.registerTool('lead_delete_all', {
+    description: 'Delete every lead in the organization (a demo: deletes nothing).',
+    inputSchema: {},
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  }, async () => ({ content: [{ type: 'text', text: 'deleted 0 leads (demo server: nothing to delete)' }] }));
+  return server;
+}
+
+const app = express();
+app.disable('x-powered-by');
+app.use(cors({
+  origin: origins,
+  allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Mcp-Session-Id', 'Mcp-Protocol-Version',
+    'Mcp-Method', 'Mcp-Name', 'Last-Event-ID'],
+  exposedHeaders: ['Mcp-Session-Id', 'Mcp-Protocol-Version', 'WWW-Authenticate'],
+  methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+  maxAge: 600,
+}));
+app.use(express.json({ limit: '1mb' }));
+
+const resourceMetadataUrl = `${base}/.well-known/oauth-protected-resource/mcp`;
+app.get('/.well-known/oauth-protected-resource/mcp', (_req, res) => {
+  res.json({ resource: `${base}/mcp`, scopes_supported: ['mcp:tools'], bearer_methods_supported: ['header'],
+    resource_name: 'mcp-triage-demo' });
+});
+
+const auth = requireBearerAuth({
+  verifier: {
+    async verifyAccessToken(presented) {
+      if (presented !== token) throw new InvalidTokenError('Invalid token');
+      return { token: presented, clientId: 'demo', scopes: ['mcp:tools'], expiresAt: Math.floor(Date.now() / 1000) + 3600 };
+    },
+  },
+  resourceMetadataUrl,
+});
+
+const sessions = new Map();
+app.all('/mcp', auth, async (req, res) => {
+  try {
+    if (!stateful) {
+      const server = buildServer();
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => { transport.close(); server.close(); });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+      return;
+    }
+    const sid = req.headers['mcp-session-id'];
+    let transport = sid ? sessions.get(sid) : undefined;
+    if (!transport) {
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => sessions.set(id, transport),
+      });
+      transport.onclose = () => { if (transport.sessionId) sessions.delete(transport.sessionId); };
+      await buildServer().connect(transport);
+    }
+    await transport.handleRequest(req, res, req.body);
+  } catch (err) {
+    console.error('demo server error:', err);
+    if (!res.headersSent) {
+      res.status(500).json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null });
+    }
+  }
+});
+
+const listener = app.listen(port, host, () => {
+  console.log(`demo MCP server (TS SDK 1.29.0, ${stateful ? 'stateful' : 'stateless'}) on ${base}/mcp, token required, CORS for ${origins.join(' ')}`);
+});
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => { listener.close(); process.exit(0); });
+}

@@ -1,0 +1,46 @@
+// Smoke test of README command 1: start `./x dev`, load the app, initialize the demo server with the
+// token from the page's origin, send SIGINT, and check that both servers are gone.
+import { spawn } from 'node:child_process';
+import { ROOT } from './lib.mjs';
+
+const APP_PORT = 18090, DEMO_PORT = 18797;
+const app = `http://127.0.0.1:${APP_PORT}/`;
+const child = spawn('./x', ['dev'], { cwd: ROOT, env: { ...process.env, APP_PORT: String(APP_PORT), DEMO_PORT: String(DEMO_PORT) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+let out = '';
+child.stdout.on('data', (d) => { out += d; });
+child.stderr.on('data', (d) => { out += d; });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const fail = (msg) => { console.log(`FAIL ${msg}\n--- ./x dev output ---\n${out}`); try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } console.log('e2e: 0 passed, 1 failed'); process.exit(1); };
+async function up(url, init) { try { return await fetch(url, init); } catch { return null; } }
+
+const deadline = Date.now() + 15 * 60 * 1000;
+while (!out.includes(`http://127.0.0.1:${APP_PORT}/`)) {
+  if (Date.now() > deadline || child.exitCode !== null) fail('./x dev did not print the app URL');
+  await sleep(500);
+}
+const page = await up(app);
+if (!page || page.status !== 200 || !(await page.text()).includes('Content-Security-Policy')) fail('app not served');
+const demo = await (await up(`${app}demo.json`))?.json();
+if (!demo || demo.endpoint !== `http://127.0.0.1:${DEMO_PORT}/mcp`) fail(`demo.json wrong: ${JSON.stringify(demo)}`);
+let init = null;
+for (let i = 0; i < 40 && !init; i++) {
+  init = await up(demo.endpoint, {
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: 'Bearer demo-token', Origin: `http://127.0.0.1:${APP_PORT}` },
+  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'smoke', version: '0' } } }),
+  });
+  if (!init) await sleep(250);
+}
+const text = init ? await init.text() : '';
+if (!init || init.status !== 200 || !text.includes('"serverInfo"')) fail(`initialize failed: ${init && init.status} ${text}`);
+if (init.headers.get('access-control-allow-origin') !== `http://127.0.0.1:${APP_PORT}`) fail('no CORS for the app origin');
+const noToken = await up(demo.endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{}' });
+if (!noToken || noToken.status !== 401 || !noToken.headers.get('www-authenticate')) fail('no 401 challenge without the token');
+process.kill(child.pid, 'SIGINT');
+for (let i = 0; i < 40 && child.exitCode === null; i++) await sleep(250);
+if (child.exitCode === null) fail('./x dev did not exit on SIGINT');
+await sleep(300);
+if (await up(app)) fail('app server still answering after SIGINT');
+if (await up(demo.endpoint)) fail('demo server still answering after SIGINT');
+console.log('ok   ./x dev serves the app and the demo server, and SIGINT stops both');
+console.log('e2e: 1 passed, 0 failed');

@@ -1,0 +1,51 @@
+// A small static file server for dist/ (README command 1 and the browser tests): correct MIME types,
+// no directory listing, no path traversal, and the headers a meta tag cannot carry.
+//
+//   node scripts/serve.mjs [--dir dist] [--port 8080] [--host 127.0.0.1]
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+
+function arg(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+const root = resolve(arg('dir', 'dist'));
+const port = Number(arg('port', '8080'));
+const host = arg('host', '127.0.0.1');
+// --plain: no security headers, like a bare static host (tests use it to prove the page defends itself).
+const plain = process.argv.includes('--plain');
+const types = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.txt': 'text/plain; charset=utf-8',
+};
+
+const server = createServer(async (req, res) => {
+  const headers = plain ? {} : {
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "frame-ancestors 'none'",
+    'Cache-Control': 'no-store',
+  };
+  try {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { ...headers, Allow: 'GET, HEAD' }).end();
+      return;
+    }
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let file = normalize(join(root, path));
+    if (file !== root && !file.startsWith(root + sep)) {
+      res.writeHead(403, headers).end();
+      return;
+    }
+    if ((await stat(file).catch(() => null))?.isDirectory()) file = join(file, 'index.html');
+    const body = await readFile(file);
+    res.writeHead(200, { ...headers, 'Content-Type': types[extname(file)] || 'application/octet-stream' });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  } catch {
+    res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('not found');
+  }
+});
+server.listen(port, host, () => console.log(`serving ${root} on http://${host}:${port}/`));
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { server.close(); process.exit(0); });

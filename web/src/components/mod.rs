@@ -1,0 +1,3 @@
+//! UI components, one per file.
+
+pub mod target_form;

@@ -1,0 +1,31 @@
+//! MCP Triage browser app (Leptos CSR): components, state, and the one network module.
+
+pub mod app;
+pub mod components;
+pub mod net;
+
+pub use app::App;
+
+/// True when the page is not the top window (a meta CSP cannot carry `frame-ancestors`).
+pub fn framed() -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    match window.top() {
+        Ok(Some(top)) => !js_sys::Object::is(&top, &window),
+        // A cross-origin top that cannot be read is still a frame.
+        Ok(None) | Err(_) => true,
+    }
+}
+
+/// Replaces the page with a refusal, for framed loads.
+pub fn refuse_framed() {
+    if let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    {
+        body.set_text_content(Some(
+            "MCP Triage refuses to run inside a frame: open it in its own tab.",
+        ));
+    }
+}
