@@ -3,19 +3,25 @@
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
-use mcp_triage::{Exchange, Options, Verdict, classify};
+use mcp_triage::spec::Probe;
+use mcp_triage::summary;
+use mcp_triage::{Assessment, Exchange, Options, assess};
 
-const USAGE: &str = "\
-usage: mcp-triage classify [--json] [--intent A|B|C|D] [--version V] FILE...
+const USAGE: &str = r#"usage: mcp-triage classify [--json] [--summary] [--intent A|B|C|D] [--version V] FILE...
        (FILE may be - for standard input)
 
 Classifies recorded MCP exchanges (format mcp-exchange/1): the channel a failure
-arrived on, its cause, the JSON-RPC code, and the evidence that decided.
+arrived on, its cause, the JSON-RPC code, the evidence that decided, what an
+agent should do and who must act. With an intent (--intent, or the exchange's
+own "intent") and a protocol version (--version, "negotiated_version", or the
+request's MCP-Protocol-Version), also the spec verdict. --summary adds the
+distinguishability of probes A, B and C (from the inputs' intents).
 Exit status: 0 when every input was classified, 1 when an input was not an
-exchange, 2 on a usage error.";
+exchange, 2 on a usage error."#;
 
 struct Args {
     json: bool,
+    summary: bool,
     intent: Option<String>,
     version: Option<String>,
     files: Vec<String>,
@@ -30,6 +36,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     }
     let mut out = Args {
         json: false,
+        summary: false,
         intent: None,
         version: None,
         files: Vec::new(),
@@ -37,6 +44,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--json" => out.json = true,
+            "--summary" => out.summary = true,
             "--intent" => {
                 let v = args.next().ok_or("--intent needs a value")?;
                 if !matches!(v.as_str(), "A" | "B" | "C" | "D") {
@@ -68,15 +76,16 @@ fn read_input(name: &str) -> Result<Vec<u8>, String> {
     std::fs::read(name).map_err(|e| format!("cannot read: {e}"))
 }
 
-fn json_line(file: &str, v: &Verdict) -> String {
-    let mut obj = serde_json::to_value(v).unwrap_or_default();
+fn json_line(file: &str, a: &Assessment) -> String {
+    let mut obj = serde_json::to_value(a).unwrap_or_default();
     if let Some(map) = obj.as_object_mut() {
         map.insert("file".into(), serde_json::Value::String(file.to_string()));
     }
     obj.to_string()
 }
 
-fn human_row(file: &str, v: &Verdict) -> String {
+fn human_row(file: &str, a: &Assessment) -> String {
+    let v = &a.verdict;
     let code = v
         .jsonrpc_code
         .map(|c| c.to_string())
@@ -85,9 +94,17 @@ fn human_row(file: &str, v: &Verdict) -> String {
         .http_status
         .map(|s| s.to_string())
         .unwrap_or_else(|| "-".into());
+    let spec = a
+        .spec
+        .as_ref()
+        .map(|s| format!("{:?}", s.conformance).to_lowercase())
+        .unwrap_or_else(|| "-".into());
     let mut row = format!(
-        "{file}\t{status}\t{}\t{}\t{code}\t{}",
-        v.channel, v.cause, v.decided_by
+        "{file}\t{status}\t{}\t{}\t{code}\t{}\t{}\t{spec}",
+        v.channel,
+        v.cause,
+        v.decided_by,
+        a.advice.action.as_str()
     );
     if !v.flags.is_empty() {
         let flags: Vec<&str> = v.flags.iter().map(|f| f.as_str()).collect();
@@ -117,19 +134,34 @@ fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut failed = false;
+    let mut by_probe: [Option<mcp_triage::Verdict>; 3] = [None, None, None];
     if !args.json {
-        let _ = writeln!(out, "file\tstatus\tchannel\tcause\tcode\tdecided_by\tflags");
+        let _ = writeln!(
+            out,
+            "file\tstatus\tchannel\tcause\tcode\tdecided_by\taction\tspec\tflags"
+        );
     }
     for file in &args.files {
         let exchange = read_input(file)
             .and_then(|bytes| Exchange::from_json(&bytes).map_err(|e| e.to_string()));
         match exchange {
             Ok(ex) => {
-                let v = classify(&ex, &opts);
+                let a = assess(&ex, &opts);
+                let slot = match a.intent {
+                    Some(Probe::A) => Some(0),
+                    Some(Probe::B) => Some(1),
+                    Some(Probe::C) => Some(2),
+                    _ => None,
+                };
+                if let Some(i) = slot
+                    && by_probe[i].is_none()
+                {
+                    by_probe[i] = Some(a.verdict.clone());
+                }
                 let line = if args.json {
-                    json_line(file, &v)
+                    json_line(file, &a)
                 } else {
-                    human_row(file, &v)
+                    human_row(file, &a)
                 };
                 let _ = writeln!(out, "{line}");
             }
@@ -142,6 +174,23 @@ fn main() -> ExitCode {
                 eprintln!("mcp-triage: {file}: {problem}");
             }
         }
+    }
+    if args.summary {
+        let s = summary::summarize(
+            by_probe[0].as_ref(),
+            by_probe[1].as_ref(),
+            by_probe[2].as_ref(),
+        );
+        let line = if args.json {
+            serde_json::json!({ "summary": s }).to_string()
+        } else {
+            let score = s
+                .score
+                .map(|n| format!("{n}/3"))
+                .unwrap_or_else(|| "-".into());
+            format!("distinguishability {score}: {}", s.finding)
+        };
+        let _ = writeln!(out, "{line}");
     }
     if failed {
         ExitCode::from(1)

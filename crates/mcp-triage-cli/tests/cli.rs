@@ -176,3 +176,80 @@ fn stdin_human_table_and_flags() {
         .unwrap();
     assert_eq!(usage.status.code(), Some(2));
 }
+
+/// Copies a capture, adding the `intent` field a browser capture would carry.
+fn with_intent(src: &Path, intent: &str, dir: &Path) -> PathBuf {
+    let mut doc: serde_json::Value = serde_json::from_slice(&std::fs::read(src).unwrap()).unwrap();
+    doc["intent"] = serde_json::Value::String(intent.into());
+    let out = dir.join(format!("{intent}.json"));
+    std::fs::write(&out, serde_json::to_vec(&doc).unwrap()).unwrap();
+    out
+}
+
+#[test]
+fn advice_spec_verdicts_and_summary_for_the_seed() {
+    let tmp = std::env::temp_dir().join(format!("mcp-triage-seed-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let dir = fixtures().join("ts-1.29.0-stateless");
+    let files = [
+        with_intent(&dir.join("A_unknown_tool.pv2025-11-25.json"), "A", &tmp),
+        with_intent(
+            &dir.join("B_missing_required_arg.pv2025-11-25.json"),
+            "B",
+            &tmp,
+        ),
+        with_intent(&dir.join("C_tool_throws.pv2025-11-25.json"), "C", &tmp),
+        with_intent(&dir.join("D_success.pv2025-11-25.json"), "D", &tmp),
+    ];
+    let lines = bin()
+        .args(["classify", "--json", "--summary"])
+        .args(&files)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&tmp).ok();
+    let out: Vec<serde_json::Value> = String::from_utf8(lines.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(out.len(), 5);
+    let get = |i: usize, ptr: &str| out[i].pointer(ptr).cloned().unwrap_or_default();
+    assert_eq!(get(0, "/advice/action"), "pick_another_tool");
+    assert_eq!(get(1, "/advice/action"), "give_text_to_model");
+    assert_eq!(get(2, "/advice/action"), "show_user_do_not_retry");
+    assert_eq!(get(0, "/spec/conformance"), "deviates");
+    assert_eq!(get(1, "/spec/conformance"), "conforms");
+    assert_eq!(get(2, "/spec/conformance"), "conforms");
+    assert_eq!(get(3, "/spec/conformance"), "conforms");
+    assert_eq!(get(0, "/version"), "2025-11-25");
+    assert_eq!(get(0, "/flags/0"), "code_in_text");
+    assert!(
+        get(0, "/spec/link")
+            .as_str()
+            .unwrap()
+            .ends_with("/2025-11-25/server/tools#error-handling")
+    );
+    assert_eq!(get(4, "/summary/score"), 0);
+    assert_eq!(
+        get(4, "/summary/finding"),
+        "An unknown tool, bad arguments and a thrown exception all arrive as isError: true; only the text tells them apart."
+    );
+}
+
+#[test]
+fn version_rules_flip_the_b_verdict() {
+    // Python low-level Server answers B2 with a JSON-RPC -32602 frame: fine up to 2025-06-18,
+    // a deviation from 2025-11-25 (SEP-1303).
+    let f = fixtures().join("py-mcp-2.3.0-lowlevel-stateless/B2_wrong_arg_type.pv2025-06-18.json");
+    let run = |v: &str| {
+        let out = bin()
+            .args(["classify", "--json", "--intent", "B", "--version", v])
+            .arg(&f)
+            .output()
+            .unwrap();
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        line["spec"]["conformance"].as_str().unwrap().to_string()
+    };
+    assert_eq!(run("2025-06-18"), "conforms");
+    assert_eq!(run("2025-11-25"), "deviates");
+}

@@ -310,8 +310,8 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
     }
 
     if resp.status >= 300 {
-        http_status(&mut b, resp, &req, frame, &decoded);
         b.v.message = frame.map(|f| f.value.clone());
+        http_status(&mut b, resp, &req, frame, &decoded);
         return b.v;
     }
     if resp.status < 200 {
@@ -554,11 +554,11 @@ fn http_status(
             return;
         }
         403 => {
-            let scope =
-                b.v.challenge
-                    .as_ref()
-                    .and_then(|c| c.param("error"))
-                    .is_some_and(|e| e == "insufficient_scope");
+            // RFC 6750 says error="insufficient_scope"; some servers only name the scope they need.
+            let scope = b.v.challenge.as_ref().is_some_and(|c| {
+                c.param("error") == Some("insufficient_scope")
+                    || (c.param("error").is_none() && c.param("scope").is_some())
+            });
             if scope {
                 set(b, Cause::InsufficientScope, DecidedBy::Structure);
                 challenge_evidence(b);
@@ -566,10 +566,10 @@ fn http_status(
             }
             if let Some((text, ptr)) = &prose
                 && let Some(m) = text_rules::find(text, text_rules::TRANSPORT)
-                    .filter(|m| m.cause == Cause::OriginRejected)
+                    .filter(|m| matches!(m.cause, Cause::OriginRejected | Cause::InsufficientScope))
             {
-                set(b, Cause::OriginRejected, DecidedBy::Text);
-                b.text("the refusal names the Origin", ptr, text, &m);
+                set(b, m.cause, DecidedBy::Text);
+                b.text("the refusal says why", ptr, text, &m);
                 return;
             }
             set(b, Cause::Forbidden, DecidedBy::Structure);
@@ -619,7 +619,11 @@ fn http_status(
         if let Some((text, ptr)) = &prose
             && let Some(m) = text_rules::find(text, text_rules::TRANSPORT)
         {
-            set(b, m.cause, DecidedBy::Text);
+            set(
+                b,
+                text_rules::session_cause(m.cause, req.has_session),
+                DecidedBy::Text,
+            );
             b.text("the refusal says why", ptr, text, &m);
             return;
         }
@@ -673,17 +677,26 @@ fn http_status(
     if let Some((text, ptr)) = &prose
         && let Some(m) = text_rules::find(text, text_rules::TRANSPORT)
     {
-        let cause = match m.cause {
-            Cause::SessionRequired if req.has_session => Cause::SessionNotFound,
-            c => c,
-        };
+        let cause = text_rules::session_cause(m.cause, req.has_session);
         set(b, cause, DecidedBy::Text);
-        let fact = if cause == Cause::SessionNotFound && m.cause == Cause::SessionRequired {
-            "the refusal is about the session, and we sent one: it is not known"
-        } else {
-            "the refusal says why"
+        let fact = match (m.cause, cause) {
+            (Cause::SessionRequired, Cause::SessionNotFound) => {
+                "the refusal is about the session, and we sent one: it is not usable"
+            }
+            (Cause::SessionNotFound, Cause::SessionRequired) => {
+                "the refusal is about the session, and we sent none: one is required"
+            }
+            _ => "the refusal says why",
         };
         b.text(fact, ptr, text, &m);
+        return;
+    }
+    if let Some(method) = req.method.as_deref()
+        && req.expects_response
+        && !jsonrpc::is_mcp_client_method(method)
+    {
+        set(b, Cause::MethodNotFound, DecidedBy::Structure);
+        b.structure(format!("our method {method:?} is not an MCP method"));
         return;
     }
     if req.tools_call_without_name {
@@ -691,7 +704,10 @@ fn http_status(
         b.structure("our tools/call had no string `name`");
         return;
     }
+    // A standard code addressed to our id on a 4xx (the 2026-07-28 era sends protocol errors so);
+    // implementation codes like -32000 on a 4xx are transport refusals, not the tool's doing.
     if let (Some(code), Some(text)) = (frame_code, frame_text)
+        && code.is_standard()
         && frame.is_some_and(|f| {
             jsonrpc::view(&f.value)
                 .response_id()
@@ -896,6 +912,14 @@ fn frame_cause(
     req: &RequestFacts,
     intent: Option<&str>,
 ) {
+    // Some SDKs put the real words in `error.data` (Ruby: "Invalid params" + data "Tool not found: x").
+    let data_text =
+        b.v.message
+            .as_ref()
+            .and_then(|m| m.pointer(&ptr.replace("/error/message", "/error/data")))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+    let data_ptr = ptr.replace("/error/message", "/error/data");
     let channel = b.v.channel;
     let set = |b: &mut Builder, cause: Cause, by: DecidedBy| b.decide(channel, cause, by);
     let method = req.method.as_deref().unwrap_or("");
@@ -922,7 +946,11 @@ fn frame_cause(
         _ => {}
     }
     if let Some(m) = text_rules::find(message, text_rules::TRANSPORT) {
-        set(b, m.cause, DecidedBy::Text);
+        set(
+            b,
+            text_rules::session_cause(m.cause, req.has_session),
+            DecidedBy::Text,
+        );
         b.text("the message says why", ptr, message, &m);
         return;
     }
@@ -943,20 +971,22 @@ fn frame_cause(
         };
         b.text("a JSON-RPC code written into the message", ptr, message, &m);
     }
-    if let Some(m) = text_rules::find_unknown_tool(message, req.tool_name.as_deref()) {
-        set(b, Cause::UnknownTool, DecidedBy::Text);
-        b.text("the message says the tool does not exist", ptr, message, &m);
-        return;
+    let texts: Vec<(&str, &str)> = std::iter::once((ptr, message))
+        .chain(data_text.as_deref().map(|d| (data_ptr.as_str(), d)))
+        .collect();
+    for (p, text) in &texts {
+        if let Some(m) = text_rules::find_unknown_tool(text, req.tool_name.as_deref()) {
+            set(b, Cause::UnknownTool, DecidedBy::Text);
+            b.text("the error says the tool does not exist", p, text, &m);
+            return;
+        }
     }
-    if let Some(m) = text_rules::find(message, text_rules::INVALID_ARGUMENTS) {
-        set(b, Cause::InvalidArguments, DecidedBy::Text);
-        b.text(
-            "the message says the arguments were refused",
-            ptr,
-            message,
-            &m,
-        );
-        return;
+    for (p, text) in &texts {
+        if let Some(m) = text_rules::find(text, text_rules::INVALID_ARGUMENTS) {
+            set(b, Cause::InvalidArguments, DecidedBy::Text);
+            b.text("the error says the arguments were refused", p, text, &m);
+            return;
+        }
     }
     let withheld = text_rules::is_withheld(message, req.tool_name.as_deref());
     if withheld {
@@ -997,5 +1027,106 @@ fn frame_cause(
                 code.0
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    fn exchange(status: u16, ct: &str, body: &str) -> Exchange {
+        let doc = serde_json::json!({
+            "format": "mcp-exchange/1", "vantage": "browser",
+            "request": {"method": "POST", "url": "https://x/mcp",
+                "headers": [["Content-Type", "application/json"], ["Accept", "application/json, text/event-stream"]],
+                "body": "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"icp_list\",\"arguments\":{}}}"},
+            "response": {"status": status, "headers": [["content-type", ct]], "body": body}
+        });
+        Exchange::from_json(doc.to_string().as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn soft_failures_in_a_success_are_flagged() {
+        let json_error = r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"{\"error\": \"quota\"}"}]}}"#;
+        let v = classify(
+            &exchange(200, "application/json", json_error),
+            &Options::default(),
+        );
+        assert_eq!((v.channel, v.cause), (Channel::Success, Cause::None));
+        assert!(v.flags.contains(&Flag::SoftFailureSuspected));
+        let prose = r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Error: upstream timed out"}]}}"#;
+        let v = classify(
+            &exchange(200, "application/json", prose),
+            &Options::default(),
+        );
+        assert!(v.flags.contains(&Flag::SoftFailureSuspected));
+        let fine = r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"{\"ok\":true}"}]}}"#;
+        let v = classify(
+            &exchange(200, "application/json", fine),
+            &Options::default(),
+        );
+        assert!(v.flags.is_empty() || v.flags == [Flag::HeadersMayBeHidden]);
+    }
+
+    #[test]
+    fn ids_must_match_exactly_and_unrelated_messages_are_skipped() {
+        let wrong_type = r#"{"jsonrpc":"2.0","id":"7","result":{"content":[]}}"#;
+        let v = classify(
+            &exchange(200, "application/json", wrong_type),
+            &Options::default(),
+        );
+        assert_eq!(
+            (v.channel, v.cause),
+            (Channel::Malformed, Cause::MalformedResponse)
+        );
+        let float = r#"{"jsonrpc":"2.0","id":7.0,"result":{"content":[]}}"#;
+        assert_eq!(
+            classify(
+                &exchange(200, "application/json", float),
+                &Options::default()
+            )
+            .channel,
+            Channel::Malformed
+        );
+        let stream = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}\n\n\
+                      data: {\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"ping\"}\n\n\
+                      data: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"content\":[],\"isError\":true}}\n\n";
+        let v = classify(
+            &exchange(200, "text/event-stream", stream),
+            &Options::default(),
+        );
+        assert_eq!(v.channel, Channel::ToolError);
+        assert_eq!(v.unrelated_messages, 2);
+        assert_eq!(v.server_requests, ["ping"]);
+        assert!(v.flags.contains(&Flag::UnrelatedMessagesFirst));
+    }
+
+    #[test]
+    fn html_400_without_json_and_a_stream_cut_by_the_deadline() {
+        let v = classify(
+            &exchange(502, "text/html", "<html>bad gateway</html>"),
+            &Options::default(),
+        );
+        assert_eq!((v.channel, v.cause), (Channel::Http, Cause::ServerError));
+        let mut ex = exchange(200, "text/event-stream", ": keepalive\n\n");
+        if let Some(r) = ex.response.as_mut() {
+            r.body_end = Some(BodyEnd::Deadline);
+        }
+        let v = classify(&ex, &Options::default());
+        assert_eq!((v.channel, v.cause), (Channel::Malformed, Cause::Timeout));
+        let legacy = r#"{"jsonrpc":"2.0","id":7,"result":{"content":[],"isError":true}}"#;
+        let mut ex = exchange(200, "application/json", &format!("[{legacy}]"));
+        assert_eq!(
+            classify(&ex, &Options::default()).channel,
+            Channel::Malformed
+        );
+        ex.negotiated_version = Some("2025-03-26".into());
+        assert_eq!(
+            classify(&ex, &Options::default()).channel,
+            Channel::ToolError
+        );
     }
 }

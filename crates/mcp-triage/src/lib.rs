@@ -5,6 +5,8 @@
 //! to apply; it hands back a [`Verdict`]. Classification is total: garbage in gives a `malformed` or
 //! `unknown` verdict with reasons, never an error or a panic.
 
+pub mod advice;
+pub mod assess;
 pub mod body;
 pub mod cause;
 pub mod challenge;
@@ -13,9 +15,12 @@ pub mod endpoint;
 pub mod exchange;
 pub mod jsonrpc;
 pub mod limits;
+pub mod spec;
 pub mod sse;
+pub mod summary;
 pub mod text_rules;
 
+pub use assess::{Assessment, assess};
 pub use cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};
 pub use classify::{Options, Verdict, classify};
 pub use exchange::{Exchange, ExchangeError, Request, Response};

@@ -122,6 +122,12 @@ pub const INVALID_ARGUMENTS: &[PhraseRule] = &[
         seen_in: "JSON-schema validators",
     },
     PhraseRule {
+        id: "invalid_arguments.missing_properties",
+        cause: Cause::InvalidArguments,
+        phrase: "missing propert",
+        seen_in: "Go SDK 1.7.0 \"validating root: required: missing properties: [\\\"id\\\"]\" (synthetic, cited)",
+    },
+    PhraseRule {
         id: "invalid_arguments.required_property",
         cause: Cause::InvalidArguments,
         phrase: "required property",
@@ -147,7 +153,13 @@ pub const TOOL_EXECUTION: &[PhraseRule] = &[
         id: "tool_execution.error_calling_tool",
         cause: Cause::ToolExecution,
         phrase: "error calling tool",
-        seen_in: "fastmcp-style wording",
+        seen_in: "fastmcp 2.14.5 \"Error calling tool 'lead_get': …\" (synthetic, cited)",
+    },
+    PhraseRule {
+        id: "tool_execution.error_occurred_invoking",
+        cause: Cause::ToolExecution,
+        phrase: "an error occurred invoking",
+        seen_in: "C# SDK 2.2.0 \"An error occurred invoking 'lead_get'.\" (synthetic, cited; message withheld)",
     },
 ];
 
@@ -196,10 +208,40 @@ pub const TRANSPORT: &[PhraseRule] = &[
         seen_in: "Python mcp 2.3.0 404 \"Session not found\" (captured)",
     },
     PhraseRule {
+        id: "session.invalid_session_id",
+        cause: Cause::SessionNotFound,
+        phrase: "invalid session",
+        seen_in: "mcp-go 0.58.0 404 \"Invalid session ID\" (synthetic, cited)",
+    },
+    PhraseRule {
+        id: "session.initialize_request",
+        cause: Cause::SessionRequired,
+        phrase: "initialize request",
+        seen_in: "rmcp 3.1.4 422 \"Unexpected message, expect initialize request\"; C# SDK 2.2.0 \"A new session can only be created by an initialize request\" (synthetic, cited)",
+    },
+    PhraseRule {
+        id: "session.server_not_initialized",
+        cause: Cause::SessionRequired,
+        phrase: "server not initialized",
+        seen_in: "Kotlin SDK 0.14.0 400 \"Bad Request: Server not initialized\" (synthetic, cited)",
+    },
+    PhraseRule {
+        id: "session.during_session_initialization",
+        cause: Cause::SessionRequired,
+        phrase: "during session initialization",
+        seen_in: "Go SDK 1.7.0 code 0 \"method \\\"tools/call\\\" is invalid during session initialization\" (synthetic, cited)",
+    },
+    PhraseRule {
         id: "version.unsupported_protocol_version",
         cause: Cause::ProtocolVersionUnsupported,
         phrase: "unsupported protocol version",
         seen_in: "TS SDK 1.29.0 \"Bad Request: Unsupported protocol version: 2026-07-28\" (captured)",
+    },
+    PhraseRule {
+        id: "scope.insufficient_scope",
+        cause: Cause::InsufficientScope,
+        phrase: "insufficient scope",
+        seen_in: "Go SDK 1.7.0 403 \"insufficient scope\"; TS SDK \"Insufficient scope\" (captured)",
     },
     PhraseRule {
         id: "envelope.meta_required",
@@ -219,7 +261,32 @@ pub const TRANSPORT: &[PhraseRule] = &[
         phrase: "not acceptable",
         seen_in: "TS and Python SDKs \"Not Acceptable: Client must accept …\" (captured)",
     },
+    // Last: any other refusal that talks about the session id.
+    PhraseRule {
+        id: "session.mentions_session_id",
+        cause: Cause::SessionRequired,
+        phrase: "session id",
+        seen_in: "generic: refusals naming the session id",
+    },
+    PhraseRule {
+        id: "session.mentions_session_header",
+        cause: Cause::SessionRequired,
+        phrase: "mcp-session-id",
+        seen_in: "C# SDK 2.2.0 \"The Mcp-Session-Id header is not supported in stateless mode\" (synthetic, cited)",
+    },
 ];
+
+/// Session refusals mean "unknown session" when we sent an id, and "session required" when we did not,
+/// whatever words the server chose.
+pub fn session_cause(cause: Cause, sent_session_id: bool) -> Cause {
+    match cause {
+        Cause::SessionRequired | Cause::SessionNotFound if sent_session_id => {
+            Cause::SessionNotFound
+        }
+        Cause::SessionRequired | Cause::SessionNotFound => Cause::SessionRequired,
+        other => other,
+    }
+}
 
 /// Phrases that make a successful result look like a failure.
 pub const SOFT_FAILURE: &[&str] = &[
@@ -418,6 +485,14 @@ mod tests {
             Some("lead_get")
         ));
         assert!(is_withheld("Internal server error", None));
+        assert!(is_withheld(
+            "An error occurred invoking 'lead_get'.",
+            Some("lead_get")
+        ));
+        assert!(!is_withheld(
+            "Error calling tool 'lead_get': boom",
+            Some("lead_get")
+        ));
         assert!(!is_withheld(
             "Error executing tool lead_get: boom",
             Some("lead_get")

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use mcp_triage::{Cause, Exchange, Options, classify};
 
-fn check_table(dir: &std::path::Path, table: &std::path::Path) {
+fn check_table(dir: &std::path::Path, table: &std::path::Path) -> Vec<String> {
     assert!(
         dir.is_dir(),
         "fixtures not found at {} (set MCP_TRIAGE_FIXTURES)",
@@ -56,7 +56,13 @@ fn check_table(dir: &std::path::Path, table: &std::path::Path) {
             std::fs::read(dir.join(&row.file)).unwrap_or_else(|e| panic!("{}: {e}", row.file));
         let ex = Exchange::from_json(&bytes).unwrap_or_else(|e| panic!("{}: {e}", row.file));
         let v = classify(&ex, &Options::default());
-        let stack = row.file.split('/').next().unwrap_or("").to_string();
+        let stack = match row.file.split_once('/') {
+            Some((stack, _)) => stack.to_string(),
+            None => dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        };
         let entry = per_stack.entry(stack).or_default();
         entry.0 += 1;
         let channel_ok = v.channel.as_str() == row.channel;
@@ -86,6 +92,10 @@ fn check_table(dir: &std::path::Path, table: &std::path::Path) {
             100.0 * *ca as f64 / *n as f64
         );
     }
+    failures
+}
+
+fn assert_no_failures(failures: &[String]) {
     assert!(
         failures.is_empty(),
         "{} mismatches:\n{}",
@@ -97,7 +107,7 @@ fn check_table(dir: &std::path::Path, table: &std::path::Path) {
 #[test]
 fn public_captures_match_the_expectations_table() {
     let table = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expectations.tsv");
-    check_table(&common::public_fixtures_dir(), &table);
+    assert_no_failures(&check_table(&common::public_fixtures_dir(), &table));
 }
 
 #[test]
@@ -143,4 +153,59 @@ fn failures_are_never_success_and_text_evidence_points_into_the_message() {
             );
         }
     }
+}
+
+/// Every synthetic fixture cites where its strings come from.
+fn check_citations(dir: &std::path::Path) {
+    for file in common::json_files(dir) {
+        let doc: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join(&file)).unwrap()).unwrap();
+        let synthetic = &doc["synthetic"];
+        assert!(
+            synthetic["note"].is_string(),
+            "{file}: synthetic.note missing"
+        );
+        let sources = synthetic["sources"].as_array();
+        assert!(sources.is_some_and(|s| !s.is_empty()), "{file}: no sources");
+        for s in sources.unwrap() {
+            for key in ["string", "repo", "version", "path"] {
+                assert!(s[key].is_string(), "{file}: a source without {key}: {s}");
+            }
+            assert!(
+                s.get("line").is_some(),
+                "{file}: a source without line: {s}"
+            );
+        }
+    }
+}
+
+#[test]
+fn synthetic_sdk_fixtures_match_their_tables() {
+    let root = common::synthetic_fixtures_dir();
+    let mut sdks = 0;
+    let mut failures = Vec::new();
+    for entry in std::fs::read_dir(&root).unwrap().flatten() {
+        let dir = entry.path();
+        if !dir.is_dir() {
+            continue;
+        }
+        sdks += 1;
+        check_citations(&dir);
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        failures.extend(
+            check_table(&dir, &dir.join("EXPECT.tsv"))
+                .into_iter()
+                .map(|f| format!("{name}/{f}")),
+        );
+        let files = common::json_files(&dir);
+        for probe in ["A_", "B_", "C_", "D_"] {
+            assert!(
+                files.iter().any(|f| f.starts_with(probe)),
+                "{}: no {probe} fixture",
+                dir.display()
+            );
+        }
+    }
+    assert!(sdks >= 10, "expected the named SDKs, found {sdks}");
+    assert_no_failures(&failures);
 }

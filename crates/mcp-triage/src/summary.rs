@@ -1,0 +1,207 @@
+//! The run summary: can an agent tell the three failures apart by structure alone (the
+//! distinguishability score, 0–3), and the finding in one sentence.
+
+use serde::Serialize;
+
+use crate::cause::Channel;
+use crate::classify::Verdict;
+
+/// One pair of probes and whether structure separates them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Pair {
+    /// The pair, e.g. `A,B`.
+    pub pair: &'static str,
+    /// True when a structured field differs.
+    pub distinct: bool,
+    /// The structured fields that differ (`channel`, `jsonrpc_code`, `http_status`).
+    pub by: Vec<&'static str>,
+}
+
+/// The summary of A, B and C.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RunSummary {
+    /// How many of (A,B), (A,C), (B,C) differ by structure alone; `None` when a probe is missing.
+    pub score: Option<u8>,
+    /// Each pair that could be judged.
+    pub pairs: Vec<Pair>,
+    /// The finding in one sentence.
+    pub finding: String,
+}
+
+fn differences(x: &Verdict, y: &Verdict) -> Vec<&'static str> {
+    let mut by = Vec::new();
+    if x.channel != y.channel {
+        by.push("channel");
+    }
+    if x.jsonrpc_code != y.jsonrpc_code {
+        by.push("jsonrpc_code");
+    }
+    if x.http_status != y.http_status {
+        by.push("http_status");
+    }
+    by
+}
+
+fn shape(v: &Verdict) -> String {
+    match (v.channel, v.jsonrpc_code) {
+        (Channel::ToolError, _) => "isError: true".into(),
+        (Channel::JsonrpcError, Some(code)) => format!("JSON-RPC error {code}"),
+        (Channel::Http, Some(code)) => format!(
+            "HTTP {} with JSON-RPC error {code}",
+            v.http_status.unwrap_or(0)
+        ),
+        (Channel::Http, None) => format!("HTTP {}", v.http_status.unwrap_or(0)),
+        (Channel::Success, _) => "a successful result".into(),
+        (channel, _) => channel.as_str().replace('_', " "),
+    }
+}
+
+const NAMES: [&str; 3] = ["an unknown tool", "bad arguments", "a thrown exception"];
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// Summarises probes A, B and C (any may be missing: skipped, or not provoked).
+pub fn summarize(a: Option<&Verdict>, b: Option<&Verdict>, c: Option<&Verdict>) -> RunSummary {
+    let probes = [a, b, c];
+    let mut pairs = Vec::new();
+    for (pair, i, j) in [("A,B", 0, 1), ("A,C", 0, 2), ("B,C", 1, 2)] {
+        if let (Some(x), Some(y)) = (probes[i], probes[j]) {
+            let by = differences(x, y);
+            pairs.push(Pair {
+                pair,
+                distinct: !by.is_empty(),
+                by,
+            });
+        }
+    }
+    let [Some(a), Some(b), Some(c)] = probes else {
+        let missing: Vec<&str> = ["A", "B", "C"]
+            .iter()
+            .zip(probes)
+            .filter(|(_, p)| p.is_none())
+            .map(|(n, _)| *n)
+            .collect();
+        return RunSummary {
+            score: None,
+            pairs,
+            finding: format!(
+                "Probe {} did not run, so the three failures cannot all be compared.",
+                missing.join(" and ")
+            ),
+        };
+    };
+    let score = pairs.iter().filter(|p| p.distinct).count() as u8;
+    let shapes = [shape(a), shape(b), shape(c)];
+    let finding = match score {
+        0 => {
+            let text = if a.channel == Channel::ToolError {
+                "text"
+            } else {
+                "message"
+            };
+            format!(
+                "An unknown tool, bad arguments and a thrown exception all arrive as {}; only the {text} tells them apart",
+                shapes[0]
+            )
+        }
+        3 => format!(
+            "An unknown tool, bad arguments and a thrown exception arrive three different ways ({} / {} / {}): structure alone tells them apart",
+            shapes[0], shapes[1], shapes[2]
+        ),
+        _ => {
+            // Equal structure is an equivalence: if two pairs matched, the third would too. So a
+            // score that is neither 0 nor 3 is 2, with exactly one pair alike.
+            let (i, j, k) = match pairs.iter().find(|p| !p.distinct).map(|p| p.pair) {
+                Some("A,B") => (0, 1, 2),
+                Some("A,C") => (0, 2, 1),
+                _ => (1, 2, 0),
+            };
+            format!(
+                "{} and {} both arrive as {}, so only the text tells them apart; {} arrives as {}",
+                capitalise(NAMES[i]),
+                NAMES[j],
+                shapes[i],
+                NAMES[k],
+                shapes[k]
+            )
+        }
+    };
+    RunSummary {
+        score: Some(score),
+        pairs,
+        finding: format!("{finding}."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::cause::{Cause, DecidedBy};
+
+    fn v(channel: Channel, code: Option<i64>, status: u16) -> Verdict {
+        Verdict {
+            channel,
+            cause: Cause::Unknown,
+            decided_by: DecidedBy::Structure,
+            jsonrpc_code: code,
+            evidence: vec![],
+            flags: vec![],
+            http_status: Some(status),
+            body_kind: None,
+            problems: vec![],
+            message: None,
+            request_method: None,
+            tool_name: None,
+            challenge: None,
+            unrelated_messages: 0,
+            server_requests: vec![],
+        }
+    }
+
+    #[test]
+    fn seed_scores_zero_with_the_seed_sentence() {
+        let t = v(Channel::ToolError, None, 200);
+        let s = summarize(Some(&t), Some(&t), Some(&t));
+        assert_eq!(s.score, Some(0));
+        assert_eq!(
+            s.finding,
+            "An unknown tool, bad arguments and a thrown exception all arrive as isError: true; only the text tells them apart."
+        );
+    }
+
+    #[test]
+    fn old_ts_scores_two() {
+        let frame = v(Channel::JsonrpcError, Some(-32602), 200);
+        let tool = v(Channel::ToolError, None, 200);
+        let s = summarize(Some(&frame), Some(&frame), Some(&tool));
+        assert_eq!(s.score, Some(2));
+        assert!(
+            s.finding.starts_with(
+                "An unknown tool and bad arguments both arrive as JSON-RPC error -32602"
+            ),
+            "{}",
+            s.finding
+        );
+        assert_eq!(s.pairs[1].by, vec!["channel", "jsonrpc_code"]);
+    }
+
+    #[test]
+    fn all_different_scores_three_and_missing_probes_say_so() {
+        let a = v(Channel::JsonrpcError, Some(-32602), 200);
+        let b = v(Channel::ToolError, None, 200);
+        let c = v(Channel::JsonrpcError, Some(-32603), 200);
+        assert_eq!(summarize(Some(&a), Some(&b), Some(&c)).score, Some(3));
+        let s = summarize(Some(&a), None, Some(&c));
+        assert_eq!(s.score, None);
+        assert!(s.finding.contains("Probe B did not run"));
+    }
+}
