@@ -8,13 +8,17 @@
 pub mod advice;
 pub mod assess;
 pub mod body;
+pub mod catalogue;
 pub mod cause;
 pub mod challenge;
 pub mod classify;
 pub mod endpoint;
+pub mod engine;
 pub mod exchange;
 pub mod jsonrpc;
 pub mod limits;
+pub mod reader;
+pub mod redact;
 pub mod spec;
 pub mod sse;
 pub mod summary;

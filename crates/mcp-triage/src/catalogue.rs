@@ -1,0 +1,356 @@
+//! The tool catalogue from `tools/list`, and the choice of tools for probes B, C and D.
+//!
+//! Safety: in MCP an unannotated tool is assumed possibly destructive (`readOnlyHint` defaults to false,
+//! `destructiveHint` to true), and a server that does not validate runs a tool even when required
+//! arguments are missing. So B, C and D are chosen automatically only among tools that declare
+//! `readOnlyHint: true`; every other tool is an opt-in candidate.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// What we know about one tool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolInfo {
+    /// The tool's name.
+    pub name: String,
+    /// Required top-level properties of its input schema, in schema order.
+    pub required: Vec<String>,
+    /// Top-level properties and their JSON types (`string`, `number`, … or `any`).
+    pub properties: Vec<(String, String)>,
+    /// `readOnlyHint` as declared (absent means false).
+    pub read_only: Option<bool>,
+    /// `destructiveHint` as declared (absent means true for a tool that is not read-only).
+    pub destructive: Option<bool>,
+    /// The title or description, shortened, for display.
+    pub summary: String,
+}
+
+impl ToolInfo {
+    /// Declared read-only: the only tools probes may call without the user's opt-in.
+    pub fn is_safe(&self) -> bool {
+        self.read_only == Some(true)
+    }
+
+    /// Declared destructive (`destructiveHint: true`): marked loudly.
+    pub fn is_declared_destructive(&self) -> bool {
+        self.read_only != Some(true) && self.destructive == Some(true)
+    }
+
+    /// What a user must know before opting in.
+    pub fn risk(&self) -> ToolRisk {
+        if self.is_safe() {
+            ToolRisk::ReadOnly
+        } else if self.is_declared_destructive() {
+            ToolRisk::Destructive
+        } else {
+            ToolRisk::MayHaveSideEffects
+        }
+    }
+
+    fn property_type(&self, name: &str) -> Option<&str> {
+        self.properties
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t.as_str())
+    }
+}
+
+/// How risky calling a tool is, by its own annotations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolRisk {
+    /// `readOnlyHint: true`.
+    ReadOnly,
+    /// Not declared read-only (the default): it may change things.
+    MayHaveSideEffects,
+    /// `destructiveHint: true`.
+    Destructive,
+}
+
+/// Reads the tools of one `tools/list` result. Never fails: malformed entries are skipped.
+pub fn parse_tools(result: &Value) -> (Vec<ToolInfo>, Option<String>) {
+    let tools = result
+        .get("tools")
+        .and_then(Value::as_array)
+        .map(|items| items.iter().filter_map(parse_tool).collect())
+        .unwrap_or_default();
+    let cursor = result
+        .get("nextCursor")
+        .and_then(Value::as_str)
+        .filter(|c| !c.is_empty())
+        .map(str::to_string);
+    (tools, cursor)
+}
+
+fn parse_tool(item: &Value) -> Option<ToolInfo> {
+    let name = item.get("name")?.as_str()?.to_string();
+    let schema = item.get("inputSchema");
+    let props: Map<String, Value> = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let properties = props
+        .iter()
+        .map(|(k, v)| {
+            let t = match v.get("type") {
+                Some(Value::String(t)) => t.clone(),
+                Some(Value::Array(ts)) => ts
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .find(|t| *t != "null")
+                    .unwrap_or("any")
+                    .to_string(),
+                _ => "any".to_string(),
+            };
+            (k.clone(), t)
+        })
+        .collect();
+    let required = schema
+        .and_then(|s| s.get("required"))
+        .and_then(Value::as_array)
+        .map(|r| {
+            r.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    let ann = item.get("annotations");
+    let hint = |k: &str| ann.and_then(|a| a.get(k)).and_then(Value::as_bool);
+    let summary: String = item
+        .get("title")
+        .or_else(|| item.get("description"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .chars()
+        .take(160)
+        .collect();
+    Some(ToolInfo {
+        name,
+        required,
+        properties,
+        read_only: hint("readOnlyHint"),
+        destructive: hint("destructiveHint"),
+        summary,
+    })
+}
+
+/// Names that look like an identifier of something that may not exist.
+fn id_like(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n == "id"
+        || n.ends_with("_id")
+        || n.ends_with("id") && name.ends_with("Id")
+        || [
+            "uuid", "key", "slug", "ref", "path", "url", "uri", "name", "handle",
+        ]
+        .iter()
+        .any(|w| n == *w || n.ends_with(&format!("_{w}")))
+}
+
+/// The value probe C sends for an id that cannot exist.
+pub const NONEXISTENT_ID: &str = "mcp-triage-probe-nonexistent";
+
+/// A tool chosen for a probe, with the payload and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Choice {
+    /// The tool.
+    pub tool: String,
+    /// The `arguments` object to send.
+    pub arguments: Value,
+    /// Why this tool, in words.
+    pub why: String,
+}
+
+/// Why a probe could not be chosen automatically.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipReason {
+    /// `tools/list` did not answer, so nothing can be chosen.
+    CatalogueUnavailable,
+    /// No read-only tool has a required argument (B).
+    NoSafeToolWithRequiredArgument,
+    /// No read-only tool takes an id-like string (C).
+    NoSafeToolWithIdArgument,
+    /// No read-only tool can be called without arguments (D).
+    NoSafeToolWithoutRequiredArguments,
+    /// The user chose to skip it.
+    SkippedByUser,
+    /// The run ended (cancelled, or its deadline passed) before this probe was sent.
+    RunEnded,
+}
+
+impl SkipReason {
+    /// A sentence for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SkipReason::CatalogueUnavailable => {
+                "tools/list did not answer, so no tool could be chosen"
+            }
+            SkipReason::NoSafeToolWithRequiredArgument => {
+                "no tool declared readOnlyHint: true with a required argument; pick one yourself (Review first) if calling it is safe"
+            }
+            SkipReason::NoSafeToolWithIdArgument => {
+                "no tool declared readOnlyHint: true takes an id-like string; pick a call that makes the backend fail (Review first)"
+            }
+            SkipReason::NoSafeToolWithoutRequiredArguments => {
+                "no tool declared readOnlyHint: true can be called without arguments; pick one yourself (Review first)"
+            }
+            SkipReason::SkippedByUser => "skipped by you",
+            SkipReason::RunEnded => "the run ended before this probe was sent",
+        }
+    }
+}
+
+/// The first candidate the preference likes, else the first candidate (catalogue order decides ties).
+fn first_best<'a>(
+    candidates: impl Iterator<Item = &'a ToolInfo> + Clone,
+    preferred: impl Fn(&ToolInfo) -> bool,
+) -> Option<&'a ToolInfo> {
+    candidates
+        .clone()
+        .find(|t| preferred(t))
+        .or_else(|| candidates.into_iter().next())
+}
+
+/// Probe B: a read-only tool with a required property, called with none of its arguments.
+pub fn choose_b(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
+    let tool = tools
+        .iter()
+        .filter(|t| t.is_safe() && !t.required.is_empty())
+        .min_by_key(|t| t.required.len())
+        .ok_or(SkipReason::NoSafeToolWithRequiredArgument)?;
+    Ok(Choice {
+        tool: tool.name.clone(),
+        arguments: Value::Object(Map::new()),
+        why: format!(
+            "declared read-only; requires {}, which is left out",
+            tool.required.join(", ")
+        ),
+    })
+}
+
+/// Probe C: a read-only tool whose required arguments are strings, one of them id-like, called with
+/// a value that cannot exist.
+pub fn choose_c(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
+    let fits = |t: &&ToolInfo| {
+        t.is_safe()
+            && !t.required.is_empty()
+            && t.required.iter().any(|r| id_like(r))
+            && t.required
+                .iter()
+                .all(|r| matches!(t.property_type(r), Some("string") | Some("any")))
+    };
+    let verbs = ["get", "read", "fetch", "find", "lookup", "show", "describe"];
+    let tool = first_best(tools.iter().filter(fits), |t| {
+        let n = t.name.to_ascii_lowercase();
+        verbs.iter().any(|v| n.contains(v))
+    })
+    .ok_or(SkipReason::NoSafeToolWithIdArgument)?;
+    let args: Map<String, Value> = tool
+        .required
+        .iter()
+        .map(|r| (r.clone(), Value::String(NONEXISTENT_ID.into())))
+        .collect();
+    Ok(Choice {
+        tool: tool.name.clone(),
+        arguments: Value::Object(args),
+        why: format!(
+            "declared read-only; takes an id-like string ({}), given one that cannot exist",
+            tool.required.join(", ")
+        ),
+    })
+}
+
+/// Probe D: a read-only tool with no required arguments, called with `{}`.
+pub fn choose_d(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
+    let words = [
+        "list", "ping", "status", "info", "health", "version", "whoami",
+    ];
+    let tool = first_best(
+        tools
+            .iter()
+            .filter(|t| t.is_safe() && t.required.is_empty()),
+        |t| {
+            let n = t.name.to_ascii_lowercase();
+            words.iter().any(|w| n.contains(w))
+        },
+    )
+    .ok_or(SkipReason::NoSafeToolWithoutRequiredArguments)?;
+    Ok(Choice {
+        tool: tool.name.clone(),
+        arguments: Value::Object(Map::new()),
+        why: "declared read-only and needs no arguments".into(),
+    })
+}
+
+/// Probe A: a tool name certainly not in the catalogue, from caller-provided randomness.
+pub fn unknown_tool_name(random: u64, tools: &[ToolInfo]) -> String {
+    let mut r = random;
+    loop {
+        let name = format!("mcp_triage_no_such_tool_{:012x}", r & 0xffff_ffff_ffff);
+        if !tools.iter().any(|t| t.name == name) {
+            return name;
+        }
+        r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn demo() -> Vec<ToolInfo> {
+        let list = json!({"tools": [
+            {"name": "lead_get", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}, "annotations": {"readOnlyHint": true}},
+            {"name": "icp_list", "inputSchema": {"type": "object", "properties": {}}, "annotations": {"readOnlyHint": true}},
+            {"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}, "annotations": {"readOnlyHint": true}},
+            {"name": "lead_delete_all", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": true}},
+            {"name": "write_note", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}}
+        ], "nextCursor": "p2"});
+        let (tools, cursor) = parse_tools(&list);
+        assert_eq!(cursor.as_deref(), Some("p2"));
+        tools
+    }
+
+    #[test]
+    fn picks_only_read_only_tools() {
+        let tools = demo();
+        assert_eq!(choose_b(&tools).unwrap().tool, "lead_get");
+        let c = choose_c(&tools).unwrap();
+        assert_eq!(c.tool, "lead_get");
+        assert_eq!(c.arguments, json!({"id": NONEXISTENT_ID}));
+        assert_eq!(choose_d(&tools).unwrap().tool, "icp_list");
+        assert_eq!(tools[3].risk(), ToolRisk::Destructive);
+        assert_eq!(tools[4].risk(), ToolRisk::MayHaveSideEffects);
+    }
+
+    #[test]
+    fn nothing_safe_means_skipped_with_reasons() {
+        let tools: Vec<ToolInfo> = demo().into_iter().filter(|t| !t.is_safe()).collect();
+        assert_eq!(
+            choose_b(&tools),
+            Err(SkipReason::NoSafeToolWithRequiredArgument)
+        );
+        assert_eq!(choose_c(&tools), Err(SkipReason::NoSafeToolWithIdArgument));
+        assert_eq!(
+            choose_d(&tools),
+            Err(SkipReason::NoSafeToolWithoutRequiredArguments)
+        );
+    }
+
+    #[test]
+    fn unknown_name_avoids_the_catalogue() {
+        let mut tools = demo();
+        let first = unknown_tool_name(7, &tools);
+        assert!(first.starts_with("mcp_triage_no_such_tool_"));
+        tools[0].name = first.clone();
+        assert_ne!(unknown_tool_name(7, &tools), first);
+    }
+}

@@ -1,0 +1,1092 @@
+//! The probe plan as a sans-IO state machine: given what has been received and the time now, which
+//! requests to send next. The shell (browser module or a test) sends them and hands back exchanges.
+//!
+//! Connect per era, then run probe A alongside `tools/list` and B, C, D together once the catalogue is
+//! known, with the transport checks (no token, GET) beside them. Wave targets (sequential rounds of
+//! non-OPTIONS requests up to the last probe response, leaving out paging beyond the first page and the
+//! closing DELETE): legacy stateless 3, legacy stateful 4, +1 with auto, 2026-07-28 2.
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::assess::{Assessment, assess};
+use crate::catalogue::{self, Choice, SkipReason, ToolInfo, ToolRisk};
+use crate::classify::{KNOWN_VERSIONS, Options};
+use crate::exchange::{Exchange, Request, Vantage};
+use crate::limits::Limits;
+use crate::reader;
+use crate::spec::{self, Probe, SpecVerdict};
+use crate::summary::{self, RunSummary};
+
+/// The version a legacy connection asks for by default.
+pub const DEFAULT_LEGACY: &str = "2025-11-25";
+/// The stateless era.
+pub const MODERN: &str = "2026-07-28";
+
+/// Which protocol era to speak.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Era {
+    /// `initialize` asking for this version (2025-03-26, 2025-06-18 or 2025-11-25).
+    Legacy(String),
+    /// 2026-07-28: no initialize, `server/discover`, `_meta` on every request.
+    Modern,
+    /// `server/discover` first, falling back to `initialize` when refused.
+    Auto,
+}
+
+impl Era {
+    /// Parses the form's value: a version, `2026-07-28`, or `auto`.
+    pub fn parse(text: &str) -> Option<Era> {
+        match text {
+            "auto" => Some(Era::Auto),
+            MODERN => Some(Era::Modern),
+            "2025-03-26" | "2025-06-18" | "2025-11-25" => Some(Era::Legacy(text.to_string())),
+            _ => None,
+        }
+    }
+}
+
+/// Quick check runs straight through; Review first stops after the catalogue for the user's edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Connect and run the default (safe) plan without stopping.
+    Quick,
+    /// Stop after the catalogue so every payload can be reviewed, edited or skipped.
+    Review,
+}
+
+/// One step of the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "step", content = "n", rename_all = "snake_case")]
+pub enum Step {
+    /// `server/discover` (2026-07-28 and auto).
+    Discover,
+    /// `initialize`.
+    Initialize,
+    /// `notifications/initialized`.
+    Initialized,
+    /// `tools/list`, page n (1-based).
+    ToolsList(u32),
+    /// Probe A..D.
+    Probe(ProbeName),
+    /// The connect request again, without the token.
+    NoToken,
+    /// GET on the endpoint.
+    Get,
+    /// DELETE to end the session.
+    Delete,
+    /// Our reply to server-to-client request number n.
+    Reply(u32),
+}
+
+/// The four probes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum ProbeName {
+    /// Unknown tool.
+    A,
+    /// Schema-invalid arguments.
+    B,
+    /// Backend throws.
+    C,
+    /// Success.
+    D,
+}
+
+impl ProbeName {
+    /// All four, in order.
+    pub const ALL: [ProbeName; 4] = [ProbeName::A, ProbeName::B, ProbeName::C, ProbeName::D];
+
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The spec probe.
+    pub fn probe(self) -> Probe {
+        match self {
+            ProbeName::A => Probe::A,
+            ProbeName::B => Probe::B,
+            ProbeName::C => Probe::C,
+            ProbeName::D => Probe::D,
+        }
+    }
+
+    /// `A`..`D`.
+    pub fn as_str(self) -> &'static str {
+        self.probe().as_str()
+    }
+}
+
+impl Step {
+    /// A label for people and logs.
+    pub fn label(&self) -> String {
+        match self {
+            Step::Discover => "server/discover".into(),
+            Step::Initialize => "initialize".into(),
+            Step::Initialized => "notifications/initialized".into(),
+            Step::ToolsList(n) => format!("tools/list (page {n})"),
+            Step::Probe(p) => format!("probe {}", p.as_str()),
+            Step::NoToken => "check: no token".into(),
+            Step::Get => "check: GET".into(),
+            Step::Delete => "DELETE session".into(),
+            Step::Reply(n) => format!("reply to server request {n}"),
+        }
+    }
+}
+
+/// A request the shell should send now.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outgoing {
+    /// Which step it is.
+    pub step: Step,
+    /// HTTP method.
+    pub method: &'static str,
+    /// The endpoint URL.
+    pub url: String,
+    /// Headers to send (never `Authorization`: the shell adds it when `with_token`).
+    pub headers: Vec<(String, String)>,
+    /// Body text.
+    pub body: Option<String>,
+    /// Add `Authorization: Bearer <token>` (and extra secret headers).
+    pub with_token: bool,
+    /// The JSON-RPC id of the response to wait for.
+    pub expect_id: Option<Value>,
+    /// Stop after the response headers (a GET that may hold a stream open).
+    pub headers_only: bool,
+    /// The probe or check this request is, for the record.
+    pub intent: Option<String>,
+    /// The sequential round this request belongs to.
+    pub wave: u32,
+}
+
+/// What the shell should do after a poll.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Poll {
+    /// Requests to send now, in this order.
+    pub send: Vec<Outgoing>,
+    /// Abort everything in flight (the run deadline passed).
+    pub abort_all: bool,
+    /// Nothing more will be sent and nothing is in flight.
+    pub done: bool,
+}
+
+/// The engine's configuration.
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    /// The endpoint URL (already checked with [`crate::endpoint::parse_endpoint`]).
+    pub endpoint: String,
+    /// Which era to speak.
+    pub era: Era,
+    /// Quick or review.
+    pub mode: Mode,
+    /// A token was given (enables the no-token check).
+    pub has_token: bool,
+    /// Randomness for probe A's tool name.
+    pub random: u64,
+    /// Caps and deadlines.
+    pub limits: Limits,
+    /// This tool's version, sent as clientInfo.
+    pub client_version: String,
+    /// Where the exchanges are observed from.
+    pub vantage: Vantage,
+}
+
+/// A probe as planned: the tool, the payload, or why it is skipped.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlannedProbe {
+    /// Which probe.
+    pub probe: ProbeName,
+    /// The chosen call.
+    pub choice: Option<Choice>,
+    /// The JSON-RPC id reserved for it.
+    pub id: i64,
+    /// Why it will not run.
+    pub skipped: Option<SkipReason>,
+    /// The exact request body that will be sent.
+    pub payload: Option<String>,
+    /// The chosen tool's risk by its own annotations.
+    pub risk: Option<ToolRisk>,
+}
+
+/// A user's change to one probe in Review first.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProbeEdit {
+    /// Leave as planned.
+    Keep,
+    /// Do not send it.
+    Skip,
+    /// Call this tool with these arguments; `opt_in` must be true for a tool not declared read-only.
+    Replace {
+        tool: String,
+        arguments: Value,
+        opt_in: bool,
+    },
+}
+
+/// One recorded exchange with its assessment.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Record {
+    /// The step.
+    pub step: Step,
+    /// Its round.
+    pub wave: u32,
+    /// What went over the wire (redacted by the shell before it gets here).
+    pub exchange: Exchange,
+    /// The classification.
+    pub assessment: Assessment,
+}
+
+/// The state of a run.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    cfg: EngineConfig,
+    next_id: i64,
+    started_ms: Option<f64>,
+    sent: Vec<(Step, u32)>,
+    in_flight: Vec<Step>,
+    records: Vec<Record>,
+    requested_version: String,
+    negotiated: Option<String>,
+    session: Option<String>,
+    session_header_hidden: bool,
+    speaking_modern: Option<bool>,
+    connect_failed: bool,
+    tools: Vec<ToolInfo>,
+    cursor: Option<String>,
+    pages: u32,
+    catalogue: CatalogueState,
+    planned: [PlannedProbe; 4],
+    review_applied: bool,
+    server_info: Option<Value>,
+    ended: Option<&'static str>,
+    replies: u32,
+    notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CatalogueState {
+    Pending,
+    Complete,
+    Failed,
+}
+
+fn planned(probe: ProbeName) -> PlannedProbe {
+    PlannedProbe {
+        probe,
+        choice: None,
+        id: 0,
+        skipped: None,
+        payload: None,
+        risk: None,
+    }
+}
+
+/// A session id we are willing to send back: visible ASCII, bounded.
+pub fn usable_session_id(value: &str, limits: &Limits) -> bool {
+    !value.is_empty()
+        && value.len() <= limits.max_session_id_bytes
+        && value.bytes().all(|b| (0x21..=0x7e).contains(&b))
+}
+
+impl Engine {
+    /// A new run.
+    pub fn new(cfg: EngineConfig) -> Engine {
+        let requested_version = match &cfg.era {
+            Era::Legacy(v) => v.clone(),
+            Era::Modern => MODERN.to_string(),
+            Era::Auto => DEFAULT_LEGACY.to_string(),
+        };
+        Engine {
+            cfg,
+            next_id: 1,
+            started_ms: None,
+            sent: Vec::new(),
+            in_flight: Vec::new(),
+            records: Vec::new(),
+            requested_version,
+            negotiated: None,
+            session: None,
+            session_header_hidden: false,
+            speaking_modern: None,
+            connect_failed: false,
+            tools: Vec::new(),
+            cursor: None,
+            pages: 0,
+            catalogue: CatalogueState::Pending,
+            planned: ProbeName::ALL.map(planned),
+            review_applied: false,
+            server_info: None,
+            ended: None,
+            replies: 0,
+            notes: Vec::new(),
+        }
+    }
+
+    fn id(&mut self) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    fn wave_of(&self, step: Step) -> Option<u32> {
+        self.sent.iter().find(|(s, _)| *s == step).map(|(_, w)| *w)
+    }
+
+    fn was_sent(&self, step: Step) -> bool {
+        self.sent.iter().any(|(s, _)| *s == step)
+    }
+
+    fn is_done(&self, step: Step) -> bool {
+        self.was_sent(step) && !self.in_flight.contains(&step)
+    }
+
+    fn modern(&self) -> bool {
+        self.speaking_modern == Some(true)
+    }
+
+    fn meta() -> Value {
+        json!({
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": {},
+        })
+    }
+
+    fn headers(&self, method: &str, name: Option<&str>) -> Vec<(String, String)> {
+        let mut h = vec![
+            ("Content-Type".to_string(), "application/json".to_string()),
+            (
+                "Accept".to_string(),
+                "application/json, text/event-stream".to_string(),
+            ),
+        ];
+        if self.modern() {
+            h.push(("MCP-Protocol-Version".into(), MODERN.into()));
+            h.push(("Mcp-Method".into(), method.into()));
+            if let Some(n) = name {
+                h.push(("Mcp-Name".into(), n.into()));
+            }
+        } else if let Some(v) = &self.negotiated {
+            h.push(("MCP-Protocol-Version".into(), v.clone()));
+        }
+        if let Some(s) = &self.session {
+            h.push(("Mcp-Session-Id".into(), s.clone()));
+        }
+        h
+    }
+
+    fn request_body(&self, id: Option<i64>, method: &str, mut params: Value) -> String {
+        if self.modern()
+            && let Some(obj) = params.as_object_mut()
+        {
+            obj.insert("_meta".into(), Self::meta());
+        }
+        let mut msg = json!({"jsonrpc": "2.0", "method": method});
+        if let Some(id) = id {
+            msg["id"] = json!(id);
+        }
+        if !params.as_object().is_some_and(|o| o.is_empty()) || self.modern() {
+            msg["params"] = params;
+        }
+        msg.to_string()
+    }
+
+    fn outgoing(
+        &mut self,
+        step: Step,
+        wave: u32,
+        method: &str,
+        id: Option<i64>,
+        params: Value,
+        name: Option<&str>,
+    ) -> Outgoing {
+        let body = self.request_body(id, method, params);
+        let headers = self.headers(method, name);
+        self.sent.push((step, wave));
+        self.in_flight.push(step);
+        Outgoing {
+            step,
+            method: "POST",
+            url: self.cfg.endpoint.clone(),
+            headers,
+            body: Some(body),
+            with_token: true,
+            expect_id: id.map(|i| json!(i)),
+            headers_only: false,
+            intent: match step {
+                Step::Probe(p) => Some(p.as_str().into()),
+                Step::NoToken => Some("no_token".into()),
+                Step::Get => Some("get".into()),
+                _ => None,
+            },
+            wave,
+        }
+    }
+
+    fn connect_params(&self) -> (&'static str, Value) {
+        if self.modern() || (self.cfg.era == Era::Auto && self.speaking_modern.is_none()) {
+            ("server/discover", json!({}))
+        } else {
+            (
+                "initialize",
+                json!({
+                    "protocolVersion": self.requested_version,
+                    "capabilities": {},
+                    "clientInfo": {"name": "mcp-triage", "version": self.cfg.client_version},
+                }),
+            )
+        }
+    }
+
+    /// Requests to send now. `now_ms` is the shell's clock; the run deadline is checked against it.
+    pub fn poll(&mut self, now_ms: f64) -> Poll {
+        let started = *self.started_ms.get_or_insert(now_ms);
+        if self.ended.is_none() && now_ms - started > self.cfg.limits.run_total_ms as f64 {
+            self.end("run deadline passed");
+            return Poll {
+                send: Vec::new(),
+                abort_all: true,
+                done: self.in_flight.is_empty(),
+            };
+        }
+        let mut send = Vec::new();
+        if self.ended.is_some() {
+            return Poll {
+                send,
+                abort_all: false,
+                done: self.in_flight.is_empty(),
+            };
+        }
+
+        // Connect.
+        if self.speaking_modern.is_none() {
+            self.speaking_modern = match self.cfg.era {
+                Era::Modern => Some(true),
+                Era::Legacy(_) => Some(false),
+                Era::Auto => None,
+            };
+        }
+        let connect_step = if self.modern() || self.speaking_modern.is_none() {
+            Step::Discover
+        } else {
+            Step::Initialize
+        };
+        let base_wave = if self.cfg.era == Era::Auto && connect_step == Step::Initialize {
+            2
+        } else {
+            1
+        };
+        if !self.was_sent(connect_step) {
+            let id = self.id();
+            let (method, params) = self.connect_params();
+            send.push(self.outgoing(connect_step, base_wave, method, Some(id), params, None));
+            if self.cfg.has_token && !self.was_sent(Step::NoToken) {
+                let (method, params) = self.connect_params();
+                let mut out =
+                    self.outgoing(Step::NoToken, base_wave, method, Some(id), params, None);
+                out.with_token = false;
+                send.push(out);
+            }
+        }
+        if self.speaking_modern.is_none() {
+            // Auto: wait for discover to say which era.
+            return self.finish_poll(send);
+        }
+        if self.connect_failed {
+            return self.finish_poll(send);
+        }
+
+        // After connecting: when may the catalogue and probe A go out, and in which wave?
+        let list_wave = if self.modern() {
+            if self.cfg.era == Era::Auto {
+                Some(2)
+            } else {
+                Some(1)
+            }
+        } else if self.negotiated.is_some() {
+            let init_wave = self.wave_of(Step::Initialize).unwrap_or(1);
+            if !self.was_sent(Step::Initialized) {
+                let w = init_wave + 1;
+                send.push(self.outgoing(
+                    Step::Initialized,
+                    w,
+                    "notifications/initialized",
+                    None,
+                    json!({}),
+                    None,
+                ));
+            }
+            if self.session.is_some() {
+                // Some servers refuse requests that overtake notifications/initialized.
+                self.is_done(Step::Initialized).then_some(init_wave + 2)
+            } else {
+                Some(init_wave + 1)
+            }
+        } else {
+            None
+        };
+        let Some(list_wave) = list_wave else {
+            return self.finish_poll(send);
+        };
+
+        if !self.was_sent(Step::ToolsList(1)) {
+            let id = self.id();
+            send.push(self.outgoing(
+                Step::ToolsList(1),
+                list_wave,
+                "tools/list",
+                Some(id),
+                json!({}),
+                None,
+            ));
+            if !self.was_sent(Step::Get) {
+                send.push(self.get_request(list_wave));
+            }
+            self.plan_a();
+        }
+        if let Some(cursor) = self.cursor.take() {
+            let page = self.pages + 1;
+            let id = self.id();
+            send.push(self.outgoing(
+                Step::ToolsList(page),
+                list_wave,
+                "tools/list",
+                Some(id),
+                json!({"cursor": cursor}),
+                None,
+            ));
+        }
+        let review_wait = self.cfg.mode == Mode::Review && !self.review_applied;
+        if !review_wait {
+            self.send_probe(ProbeName::A, list_wave, &mut send);
+        }
+        if self.catalogue != CatalogueState::Pending && !review_wait {
+            for p in [ProbeName::B, ProbeName::C, ProbeName::D] {
+                self.send_probe(p, list_wave + 1, &mut send);
+            }
+        }
+        // Close the session once everything else is done.
+        let probes_done = ProbeName::ALL.iter().all(|p| {
+            let pl = &self.planned[p.index()];
+            pl.skipped.is_some() || self.is_done(Step::Probe(*p))
+        });
+        if probes_done
+            && self.session.is_some()
+            && !self.was_sent(Step::Delete)
+            && self.in_flight.is_empty()
+        {
+            let mut del = self.outgoing(Step::Delete, 0, "DELETE", None, json!({}), None);
+            del.method = "DELETE";
+            del.body = None;
+            del.headers.retain(|(k, _)| k != "Content-Type");
+            send.push(del);
+        }
+        self.finish_poll(send)
+    }
+
+    fn finish_poll(&mut self, send: Vec<Outgoing>) -> Poll {
+        let done = send.is_empty() && self.in_flight.is_empty() && !self.waiting_for_review();
+        if done && self.ended.is_none() {
+            self.ended = Some("complete");
+        }
+        Poll {
+            send,
+            abort_all: false,
+            done,
+        }
+    }
+
+    fn get_request(&mut self, wave: u32) -> Outgoing {
+        let mut headers = self.headers("", None);
+        headers.retain(|(k, _)| k != "Content-Type" && k != "Mcp-Method");
+        for h in headers.iter_mut() {
+            if h.0 == "Accept" {
+                h.1 = "text/event-stream".into();
+            }
+        }
+        self.sent.push((Step::Get, wave));
+        self.in_flight.push(Step::Get);
+        Outgoing {
+            step: Step::Get,
+            method: "GET",
+            url: self.cfg.endpoint.clone(),
+            headers,
+            body: None,
+            with_token: true,
+            expect_id: None,
+            headers_only: true,
+            intent: Some("get".into()),
+            wave,
+        }
+    }
+
+    fn plan_a(&mut self) {
+        if self.planned[0].choice.is_some() || self.planned[0].skipped.is_some() {
+            return;
+        }
+        let name = catalogue::unknown_tool_name(self.cfg.random, &self.tools);
+        let choice = Choice {
+            tool: name,
+            arguments: json!({}),
+            why: "a name that is certainly not in the catalogue".into(),
+        };
+        self.set_choice(ProbeName::A, Ok(choice));
+    }
+
+    fn set_choice(&mut self, probe: ProbeName, choice: Result<Choice, SkipReason>) {
+        let id = self.id();
+        let risk = choice.as_ref().ok().and_then(|c| {
+            self.tools
+                .iter()
+                .find(|t| t.name == c.tool)
+                .map(ToolInfo::risk)
+        });
+        let payload = choice.as_ref().ok().map(|c| {
+            self.request_body(
+                Some(id),
+                "tools/call",
+                json!({"name": c.tool, "arguments": c.arguments}),
+            )
+        });
+        let p = &mut self.planned[probe.index()];
+        p.id = id;
+        p.risk = risk;
+        p.payload = payload;
+        match choice {
+            Ok(c) => {
+                p.choice = Some(c);
+                p.skipped = None;
+            }
+            Err(reason) => {
+                p.choice = None;
+                p.skipped = Some(reason);
+            }
+        }
+    }
+
+    fn send_probe(&mut self, probe: ProbeName, wave: u32, send: &mut Vec<Outgoing>) {
+        let step = Step::Probe(probe);
+        if self.was_sent(step) {
+            return;
+        }
+        let p = self.planned[probe.index()].clone();
+        if p.skipped.is_some() {
+            return;
+        }
+        let Some(choice) = p.choice else { return };
+        let out = self.outgoing(
+            step,
+            wave,
+            "tools/call",
+            Some(p.id),
+            json!({"name": choice.tool, "arguments": choice.arguments}),
+            Some(&choice.tool),
+        );
+        send.push(out);
+    }
+
+    fn waiting_for_review(&self) -> bool {
+        self.cfg.mode == Mode::Review
+            && !self.review_applied
+            && self.ended.is_none()
+            && !self.connect_failed
+            && self.catalogue != CatalogueState::Pending
+    }
+
+    /// True when Review first is waiting for the user's edits.
+    pub fn awaiting_review(&self) -> bool {
+        self.waiting_for_review()
+            && self
+                .in_flight
+                .iter()
+                .all(|s| matches!(s, Step::Get | Step::NoToken))
+    }
+
+    /// The plan as it stands (choices, payloads, skip reasons).
+    pub fn plan(&self) -> &[PlannedProbe; 4] {
+        &self.planned
+    }
+
+    /// The catalogue, with each tool's risk.
+    pub fn tools(&self) -> &[ToolInfo] {
+        &self.tools
+    }
+
+    /// Applies the user's edits (Review first) and lets the run continue.
+    pub fn apply_review(&mut self, edits: &[(ProbeName, ProbeEdit)]) -> Result<(), String> {
+        for (probe, edit) in edits {
+            if let ProbeEdit::Replace {
+                tool,
+                arguments,
+                opt_in,
+            } = edit
+            {
+                if tool.trim().is_empty() || tool.len() > 128 {
+                    return Err(format!(
+                        "probe {}: the tool name must be 1 to 128 characters",
+                        probe.as_str()
+                    ));
+                }
+                if !arguments.is_object() {
+                    return Err(format!(
+                        "probe {}: arguments must be a JSON object",
+                        probe.as_str()
+                    ));
+                }
+                let known = self.tools.iter().find(|t| &t.name == tool);
+                if *probe != ProbeName::A && known.is_some_and(|t| !t.is_safe()) && !opt_in {
+                    return Err(format!(
+                        "probe {}: {tool} is not declared read-only and may have side effects; tick the opt-in to call it",
+                        probe.as_str()
+                    ));
+                }
+            }
+        }
+        for (probe, edit) in edits {
+            match edit {
+                ProbeEdit::Keep => {}
+                ProbeEdit::Skip => self.set_choice(*probe, Err(SkipReason::SkippedByUser)),
+                ProbeEdit::Replace {
+                    tool, arguments, ..
+                } => self.set_choice(
+                    *probe,
+                    Ok(Choice {
+                        tool: tool.clone(),
+                        arguments: arguments.clone(),
+                        why: "chosen by you".into(),
+                    }),
+                ),
+            }
+        }
+        self.review_applied = true;
+        Ok(())
+    }
+
+    /// Cancels the run: nothing more is sent; the shell aborts what is in flight.
+    pub fn cancel(&mut self) {
+        self.end("cancelled");
+    }
+
+    fn end(&mut self, why: &'static str) {
+        if self.ended.is_none() {
+            self.ended = Some(why);
+        }
+        for p in self.planned.iter_mut() {
+            if p.skipped.is_none() && !self.sent.iter().any(|(s, _)| *s == Step::Probe(p.probe)) {
+                p.skipped = Some(SkipReason::RunEnded);
+            }
+        }
+    }
+
+    /// Why the run ended, once it has.
+    pub fn ended(&self) -> Option<&'static str> {
+        self.ended
+    }
+
+    /// The Outgoing for our reply to a server-to-client request seen while reading `during`.
+    pub fn reply(&mut self, request: &Value) -> Option<Outgoing> {
+        let body = reader::reply_to_server_request(request)?;
+        self.replies += 1;
+        let step = Step::Reply(self.replies);
+        let headers = self.headers("", None);
+        self.sent.push((step, 0));
+        self.in_flight.push(step);
+        Some(Outgoing {
+            step,
+            method: "POST",
+            url: self.cfg.endpoint.clone(),
+            headers,
+            body: Some(body.to_string()),
+            with_token: true,
+            expect_id: None,
+            headers_only: false,
+            intent: None,
+            wave: 0,
+        })
+    }
+
+    fn options(&self, intent: Option<&str>) -> Options {
+        Options {
+            intent: intent.map(str::to_string),
+            negotiated_version: self.negotiated.clone(),
+            limits: self.cfg.limits.clone(),
+        }
+    }
+
+    /// Hands back what happened to a request. The exchange should already be redacted.
+    pub fn handle(&mut self, step: Step, mut exchange: Exchange) {
+        self.in_flight.retain(|s| *s != step);
+        let wave = self.wave_of(step).unwrap_or(0);
+        let intent = match step {
+            Step::Probe(p) => Some(p.as_str()),
+            Step::NoToken => Some("no_token"),
+            Step::Get => Some("get"),
+            _ => None,
+        };
+        if exchange.intent.is_none() {
+            exchange.intent = intent.map(str::to_string);
+        }
+        if exchange.negotiated_version.is_none() {
+            exchange.negotiated_version = self.negotiated.clone();
+        }
+        let result = exchange.response.as_ref().and_then(|r| {
+            let (events_or_json, _) = r.body_bytes();
+            let decoded = crate::body::decode(
+                &events_or_json,
+                r.header("content-type"),
+                false,
+                &self.cfg.limits,
+            );
+            decoded
+                .values
+                .into_iter()
+                .filter_map(|d| d.value.ok())
+                .find_map(|v| {
+                    let ok = (200..300).contains(&r.status);
+                    (ok && v.get("id").is_some())
+                        .then(|| v.get("result").cloned())
+                        .flatten()
+                })
+        });
+        match step {
+            Step::Discover => match result {
+                Some(res) => {
+                    self.speaking_modern = Some(true);
+                    self.negotiated = Some(MODERN.to_string());
+                    self.server_info = res
+                        .pointer("/_meta/io.modelcontextprotocol~1serverInfo")
+                        .or_else(|| res.get("serverInfo"))
+                        .cloned();
+                    if self.cfg.era == Era::Auto {
+                        self.notes.push(
+                            "auto: server/discover answered, so the run speaks 2026-07-28".into(),
+                        );
+                    }
+                }
+                None if self.cfg.era == Era::Auto => {
+                    self.speaking_modern = Some(false);
+                    self.notes.push(
+                        "auto: server/discover was refused, so the run fell back to initialize (one extra round trip)".into(),
+                    );
+                }
+                None => {}
+            },
+            Step::Initialize => match result {
+                Some(res) => {
+                    let v = res
+                        .get("protocolVersion")
+                        .and_then(Value::as_str)
+                        .unwrap_or("");
+                    self.negotiated = Some(if KNOWN_VERSIONS.contains(&v) {
+                        v.to_string()
+                    } else {
+                        self.requested_version.clone()
+                    });
+                    if v != self.requested_version {
+                        self.notes.push(format!(
+                            "asked for {} and the server answered {v:?}",
+                            self.requested_version
+                        ));
+                    }
+                    self.server_info = res.get("serverInfo").cloned();
+                    let sid = exchange
+                        .response
+                        .as_ref()
+                        .and_then(|r| r.header("mcp-session-id"));
+                    match sid {
+                        Some(s) if usable_session_id(s, &self.cfg.limits) => self.session = Some(s.to_string()),
+                        Some(_) => self.notes.push(
+                            "the Mcp-Session-Id is not visible ASCII or is too long, so it is not sent back".into(),
+                        ),
+                        None => {
+                            if exchange.vantage == Vantage::Browser {
+                                self.session_header_hidden = true;
+                            }
+                        }
+                    }
+                }
+                None => {
+                    self.connect_failed = true;
+                    self.end("initialize failed");
+                }
+            },
+            Step::ToolsList(page) => {
+                self.pages = self.pages.max(page);
+                match result {
+                    Some(res) => {
+                        let (tools, cursor) = catalogue::parse_tools(&res);
+                        self.tools.extend(tools);
+                        let room = page < 20 && self.tools.len() < 10_000;
+                        match cursor {
+                            Some(c) if room => self.cursor = Some(c),
+                            Some(_) => {
+                                self.notes.push(
+                                    "the catalogue was cut at 20 pages or 10,000 tools".into(),
+                                );
+                                self.complete_catalogue();
+                            }
+                            None => self.complete_catalogue(),
+                        }
+                    }
+                    None => {
+                        self.catalogue = CatalogueState::Failed;
+                        for p in [ProbeName::B, ProbeName::C, ProbeName::D] {
+                            self.set_choice(p, Err(SkipReason::CatalogueUnavailable));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        let assessment = assess(&exchange, &self.options(intent));
+        self.records.push(Record {
+            step,
+            wave,
+            exchange,
+            assessment,
+        });
+    }
+
+    fn complete_catalogue(&mut self) {
+        self.catalogue = CatalogueState::Complete;
+        let b = catalogue::choose_b(&self.tools);
+        let c = catalogue::choose_c(&self.tools);
+        let d = catalogue::choose_d(&self.tools);
+        self.set_choice(ProbeName::B, b);
+        self.set_choice(ProbeName::C, c);
+        self.set_choice(ProbeName::D, d);
+        // A's name was drawn before the catalogue was known: redraw if it collides.
+        if let Some(a) = &self.planned[0].choice
+            && self.tools.iter().any(|t| t.name == a.tool)
+            && !self.was_sent(Step::Probe(ProbeName::A))
+        {
+            self.planned[0].choice = None;
+            self.plan_a();
+        }
+    }
+
+    /// Everything recorded so far.
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// The report of the run so far.
+    pub fn report(&self) -> RunReport {
+        let probe = |p: ProbeName| {
+            self.records
+                .iter()
+                .find(|r| r.step == Step::Probe(p))
+                .map(|r| &r.assessment.verdict)
+        };
+        let summary = summary::summarize(
+            probe(ProbeName::A),
+            probe(ProbeName::B),
+            probe(ProbeName::C),
+        );
+        let version = self
+            .negotiated
+            .clone()
+            .unwrap_or_else(|| self.requested_version.clone());
+        let connect = self
+            .records
+            .iter()
+            .find(|r| matches!(r.step, Step::Initialize | Step::Discover));
+        let origin = connect.map(|r| spec::verdict(Probe::Origin, &version, &r.assessment.verdict));
+        let c_not_provoked =
+            probe(ProbeName::C).is_some_and(|v| v.channel == crate::cause::Channel::Success);
+        let probe_waves = self
+            .records
+            .iter()
+            .filter(|r| matches!(r.step, Step::Probe(_)))
+            .map(|r| r.wave)
+            .max();
+        let mut notes = self.notes.clone();
+        if self.session_header_hidden {
+            notes.push(
+                "initialize succeeded but no Mcp-Session-Id is visible: if the server uses sessions, it must list \
+                 Mcp-Session-Id in Access-Control-Expose-Headers, or the next call fails"
+                    .into(),
+            );
+        }
+        RunReport {
+            endpoint: self.cfg.endpoint.clone(),
+            era: self.cfg.era.clone(),
+            mode: self.cfg.mode,
+            negotiated_version: self.negotiated.clone(),
+            server_info: self.server_info.clone(),
+            session: self.session.is_some(),
+            probes: self.planned.clone(),
+            records: self.records.clone(),
+            summary,
+            origin,
+            c_not_provoked,
+            waves: probe_waves,
+            ended: self.ended,
+            notes,
+            tools: self
+                .tools
+                .iter()
+                .map(|t| (t.name.clone(), t.risk()))
+                .collect(),
+        }
+    }
+}
+
+/// Everything a run found, ready for display, download and sharing (after redaction).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunReport {
+    /// The endpoint as typed.
+    pub endpoint: String,
+    /// The era asked for.
+    pub era: Era,
+    /// Quick or review.
+    pub mode: Mode,
+    /// The version the run spoke.
+    pub negotiated_version: Option<String>,
+    /// `serverInfo` from initialize or discover.
+    pub server_info: Option<Value>,
+    /// The server gave a session id.
+    pub session: bool,
+    /// The four probes as planned.
+    pub probes: [PlannedProbe; 4],
+    /// Every exchange in order of arrival.
+    pub records: Vec<Record>,
+    /// Distinguishability and the finding.
+    pub summary: RunSummary,
+    /// Whether the page's origin was accepted.
+    pub origin: Option<SpecVerdict>,
+    /// Probe C succeeded: nothing was provoked.
+    pub c_not_provoked: bool,
+    /// The number of sequential rounds up to the last probe response.
+    pub waves: Option<u32>,
+    /// Why the run ended.
+    pub ended: Option<&'static str>,
+    /// Things worth saying about the run.
+    pub notes: Vec<String>,
+    /// The catalogue: names and risks.
+    pub tools: Vec<(String, ToolRisk)>,
+}
+
+/// Builds the recorded request of an outgoing request as the shell sent it, with the token shown as
+/// `Bearer [REDACTED]` (the only form in which requests are ever stored).
+pub fn recorded_request(
+    out: &Outgoing,
+    secret_header_names: &[String],
+    token_sent: bool,
+) -> Request {
+    let mut headers = out.headers.clone();
+    if out.with_token && token_sent {
+        headers.push(("Authorization".into(), "Bearer [REDACTED]".into()));
+    }
+    if out.with_token {
+        for name in secret_header_names {
+            headers.push((name.clone(), crate::redact::MARK.into()));
+        }
+    }
+    Request {
+        method: out.method.to_string(),
+        url: out.url.clone(),
+        headers,
+        body: out.body.clone(),
+    }
+}

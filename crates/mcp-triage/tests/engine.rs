@@ -1,0 +1,509 @@
+//! The probe plan driven by recorded exchanges: given these responses, these requests come next.
+//! Responses are real captures (their ids rewritten to the engine's), or small variations of them.
+
+// Test code: a panic is a failed test, not a crash on network data.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use mcp_triage::cause::{Cause, Channel};
+use mcp_triage::engine::{Engine, EngineConfig, Era, Mode, Outgoing, ProbeEdit, ProbeName, Step};
+use mcp_triage::exchange::{Exchange, Response, Vantage};
+use mcp_triage::{Limits, catalogue::SkipReason};
+use serde_json::{Value, json};
+
+fn fixture(stack: &str, case: &str) -> Exchange {
+    let path = common::public_fixtures_dir().join(stack).join(case);
+    let alt = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/public")
+        .join(stack)
+        .join(case);
+    let bytes = std::fs::read(&path)
+        .or_else(|_| std::fs::read(alt))
+        .unwrap();
+    Exchange::from_json(&bytes).unwrap()
+}
+
+/// A captured response with its JSON-RPC id replaced by the one the engine expects, the captured
+/// unknown tool's name replaced by the one probe A sent, and (the captured servers declare no
+/// annotations) every listed tool declared read-only, so the default plan has safe choices.
+fn answer(out: &Outgoing, captured: &Exchange) -> Exchange {
+    let mut resp = captured.response.clone().unwrap();
+    let sent_tool = out
+        .body
+        .as_deref()
+        .and_then(|b| serde_json::from_str::<Value>(b).ok())
+        .and_then(|v| v["params"]["name"].as_str().map(str::to_string));
+    if let (Some(body), Some(id)) = (resp.body.as_mut(), out.expect_id.as_ref()) {
+        let rewrite = |json_text: &str| -> String {
+            let mut v: Value = serde_json::from_str(json_text).unwrap();
+            if v.get("id").is_some_and(|i| !i.is_null()) {
+                v["id"] = id.clone();
+            }
+            if let Some(tools) = v.pointer_mut("/result/tools").and_then(Value::as_array_mut) {
+                for t in tools {
+                    t["annotations"] = json!({"readOnlyHint": true});
+                }
+            }
+            let text = v.to_string();
+            match &sent_tool {
+                Some(name) => text.replace("lead_delete", name),
+                None => text,
+            }
+        };
+        *body = if body.contains("data: ") {
+            body.split('\n')
+                .map(|l| match l.strip_prefix("data: ") {
+                    Some(d) if d.trim_end().starts_with('{') => {
+                        format!("data: {}", rewrite(d.trim_end()))
+                    }
+                    _ => l.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        } else if body.trim_start().starts_with('{') {
+            rewrite(body)
+        } else {
+            body.clone()
+        };
+    }
+    exchange(out, Some(resp))
+}
+
+fn exchange(out: &Outgoing, response: Option<Response>) -> Exchange {
+    Exchange {
+        format: "mcp-exchange/1".into(),
+        case: None,
+        description: None,
+        server: None,
+        vantage: Vantage::Browser,
+        protocol_version: None,
+        request: mcp_triage::engine::recorded_request(out, &[], true),
+        response,
+        transport_error: None,
+        transport_error_detail: None,
+        elapsed_ms: Some(1.0),
+        negotiated_version: None,
+        intent: out.intent.clone(),
+    }
+}
+
+fn config(era: Era, mode: Mode, has_token: bool) -> EngineConfig {
+    EngineConfig {
+        endpoint: "http://127.0.0.1:8787/mcp".into(),
+        era,
+        mode,
+        has_token,
+        random: 0xabcdef,
+        limits: Limits::default(),
+        client_version: "test".into(),
+        vantage: Vantage::Browser,
+    }
+}
+
+/// Answers every request from one captured stack, like that server would.
+fn serve(stack: &str, suffix: &str, out: &Outgoing) -> Exchange {
+    let body: Value = out
+        .body
+        .as_deref()
+        .map(|b| serde_json::from_str(b).unwrap())
+        .unwrap_or(Value::Null);
+    let method = body["method"].as_str().unwrap_or("");
+    let case = match (out.method, method) {
+        ("GET", _) => "H_get",
+        ("DELETE", _) => "M_delete_session",
+        (_, "initialize") => "init",
+        (_, "notifications/initialized") => "initialized",
+        (_, "tools/list") => "tools_list",
+        (_, "server/discover") => "X0_server_discover",
+        (_, "tools/call") => match body["params"]["name"].as_str().unwrap_or("") {
+            "lead_get" if body["params"]["arguments"].get("id").is_some() => "C_tool_throws",
+            "lead_get" | "echo" => "B_missing_required_arg",
+            "icp_list" => "D_success",
+            _ => "A_unknown_tool",
+        },
+        _ => "E_unknown_method",
+    };
+    // The 2026-07-28 captures are the X* cases; discover only exists there.
+    let file = match (suffix, case) {
+        (_, "X0_server_discover") => format!("{case}.pv2026-07-28.json"),
+        ("pv2026-07-28", "tools_list") => "X1_tools_list.pv2026-07-28.json".into(),
+        ("pv2026-07-28", "H_get") => "H_get.pv2025-06-18.json".into(),
+        ("pv2026-07-28", c) => format!("X{c}.pv2026-07-28.json"),
+        (s, c) => format!("{c}.{s}.json"),
+    };
+    answer(out, &fixture(stack, &file))
+}
+
+/// Runs a whole engine against a captured stack; returns the engine and the waves of sends.
+fn run(mut engine: Engine, stack: &str, suffix: &str) -> (Engine, Vec<Vec<Outgoing>>) {
+    let mut waves = Vec::new();
+    let mut now = 0.0;
+    loop {
+        let poll = engine.poll(now);
+        if poll.done {
+            break;
+        }
+        assert!(
+            !poll.send.is_empty(),
+            "stalled: nothing to send and not done"
+        );
+        for out in &poll.send {
+            let ex = serve(stack, suffix, out);
+            engine.handle(out.step, ex);
+        }
+        waves.push(poll.send);
+        now += 10.0;
+        assert!(waves.len() < 20);
+    }
+    (engine, waves)
+}
+
+fn outcome(engine: &Engine, p: ProbeName) -> (Channel, Cause) {
+    let r = engine
+        .records()
+        .iter()
+        .find(|r| r.step == Step::Probe(p))
+        .unwrap();
+    (r.assessment.verdict.channel, r.assessment.verdict.cause)
+}
+
+#[test]
+fn legacy_stateless_seed_in_three_waves() {
+    let (engine, waves) = run(
+        Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, true)),
+        "ts-1.29.0-stateless",
+        "pv2025-06-18",
+    );
+    let steps: Vec<Vec<Step>> = waves
+        .iter()
+        .map(|w| w.iter().map(|o| o.step).collect())
+        .collect();
+    assert_eq!(steps[0], vec![Step::Initialize, Step::NoToken]);
+    assert!(!waves[0][1].with_token && waves[0][0].with_token);
+    assert!(
+        steps[1].contains(&Step::Initialized)
+            && steps[1].contains(&Step::ToolsList(1))
+            && steps[1].contains(&Step::Probe(ProbeName::A))
+    );
+    assert_eq!(steps[2].len(), 3, "B, C, D together: {:?}", steps[2]);
+    assert_eq!(
+        outcome(&engine, ProbeName::A),
+        (Channel::ToolError, Cause::UnknownTool)
+    );
+    assert_eq!(
+        outcome(&engine, ProbeName::B),
+        (Channel::ToolError, Cause::InvalidArguments)
+    );
+    assert_eq!(
+        outcome(&engine, ProbeName::C),
+        (Channel::ToolError, Cause::ToolExecution)
+    );
+    assert_eq!(
+        outcome(&engine, ProbeName::D),
+        (Channel::Success, Cause::None)
+    );
+    let report = engine.report();
+    assert_eq!(report.waves, Some(3));
+    assert_eq!(report.summary.score, Some(0));
+    assert_eq!(report.negotiated_version.as_deref(), Some("2025-06-18"));
+    // Every request after initialize carries the negotiated version.
+    assert!(waves[2].iter().all(|o| {
+        o.headers
+            .contains(&("MCP-Protocol-Version".into(), "2025-06-18".into()))
+    }));
+}
+
+#[test]
+fn legacy_stateful_waits_for_initialized_and_sends_the_session() {
+    let mut engine = Engine::new(config(Era::Legacy("2025-06-18".into()), Mode::Quick, false));
+    let first = engine.poll(0.0);
+    assert_eq!(first.send.len(), 1, "no token, so no no-token check");
+    engine.handle(
+        Step::Initialize,
+        serve("ts-1.29.0-stateful", "pv2025-06-18", &first.send[0]),
+    );
+    let second = engine.poll(1.0);
+    assert_eq!(
+        second.send.iter().map(|o| o.step).collect::<Vec<_>>(),
+        vec![Step::Initialized]
+    );
+    let sid = second.send[0]
+        .headers
+        .iter()
+        .find(|(k, _)| k == "Mcp-Session-Id")
+        .map(|(_, v)| v.clone());
+    assert!(sid.is_some());
+    // Nothing overtakes notifications/initialized.
+    assert!(engine.poll(2.0).send.is_empty());
+    engine.handle(
+        Step::Initialized,
+        serve("ts-1.29.0-stateful", "pv2025-06-18", &second.send[0]),
+    );
+    let (engine, waves) = run(engine, "ts-1.29.0-stateful", "pv2025-06-18");
+    assert!(waves.iter().flatten().all(|o| {
+        o.headers
+            .iter()
+            .any(|(k, v)| k == "Mcp-Session-Id" && Some(v) == sid.as_ref())
+    }));
+    assert!(
+        waves
+            .last()
+            .unwrap()
+            .iter()
+            .any(|o| o.step == Step::Delete && o.method == "DELETE")
+    );
+    assert_eq!(engine.report().waves, Some(4));
+}
+
+#[test]
+fn modern_era_in_two_waves_with_meta_and_headers() {
+    let (engine, waves) = run(
+        Engine::new(config(Era::Modern, Mode::Quick, false)),
+        "py-mcp-2.3.0-mcpserver-stateless",
+        "pv2026-07-28",
+    );
+    let a = waves[0]
+        .iter()
+        .find(|o| o.step == Step::Probe(ProbeName::A))
+        .unwrap();
+    assert!(
+        a.headers
+            .contains(&("Mcp-Method".into(), "tools/call".into()))
+    );
+    assert!(
+        a.headers
+            .iter()
+            .any(|(k, v)| k == "Mcp-Name" && v.starts_with("mcp_triage_no_such_tool_"))
+    );
+    let body: Value = serde_json::from_str(a.body.as_deref().unwrap()).unwrap();
+    assert_eq!(
+        body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    assert_eq!(engine.report().waves, Some(2));
+    assert_eq!(
+        outcome(&engine, ProbeName::A),
+        (Channel::ToolError, Cause::UnknownTool)
+    );
+    assert_eq!(
+        outcome(&engine, ProbeName::D),
+        (Channel::Success, Cause::None)
+    );
+}
+
+#[test]
+fn auto_falls_back_to_initialize_for_one_more_round() {
+    let (engine, waves) = run(
+        Engine::new(config(Era::Auto, Mode::Quick, false)),
+        "ts-1.29.0-stateless",
+        "pv2025-06-18",
+    );
+    assert_eq!(waves[0][0].step, Step::Discover);
+    assert_eq!(waves[1][0].step, Step::Initialize);
+    let report = engine.report();
+    assert_eq!(report.waves, Some(4));
+    assert!(
+        report
+            .notes
+            .iter()
+            .any(|n| n.contains("fell back to initialize"))
+    );
+}
+
+#[test]
+fn pagination_follows_next_cursor() {
+    let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false));
+    let mut pages = 0;
+    let mut now = 0.0;
+    loop {
+        let poll = engine.poll(now);
+        if poll.done {
+            break;
+        }
+        for out in poll.send {
+            let ex = if matches!(out.step, Step::ToolsList(_)) {
+                pages += 1;
+                let body: Value = serde_json::from_str(out.body.as_deref().unwrap()).unwrap();
+                let tools = if body["params"]["cursor"].is_null() {
+                    json!({"tools": [{"name": "t1", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}], "nextCursor": "p2"})
+                } else {
+                    assert_eq!(body["params"]["cursor"], "p2");
+                    json!({"tools": [{"name": "t2", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}, "annotations": {"readOnlyHint": true}}]})
+                };
+                let text =
+                    json!({"jsonrpc": "2.0", "id": out.expect_id, "result": tools}).to_string();
+                exchange(
+                    &out,
+                    Some(Response {
+                        status: 200,
+                        headers: vec![("content-type".into(), "application/json".into())],
+                        body: Some(text),
+                        body_complete: Some(true),
+                        body_end: None,
+                        body_base64: None,
+                    }),
+                )
+            } else {
+                serve("ts-1.29.0-stateless", "pv2025-06-18", &out)
+            };
+            engine.handle(out.step, ex);
+        }
+        now += 1.0;
+    }
+    assert_eq!(pages, 2);
+    let plan = engine.plan();
+    assert_eq!(plan[1].choice.as_ref().unwrap().tool, "t2");
+    assert_eq!(plan[3].choice.as_ref().unwrap().tool, "t1");
+    assert_eq!(
+        engine.report().waves,
+        Some(3),
+        "paging beyond the first page is not a wave"
+    );
+}
+
+#[test]
+fn skip_reasons_when_nothing_is_safe_or_the_catalogue_fails() {
+    let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false));
+    let mut now = 0.0;
+    loop {
+        let poll = engine.poll(now);
+        if poll.done {
+            break;
+        }
+        for out in poll.send {
+            let ex = if out.step == Step::ToolsList(1) {
+                let text = json!({"jsonrpc": "2.0", "id": out.expect_id, "error": {"code": -32603, "message": "boom"}}).to_string();
+                exchange(
+                    &out,
+                    Some(Response {
+                        status: 200,
+                        headers: vec![],
+                        body: Some(text),
+                        body_complete: Some(true),
+                        body_end: None,
+                        body_base64: None,
+                    }),
+                )
+            } else {
+                serve("ts-1.29.0-stateless", "pv2025-06-18", &out)
+            };
+            engine.handle(out.step, ex);
+        }
+        now += 1.0;
+    }
+    let plan = engine.plan();
+    for p in &plan[1..] {
+        assert_eq!(p.skipped, Some(SkipReason::CatalogueUnavailable));
+    }
+    assert!(
+        engine
+            .records()
+            .iter()
+            .any(|r| r.step == Step::Probe(ProbeName::A)),
+        "A does not need the catalogue"
+    );
+    let s = engine.report().summary;
+    assert_eq!(s.score, None);
+}
+
+#[test]
+fn review_first_waits_validates_and_applies_edits() {
+    let mut engine = Engine::new(config(
+        Era::Legacy("2025-11-25".into()),
+        Mode::Review,
+        false,
+    ));
+    let mut now = 0.0;
+    while !engine.awaiting_review() {
+        let poll = engine.poll(now);
+        assert!(!poll.done);
+        for out in poll.send {
+            assert!(
+                !matches!(out.step, Step::Probe(_)),
+                "no probe before review"
+            );
+            let ex = serve("ts-1.29.0-stateless", "pv2025-06-18", &out);
+            engine.handle(out.step, ex);
+        }
+        now += 1.0;
+    }
+    assert!(engine.poll(now).send.is_empty());
+    let plan = engine.plan();
+    assert!(plan.iter().all(|p| p.payload.is_some()));
+    let err = engine.apply_review(&[(
+        ProbeName::D,
+        ProbeEdit::Replace {
+            tool: "lead_delete_all".into(),
+            arguments: json!({}),
+            opt_in: false,
+        },
+    )]);
+    // The fixture catalogue has no lead_delete_all, so an unknown name needs no opt-in; a known unsafe one does.
+    assert!(err.is_ok());
+    let bad = engine.apply_review(&[(
+        ProbeName::B,
+        ProbeEdit::Replace {
+            tool: "echo".into(),
+            arguments: json!([1]),
+            opt_in: false,
+        },
+    )]);
+    assert!(bad.unwrap_err().contains("JSON object"));
+    engine
+        .apply_review(&[(ProbeName::D, ProbeEdit::Skip)])
+        .unwrap();
+    let (engine, _) = run(engine, "ts-1.29.0-stateless", "pv2025-06-18");
+    assert_eq!(engine.plan()[3].skipped, Some(SkipReason::SkippedByUser));
+    assert!(
+        !engine
+            .records()
+            .iter()
+            .any(|r| r.step == Step::Probe(ProbeName::D))
+    );
+    assert!(
+        engine
+            .records()
+            .iter()
+            .any(|r| r.step == Step::Probe(ProbeName::C))
+    );
+}
+
+#[test]
+fn run_deadline_with_synthetic_time_aborts_and_skips() {
+    let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false));
+    let first = engine.poll(0.0);
+    assert_eq!(first.send.len(), 1);
+    let late = engine.poll(Limits::default().run_total_ms as f64 + 1.0);
+    assert!(late.abort_all);
+    assert!(!late.done, "initialize is still in flight");
+    engine.handle(Step::Initialize, exchange(&first.send[0], None));
+    assert!(engine.poll(200_000.0).done);
+    assert_eq!(engine.ended(), Some("run deadline passed"));
+    assert!(
+        engine
+            .plan()
+            .iter()
+            .all(|p| p.skipped == Some(SkipReason::RunEnded))
+    );
+}
+
+#[test]
+fn server_requests_get_answers() {
+    let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false));
+    let ping = json!({"jsonrpc": "2.0", "id": "s1", "method": "ping"});
+    let out = engine.reply(&ping).unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(out.body.as_deref().unwrap()).unwrap(),
+        json!({"jsonrpc": "2.0", "id": "s1", "result": {}})
+    );
+    let sampling =
+        json!({"jsonrpc": "2.0", "id": 4, "method": "sampling/createMessage", "params": {}});
+    let out = engine.reply(&sampling).unwrap();
+    assert!(out.body.unwrap().contains("-32601"));
+    assert!(
+        engine
+            .reply(&json!({"jsonrpc": "2.0", "method": "notifications/progress"}))
+            .is_none()
+    );
+}
