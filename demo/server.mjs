@@ -4,6 +4,10 @@
 //
 //   node demo/server.mjs [--port 8787] [--host 127.0.0.1] [--token demo-token]
 //                        [--origins http://127.0.0.1:8080,http://localhost:8080] [--stateful]
+//   Test-only switches (the browser tests start misconfigured real servers with them):
+//     --cors full|none|no-authorization|no-protocol-version|no-expose-session
+//     --tool-delay-ms N    tools/call handlers wait N ms (a slow backend, for Cancel)
+//     --stats              GET /__stats reports requests per method and tool calls per name
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import cors from 'cors';
@@ -24,6 +28,11 @@ const origins = arg('origins', process.env.DEMO_ORIGINS || 'http://127.0.0.1:808
   .split(',').map((o) => o.trim()).filter(Boolean);
 const stateful = process.argv.includes('--stateful');
 const base = `http://${host}:${port}`;
+const corsMode = arg('cors', 'full');
+const toolDelay = Number(arg('tool-delay-ms', '0'));
+const withStats = process.argv.includes('--stats');
+const stats = { methods: {}, tools: {} };
+const pause = () => new Promise((resolve) => setTimeout(resolve, toolDelay));
 
 function buildServer() {
   const server = new McpServer({ name: 'mcp-triage-demo', version: '1.29.0' });
@@ -32,13 +41,17 @@ function buildServer() {
     inputSchema: { id: z.string() },
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, async () => {
+    await pause();
     throw new Error('lead not found in this organization');
   });
   server.registerTool('icp_list', {
     description: 'List ideal customer profiles.',
     inputSchema: {},
     annotations: { readOnlyHint: true, openWorldHint: false },
-  }, async () => ({ content: [{ type: 'text', text: JSON.stringify({ ok: true }) }] }));
+  }, async () => {
+    await pause();
+    return { content: [{ type: 'text', text: JSON.stringify({ ok: true }) }] };
+  });
   server.registerTool('echo', {
     description: 'Echo back the text.',
     inputSchema: { text: z.string() },
@@ -54,14 +67,20 @@ function buildServer() {
 
 const app = express();
 app.disable('x-powered-by');
-app.use(cors({
-  origin: origins,
-  allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Mcp-Session-Id', 'Mcp-Protocol-Version',
-    'Mcp-Method', 'Mcp-Name', 'Last-Event-ID'],
-  exposedHeaders: ['Mcp-Session-Id', 'Mcp-Protocol-Version', 'WWW-Authenticate'],
-  methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-  maxAge: 600,
-}));
+app.use((req, _res, next) => {
+  stats.methods[req.method] = (stats.methods[req.method] || 0) + 1;
+  next();
+});
+if (withStats) app.get('/__stats', (_req, res) => res.json(stats));
+const allowedHeaders = ['Authorization', 'Content-Type', 'Accept', 'Mcp-Session-Id', 'Mcp-Protocol-Version',
+  'Mcp-Method', 'Mcp-Name', 'Last-Event-ID'].filter((h) =>
+  !(corsMode === 'no-authorization' && h === 'Authorization')
+  && !(corsMode === 'no-protocol-version' && h === 'Mcp-Protocol-Version'));
+const exposedHeaders = ['Mcp-Session-Id', 'Mcp-Protocol-Version', 'WWW-Authenticate'].filter((h) =>
+  !(corsMode === 'no-expose-session' && h === 'Mcp-Session-Id'));
+if (corsMode !== 'none') {
+  app.use(cors({ origin: origins, allowedHeaders, exposedHeaders, methods: ['GET', 'POST', 'DELETE', 'OPTIONS'], maxAge: 600 }));
+}
 app.use(express.json({ limit: '1mb' }));
 
 const resourceMetadataUrl = `${base}/.well-known/oauth-protected-resource/mcp`;
@@ -82,6 +101,10 @@ const auth = requireBearerAuth({
 
 const sessions = new Map();
 app.all('/mcp', auth, async (req, res) => {
+  if (req.body && req.body.method === 'tools/call') {
+    const name = String(req.body.params && req.body.params.name);
+    stats.tools[name] = (stats.tools[name] || 0) + 1;
+  }
   try {
     if (!stateful) {
       const server = buildServer();

@@ -47,6 +47,27 @@ export async function serveDist(dir, port, extra = []) {
   return `http://127.0.0.1:${port}/`;
 }
 
+export async function startPython(port, corsOrigin, extra = []) {
+  await startProcess(join(ROOT, 'e2e/py/.venv/bin/python'), ['e2e/py/server.py', '--port', String(port), '--cors-origin', corsOrigin, ...extra], { ready: 'python MCP peer' });
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
+/** Fills the form and runs Quick check (or Review first); waits for results (or the plan). */
+export async function runQuick(page, { endpoint, token, era, review } = {}) {
+  if (endpoint !== undefined) await page.getByTestId('endpoint').fill(endpoint);
+  if (token !== undefined) await page.getByTestId('token').fill(token);
+  if (era) await page.getByTestId('era').selectOption(era);
+  await page.getByTestId(review ? 'review-first' : 'quick-check').click();
+  if (review) await page.getByTestId('plan').waitFor({ timeout: 30000 });
+  else await page.getByTestId('results').waitFor({ timeout: 45000 });
+}
+
+/** Channel and cause shown on a card. */
+export async function cardOutcome(page, id) {
+  const card = page.getByTestId(id);
+  return [await card.getByTestId('channel').first().innerText(), await card.getByTestId('cause').first().innerText()];
+}
+
 export async function startDemo(port, appOrigins, extra = []) {
   await startProcess('node', ['demo/server.mjs', '--port', String(port), '--origins', appOrigins.join(','), ...extra], { ready: 'demo MCP server' });
   return `http://127.0.0.1:${port}/mcp`;
@@ -74,6 +95,7 @@ export async function watchedPage(context) {
   return page;
 }
 
+export const shared = {};
 const tests = [];
 export function test(name, fn) { tests.push({ name, fn }); }
 export async function run() {

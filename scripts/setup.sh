@@ -54,6 +54,15 @@ npm_ci() {
 npm_ci .
 npm_ci demo
 
-# 6. Crates for offline Trunk builds.
+# 6. The Python MCP peer for the browser tests, in its own virtualenv (pinned by requirements.txt).
+want=$(sha256sum e2e/py/requirements.txt | cut -d' ' -f1)
+if [ "$(cat e2e/py/.venv/.mcp-triage-stamp 2>/dev/null)" != "$want" ]; then
+  log "python venv for the MCP peer"
+  python3 -m venv e2e/py/.venv
+  e2e/py/.venv/bin/pip install -q --disable-pip-version-check -r e2e/py/requirements.txt
+  echo "$want" > e2e/py/.venv/.mcp-triage-stamp
+fi
+
+# 7. Crates for offline Trunk builds.
 cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked
 log "ready"

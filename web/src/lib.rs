@@ -3,6 +3,7 @@
 pub mod app;
 pub mod components;
 pub mod net;
+pub mod state;
 
 pub use app::App;
 

@@ -1,6 +1,421 @@
-//! The only network code of the app: the same-origin demo file, and (later) MCP requests.
+//! The only network code of the app: `fetch` with the safety settings, streamed reading with caps and
+//! deadlines, cancellation, the CORS doctor's token-free requests, and the same-origin demo file.
+//!
+//! Every request: `redirect: "manual"`, `credentials: "omit"`, `referrerPolicy: "no-referrer"`,
+//! `cache: "no-store"`, its own AbortController. The token goes only into the `Authorization` header
+//! of requests to the endpoint the user typed; what comes back is redacted before it is recorded.
 
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use js_sys::{Reflect, Uint8Array};
+use mcp_triage::Limits;
+use mcp_triage::cors::{DiagOutcome, DiagRequest};
+use mcp_triage::engine::{Outgoing, recorded_request};
+use mcp_triage::exchange::{BodyEnd, Exchange, Response, TransportError, Vantage};
+use mcp_triage::reader::{BodyReader, ReadStep};
+use mcp_triage::redact::{Secrets, redact};
 use serde::Deserialize;
+use serde_json::Value;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{
+    AbortController, Headers, ReadableStreamDefaultReader, ReferrerPolicy, RequestCache,
+    RequestCredentials, RequestInit, RequestMode, RequestRedirect, ResponseType,
+};
+
+/// The secrets of a run, in memory only. `Debug` prints no secret and there is no `Serialize`.
+#[derive(Clone, Default)]
+pub struct Credentials {
+    token: String,
+    extra: Vec<(String, String)>,
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Credentials([REDACTED])")
+    }
+}
+
+impl Credentials {
+    /// A token (may be empty) and extra secret headers.
+    pub fn new(token: String, extra: Vec<(String, String)>) -> Credentials {
+        Credentials { token, extra }
+    }
+
+    /// True when a token was given.
+    pub fn has_token(&self) -> bool {
+        !self.token.is_empty()
+    }
+
+    /// What redaction must remove.
+    pub fn secrets(&self) -> Secrets {
+        Secrets::new(
+            std::iter::once(self.token.as_str()).chain(self.extra.iter().map(|(_, v)| v.as_str())),
+        )
+    }
+
+    /// Names of the extra secret headers.
+    pub fn header_names(&self) -> Vec<String> {
+        self.extra.iter().map(|(k, _)| k.clone()).collect()
+    }
+}
+
+/// Why a request stopped early, set by whoever stopped it (a deadline timer, or Cancel).
+type StopReason = Rc<Cell<Option<BodyEnd>>>;
+
+/// Every request in flight, so Cancel can abort them all.
+#[derive(Clone, Default)]
+pub struct Flights {
+    inner: Rc<RefCell<Vec<(AbortController, StopReason)>>>,
+}
+
+impl Flights {
+    /// Aborts everything in flight; returns how many requests were aborted.
+    pub fn abort_all(&self) -> usize {
+        let flights = std::mem::take(&mut *self.inner.borrow_mut());
+        let n = flights.len();
+        for (controller, reason) in flights {
+            if reason.get().is_none() {
+                reason.set(Some(BodyEnd::Aborted));
+            }
+            controller.abort();
+        }
+        n
+    }
+
+    /// How many requests are in flight.
+    pub fn count(&self) -> usize {
+        self.inner.borrow().len()
+    }
+
+    fn add(&self, c: &AbortController, reason: &Rc<Cell<Option<BodyEnd>>>) {
+        self.inner.borrow_mut().push((c.clone(), reason.clone()));
+    }
+
+    fn remove(&self, c: &AbortController) {
+        self.inner.borrow_mut().retain(|(x, _)| x != c);
+    }
+}
+
+/// A one-shot timer that aborts a request; cleared when dropped.
+struct Timer {
+    id: i32,
+    _closure: Closure<dyn FnMut()>,
+}
+
+impl Timer {
+    fn new(
+        ms: f64,
+        controller: &AbortController,
+        reason: &Rc<Cell<Option<BodyEnd>>>,
+    ) -> Option<Timer> {
+        let controller = controller.clone();
+        let reason = reason.clone();
+        let closure = Closure::<dyn FnMut()>::new(move || {
+            if reason.get().is_none() {
+                reason.set(Some(BodyEnd::Deadline));
+            }
+            controller.abort();
+        });
+        let id = web_sys::window()?
+            .set_timeout_with_callback_and_timeout_and_arguments_0(
+                closure.as_ref().unchecked_ref(),
+                ms.max(0.0).min(i32::MAX as f64) as i32,
+            )
+            .ok()?;
+        Some(Timer {
+            id,
+            _closure: closure,
+        })
+    }
+}
+
+impl Drop for Timer {
+    fn drop(&mut self) {
+        if let Some(w) = web_sys::window() {
+            w.clear_timeout_with_handle(self.id);
+        }
+    }
+}
+
+/// Milliseconds since the page loaded (the shell's clock; the core never reads one).
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}
+
+/// Events the UI can show while a request is in flight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlightEvent {
+    /// Headers arrived; the body (maybe a stream) is being read.
+    Headers,
+}
+
+fn js_error_text(e: &wasm_bindgen::JsValue) -> String {
+    Reflect::get(e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "fetch failed".into())
+}
+
+fn build_init(
+    method: &str,
+    headers: &Headers,
+    body: Option<&str>,
+    mode: RequestMode,
+    signal: &web_sys::AbortSignal,
+) -> RequestInit {
+    let init = RequestInit::new();
+    init.set_method(method);
+    init.set_headers(headers);
+    if let Some(b) = body {
+        init.set_body(&wasm_bindgen::JsValue::from_str(b));
+    }
+    init.set_mode(mode);
+    init.set_credentials(RequestCredentials::Omit);
+    // The Fetch standard refuses no-cors requests unless redirects are followed. Only the CORS doctor's
+    // first probe is no-cors: it carries no token and no credentials, and its answer is opaque.
+    init.set_redirect(if mode == RequestMode::NoCors {
+        RequestRedirect::Follow
+    } else {
+        RequestRedirect::Manual
+    });
+    init.set_referrer_policy(ReferrerPolicy::NoReferrer);
+    init.set_cache(RequestCache::NoStore);
+    init.set_signal(Some(signal));
+    init
+}
+
+/// Sends one request of the plan and records it as an `mcp-exchange/1` with `vantage: "browser"`,
+/// redacted. Never fails: a rejected fetch becomes an exchange without a response.
+pub async fn send(
+    out: &Outgoing,
+    creds: &Credentials,
+    limits: &Limits,
+    flights: &Flights,
+    on_event: &dyn Fn(FlightEvent),
+    on_server_request: &dyn Fn(Value),
+) -> Exchange {
+    let secrets = creds.secrets();
+    let token_sent = out.with_token && creds.has_token();
+    let mut exchange = Exchange {
+        format: mcp_triage::exchange::FORMAT.into(),
+        case: None,
+        description: None,
+        server: None,
+        vantage: Vantage::Browser,
+        protocol_version: None,
+        request: recorded_request(out, &creds.header_names(), token_sent),
+        response: None,
+        transport_error: None,
+        transport_error_detail: None,
+        elapsed_ms: None,
+        negotiated_version: None,
+        intent: out.intent.clone(),
+    };
+    let started = now_ms();
+    let Some(window) = web_sys::window() else {
+        exchange.transport_error = Some(TransportError::Network);
+        exchange.transport_error_detail = Some("no window".into());
+        return exchange;
+    };
+    let Ok(headers) = Headers::new() else {
+        exchange.transport_error = Some(TransportError::Network);
+        return exchange;
+    };
+    for (k, v) in &out.headers {
+        let _ = headers.append(k, v);
+    }
+    if out.with_token {
+        if creds.has_token() {
+            let _ = headers.append("Authorization", &format!("Bearer {}", creds.token));
+        }
+        for (k, v) in &creds.extra {
+            let _ = headers.append(k, v);
+        }
+    }
+    let Ok(controller) = AbortController::new() else {
+        exchange.transport_error = Some(TransportError::Network);
+        return exchange;
+    };
+    let reason: Rc<Cell<Option<BodyEnd>>> = Rc::new(Cell::new(None));
+    flights.add(&controller, &reason);
+    let mut timer = Timer::new(limits.headers_deadline_ms as f64, &controller, &reason);
+    let init = build_init(
+        out.method,
+        &headers,
+        out.body.as_deref(),
+        RequestMode::Cors,
+        &controller.signal(),
+    );
+    let fetched = JsFuture::from(window.fetch_with_str_and_init(&out.url, &init)).await;
+    let response: web_sys::Response = match fetched.map(|r| r.dyn_into::<web_sys::Response>()) {
+        Ok(Ok(r)) => r,
+        Ok(Err(_)) | Err(_) => {
+            let detail = match &fetched_err_text(&reason) {
+                Some(t) => t.clone(),
+                None => "fetch rejected (network error, CORS refusal, DNS, refused connection or mixed content)".into(),
+            };
+            exchange.transport_error = Some(match reason.get() {
+                Some(BodyEnd::Deadline) => TransportError::Timeout,
+                Some(BodyEnd::Aborted) => TransportError::Aborted,
+                _ => TransportError::Network,
+            });
+            exchange.transport_error_detail = Some(detail);
+            exchange.elapsed_ms = Some(now_ms() - started);
+            flights.remove(&controller);
+            return exchange;
+        }
+    };
+    if response.type_() == ResponseType::Opaqueredirect {
+        exchange.transport_error = Some(TransportError::RedirectRefused);
+        exchange.transport_error_detail =
+            Some("the server answered with a redirect; it was not followed".into());
+        exchange.elapsed_ms = Some(now_ms() - started);
+        flights.remove(&controller);
+        return exchange;
+    }
+    on_event(FlightEvent::Headers);
+    let mut resp_headers: Vec<(String, String)> = Vec::new();
+    if let Ok(Some(iter)) = js_sys::try_iter(&response.headers()) {
+        for entry in iter.flatten() {
+            let pair = js_sys::Array::from(&entry);
+            let k = pair.get(0).as_string().unwrap_or_default();
+            let v = pair.get(1).as_string().unwrap_or_default();
+            resp_headers.push((k, redact(&v, &secrets).0));
+        }
+    }
+    let content_type = resp_headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+        .map(|(_, v)| v.clone());
+    let content_length = resp_headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+        .map(|(_, v)| v.clone());
+    let mut body_reader = BodyReader::new(content_type.as_deref(), out.expect_id.clone(), limits);
+    let mut end = BodyEnd::Complete;
+    if out.headers_only {
+        end = BodyEnd::StoppedAfterResponse;
+    } else if body_reader.declared_length_too_large(content_length.as_deref()) {
+        end = BodyEnd::SizeCap;
+    } else if let Some(stream) = response.body()
+        && let Ok(reader) = stream
+            .get_reader()
+            .dyn_into::<ReadableStreamDefaultReader>()
+    {
+        loop {
+            let remaining_total = limits.request_total_ms as f64 - (now_ms() - started);
+            timer = Timer::new(
+                (limits.idle_gap_ms as f64).min(remaining_total),
+                &controller,
+                &reason,
+            );
+            let chunk = JsFuture::from(reader.read()).await;
+            let Ok(chunk) = chunk else {
+                end = reason.get().unwrap_or(BodyEnd::Aborted);
+                break;
+            };
+            let done = Reflect::get(&chunk, &"done".into())
+                .ok()
+                .and_then(|d| d.as_bool())
+                .unwrap_or(true);
+            if done {
+                break;
+            }
+            let Ok(value) = Reflect::get(&chunk, &"value".into()) else {
+                break;
+            };
+            let bytes = Uint8Array::new(&value).to_vec();
+            let step = body_reader.push(&bytes);
+            for request in body_reader.take_server_requests() {
+                on_server_request(request);
+            }
+            if let ReadStep::Stop(why) = step {
+                end = why;
+                let _ = reader.cancel();
+                break;
+            }
+        }
+    }
+    drop(timer);
+    if out.headers_only || end != BodyEnd::Complete {
+        controller.abort();
+    }
+    flights.remove(&controller);
+    let status = response.status();
+    let (text, base64) = body_reader.into_body();
+    let (text, _) = redact(&text, &secrets);
+    exchange.response = Some(Response {
+        status,
+        headers: resp_headers,
+        body: Some(text),
+        body_complete: Some(end == BodyEnd::Complete),
+        body_end: Some(end),
+        body_base64: base64.map(|b| redact(&b, &secrets).0),
+    });
+    exchange.elapsed_ms = Some(now_ms() - started);
+    exchange
+}
+
+fn fetched_err_text(reason: &Rc<Cell<Option<BodyEnd>>>) -> Option<String> {
+    match reason.get() {
+        Some(BodyEnd::Deadline) => Some("no response headers before the deadline".into()),
+        Some(BodyEnd::Aborted) => Some("cancelled".into()),
+        _ => None,
+    }
+}
+
+/// Runs one CORS-doctor request (never with the real token).
+pub async fn diagnostic(
+    url: &str,
+    req: &DiagRequest,
+    limits: &Limits,
+    flights: &Flights,
+) -> DiagOutcome {
+    let Some(window) = web_sys::window() else {
+        return DiagOutcome::Rejected {
+            detail: "no window".into(),
+        };
+    };
+    let (Ok(headers), Ok(controller)) = (Headers::new(), AbortController::new()) else {
+        return DiagOutcome::Rejected {
+            detail: "cannot build request".into(),
+        };
+    };
+    for (k, v) in &req.headers {
+        let _ = headers.append(k, v);
+    }
+    let mode = if req.mode == "no-cors" {
+        RequestMode::NoCors
+    } else {
+        RequestMode::Cors
+    };
+    let reason = Rc::new(Cell::new(None));
+    flights.add(&controller, &reason);
+    let _timer = Timer::new(limits.headers_deadline_ms as f64, &controller, &reason);
+    let init = build_init(
+        "POST",
+        &headers,
+        Some(&req.body),
+        mode,
+        &controller.signal(),
+    );
+    let result = JsFuture::from(window.fetch_with_str_and_init(url, &init)).await;
+    controller.abort();
+    flights.remove(&controller);
+    match result.map(|r| r.dyn_into::<web_sys::Response>()) {
+        Ok(Ok(r)) => DiagOutcome::Answered { status: r.status() },
+        Ok(Err(e)) | Err(e) => DiagOutcome::Rejected {
+            detail: js_error_text(&e),
+        },
+    }
+}
 
 /// What `demo.json` (written only by the README's first command, next to the app) offers the form.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -33,4 +448,60 @@ pub async fn load_demo_config() -> Option<DemoConfig> {
     // Only a loopback demo endpoint is accepted from the file.
     let endpoint = mcp_triage::endpoint::parse_endpoint(&config.endpoint).ok()?;
     endpoint.is_loopback().then_some(config)
+}
+
+/// Fetches a same-origin example report file (`examples/<name>.json`) on demand.
+pub async fn load_example(name: &str) -> Option<String> {
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+    {
+        return None;
+    }
+    let response = gloo_net::http::Request::get(&format!("examples/{name}.json"))
+        .credentials(web_sys::RequestCredentials::Omit)
+        .send()
+        .await
+        .ok()?;
+    if !response.ok() {
+        return None;
+    }
+    let text = response.text().await.ok()?;
+    (text.len() <= 4 * 1024 * 1024).then_some(text)
+}
+
+/// Fetches `resource_metadata` on the user's click: only on the endpoint's origin, never with the token.
+pub async fn fetch_resource_metadata(
+    url: &str,
+    endpoint_origin: &str,
+    limits: &Limits,
+    flights: &Flights,
+) -> Result<Exchange, String> {
+    let same_origin = url == endpoint_origin || url.starts_with(&format!("{endpoint_origin}/"));
+    if !same_origin {
+        return Err(format!(
+            "not fetched: {url} is not on the endpoint's origin {endpoint_origin}"
+        ));
+    }
+    let out = Outgoing {
+        step: mcp_triage::engine::Step::Reply(0),
+        method: "GET",
+        url: url.to_string(),
+        headers: vec![("Accept".into(), "application/json".into())],
+        body: None,
+        with_token: false,
+        expect_id: None,
+        headers_only: false,
+        intent: Some("resource_metadata".into()),
+        wave: 0,
+    };
+    Ok(send(
+        &out,
+        &Credentials::default(),
+        limits,
+        flights,
+        &|_| {},
+        &|_| {},
+    )
+    .await)
 }

@@ -1001,10 +1001,16 @@ impl Engine {
             .map(|r| r.wave)
             .max();
         let mut notes = self.notes.clone();
-        if self.session_header_hidden {
+        let session_refused = self.records.iter().any(|r| {
+            matches!(
+                r.assessment.verdict.cause,
+                crate::cause::Cause::SessionRequired | crate::cause::Cause::SessionNotFound
+            )
+        });
+        if self.session_header_hidden && session_refused {
             notes.push(
-                "initialize succeeded but no Mcp-Session-Id is visible: if the server uses sessions, it must list \
-                 Mcp-Session-Id in Access-Control-Expose-Headers, or the next call fails"
+                "initialize worked but the session id is not readable, so the next call fails: the server must \
+                 list Mcp-Session-Id in Access-Control-Expose-Headers"
                     .into(),
             );
         }

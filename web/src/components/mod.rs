@@ -1,3 +1,12 @@
 //! UI components, one per file.
 
+pub mod badge;
+pub mod copy_button;
+pub mod diagnosis;
+pub mod export_bar;
+pub mod plan_review;
+pub mod record_card;
+pub mod results;
+pub mod run_progress;
 pub mod target_form;
+pub mod visible_text;

@@ -1,9 +1,13 @@
-//! The target form: endpoint, token, protocol era, and the two ways to run.
+//! The target form: endpoint, token, extra secret headers, protocol era, and the two ways to run.
 
 use leptos::prelude::*;
+use mcp_triage::Limits;
 use mcp_triage::endpoint::{check_token, parse_endpoint};
+use mcp_triage::engine::{EngineConfig, Era, Mode};
+use mcp_triage::exchange::Vantage;
 
-use crate::net::DemoConfig;
+use crate::net::{Credentials, DemoConfig};
+use crate::state::{AppState, Phase};
 
 /// The protocol eras a user can pick.
 pub const ERAS: &[(&str, &str)] = &[
@@ -14,12 +18,53 @@ pub const ERAS: &[(&str, &str)] = &[
     ("auto", "Auto: try 2026-07-28, fall back"),
 ];
 
+const RESERVED: &[&str] = &[
+    "authorization",
+    "content-type",
+    "accept",
+    "host",
+    "origin",
+    "cookie",
+    "content-length",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "mcp-method",
+    "mcp-name",
+    "referer",
+];
+
+/// One extra secret header being edited: a stable key, its name and its value.
+type ExtraHeader = (usize, RwSignal<String>, RwSignal<String>);
+
+/// Checks an extra header (name and value); `None` when fine.
+pub fn header_problem(name: &str, value: &str) -> Option<String> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Some("Give the header a name.".into());
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
+    {
+        return Some(format!("\"{name}\" is not a valid header name."));
+    }
+    if RESERVED.contains(&name.to_ascii_lowercase().as_str()) {
+        return Some(format!("{name} is set by MCP Triage itself."));
+    }
+    check_token(value, Limits::default().max_token_bytes)
+        .err()
+        .map(|p| p.to_string().replace("token", "value"))
+}
+
 /// Endpoint, token, era; validation messages inline.
 #[component]
 pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
+    let state = expect_context::<AppState>();
     let endpoint = RwSignal::new(String::new());
     let token = RwSignal::new(String::new());
     let era = RwSignal::new(ERAS[0].0.to_string());
+    let extras: RwSignal<Vec<ExtraHeader>> = RwSignal::new(Vec::new());
+    let next_extra = StoredValue::new(0usize);
     Effect::new(move |_| {
         if let Some(config) = demo.get()
             && endpoint.get_untracked().is_empty()
@@ -35,16 +80,56 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
         parse_endpoint(&e).err().map(|p| p.to_string())
     });
     let token_problem = Memo::new(move |_| {
-        check_token(&token.get(), mcp_triage::Limits::default().max_token_bytes)
+        check_token(&token.get(), Limits::default().max_token_bytes)
             .err()
             .map(|p| p.to_string())
     });
-    let host = Memo::new(move |_| parse_endpoint(&endpoint.get()).ok().map(|e| e.origin()));
-    let can_run = Memo::new(move |_| {
-        parse_endpoint(&endpoint.get()).is_ok() && token_problem.get().is_none()
+    let extras_problem = Memo::new(move |_| {
+        extras
+            .get()
+            .iter()
+            .find_map(|(_, n, v)| header_problem(&n.get(), &v.get()))
     });
+    let host = Memo::new(move |_| parse_endpoint(&endpoint.get()).ok().map(|e| e.origin()));
+    let busy = move || {
+        matches!(
+            state.phase.get(),
+            Phase::Connecting | Phase::Running | Phase::Review
+        )
+    };
+    let can_run = Memo::new(move |_| {
+        parse_endpoint(&endpoint.get()).is_ok()
+            && token_problem.get().is_none()
+            && extras_problem.get().is_none()
+    });
+    let start = move |mode: Mode| {
+        let Ok(ep) = parse_endpoint(&endpoint.get_untracked()) else {
+            return;
+        };
+        if token_problem.get_untracked().is_some() || extras_problem.get_untracked().is_some() {
+            return;
+        }
+        let extra: Vec<(String, String)> = extras
+            .get_untracked()
+            .iter()
+            .map(|(_, n, v)| (n.get_untracked().trim().to_string(), v.get_untracked()))
+            .collect();
+        let creds = Credentials::new(token.get_untracked(), extra);
+        let random = (js_sys::Math::random() * (u64::MAX as f64)) as u64;
+        let cfg = EngineConfig {
+            endpoint: ep.url.clone(),
+            era: Era::parse(&era.get_untracked()).unwrap_or(Era::Legacy("2025-11-25".into())),
+            mode,
+            has_token: creds.has_token(),
+            random,
+            limits: Limits::default(),
+            client_version: env!("CARGO_PKG_VERSION").into(),
+            vantage: Vantage::Browser,
+        };
+        state.start(ep, cfg, creds);
+    };
     view! {
-        <form class="target-form" data-testid="target-form" on:submit=move |ev| ev.prevent_default()>
+        <form class="target-form" data-testid="target-form" on:submit=move |ev| { ev.prevent_default(); if can_run.get_untracked() && !busy() { start(Mode::Quick) } }>
             <h2>"Target"</h2>
             <div class="field">
                 <label for="endpoint">"MCP endpoint (Streamable HTTP)"</label>
@@ -56,7 +141,7 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
                 <p id="endpoint-help" class="help">
                     {move || match host.get() {
                         Some(origin) => view! { "Requests go to " <strong class="host" data-testid="endpoint-host">{origin}</strong> }.into_any(),
-                        None => view! { "https:// anywhere, or http:// to localhost, 127.0.0.1 or [::1]." }.into_any(),
+                        None => view! { "https:// anywhere, or http:// to localhost or 127.0.0.1." }.into_any(),
                     }}
                 </p>
                 <p id="endpoint-error" class="error" role="alert" data-testid="endpoint-error">
@@ -80,6 +165,26 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
                     {move || token_problem.get().unwrap_or_default()}
                 </p>
             </div>
+            <fieldset class="field extras">
+                <legend>"Extra secret headers (optional, e.g. X-API-Key)"</legend>
+                {move || extras.get().into_iter().map(|(key, name, value)| view! {
+                    <div class="extra-row">
+                        <label class="sr-only" for=format!("xh-name-{key}")>"Header name"</label>
+                        <input id=format!("xh-name-{key}") data-testid="extra-name" type="text" placeholder="X-API-Key" autocomplete="off" spellcheck="false"
+                            prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev)) />
+                        <label class="sr-only" for=format!("xh-value-{key}")>"Header value (secret)"</label>
+                        <input id=format!("xh-value-{key}") data-testid="extra-value" type="password" placeholder="value" autocomplete="off" spellcheck="false"
+                            prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev)) />
+                        <button type="button" aria-label="Remove this header" on:click=move |_| extras.update(|x| x.retain(|(k, _, _)| *k != key))>"Remove"</button>
+                    </div>
+                }).collect_view()}
+                <button type="button" data-testid="add-header" on:click=move |_| {
+                    let key = next_extra.get_value();
+                    next_extra.set_value(key + 1);
+                    extras.update(|x| x.push((key, RwSignal::new(String::new()), RwSignal::new(String::new()))));
+                }>"Add a header"</button>
+                <p class="error" role="alert">{move || extras_problem.get().unwrap_or_default()}</p>
+            </fieldset>
             <div class="field">
                 <label for="era">"Protocol era"</label>
                 <select id="era" data-testid="era" on:change=move |ev| era.set(event_target_value(&ev))>
@@ -89,10 +194,11 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
                 </select>
             </div>
             <div class="actions">
-                <button type="submit" class="primary" data-testid="quick-check" disabled=move || !can_run.get()>
+                <button type="submit" class="primary" data-testid="quick-check" disabled=move || !can_run.get() || busy()>
                     "Quick check"
                 </button>
-                <button type="button" data-testid="review-first" disabled=move || !can_run.get()>
+                <button type="button" data-testid="review-first" disabled=move || !can_run.get() || busy()
+                    on:click=move |_| start(Mode::Review)>
                     "Review first"
                 </button>
             </div>

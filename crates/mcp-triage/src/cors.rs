@@ -1,0 +1,338 @@
+//! The CORS doctor: when a browser `fetch` rejects, a few token-free requests (at most six) find the
+//! step that was blocked, and the diagnosis says what the server must allow, worded as "most likely".
+
+use serde::Serialize;
+
+use crate::endpoint::Endpoint;
+
+/// Request headers MCP clients send and servers must allow.
+pub const ALLOW_HEADERS: &[&str] = &[
+    "Authorization",
+    "Content-Type",
+    "Accept",
+    "Mcp-Session-Id",
+    "Mcp-Protocol-Version",
+    "Mcp-Method",
+    "Mcp-Name",
+    "Last-Event-ID",
+];
+
+/// Response headers a browser client must be able to read.
+pub const EXPOSE_HEADERS: &[&str] = &["Mcp-Session-Id", "Mcp-Protocol-Version", "WWW-Authenticate"];
+
+/// One diagnostic request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DiagRequest {
+    /// A stable name for the step.
+    pub step: &'static str,
+    /// What the step tells, in words.
+    pub question: &'static str,
+    /// `no-cors` or `cors`.
+    pub mode: &'static str,
+    /// Headers to send (never a real token).
+    pub headers: Vec<(String, String)>,
+    /// Body.
+    pub body: String,
+}
+
+/// The outcome of a diagnostic request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum DiagOutcome {
+    /// `fetch` resolved (status 0 for an opaque no-cors answer).
+    Answered { status: u16 },
+    /// `fetch` rejected.
+    Rejected { detail: String },
+}
+
+/// The ordered plan; run it in order and stop at the first rejection.
+pub fn plan(modern: bool) -> Vec<DiagRequest> {
+    let body = r#"{"jsonrpc":"2.0","id":"mcp-triage-diagnosis","method":"ping"}"#.to_string();
+    let json = |extra: &[(&str, &str)]| {
+        let mut h = vec![
+            ("Content-Type".to_string(), "application/json".to_string()),
+            (
+                "Accept".to_string(),
+                "application/json, text/event-stream".to_string(),
+            ),
+        ];
+        h.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        h
+    };
+    let version = if modern { "2026-07-28" } else { "2025-11-25" };
+    let mut steps = vec![
+        DiagRequest {
+            step: "host_answers",
+            question: "does the host answer at all (a no-cors request)?",
+            mode: "no-cors",
+            headers: vec![("Content-Type".into(), "text/plain".into())],
+            body: body.clone(),
+        },
+        DiagRequest {
+            step: "allow_origin",
+            question: "does it send Access-Control-Allow-Origin for this page (a CORS-simple request)?",
+            mode: "cors",
+            headers: vec![("Content-Type".into(), "text/plain".into())],
+            body: body.clone(),
+        },
+        DiagRequest {
+            step: "preflight_json",
+            question: "does its preflight allow Content-Type: application/json?",
+            mode: "cors",
+            headers: json(&[]),
+            body: body.clone(),
+        },
+        DiagRequest {
+            step: "allow_authorization",
+            question: "does its preflight allow Authorization?",
+            mode: "cors",
+            headers: json(&[("Authorization", "Bearer probe")]),
+            body: body.clone(),
+        },
+        DiagRequest {
+            step: "allow_protocol_version",
+            question: "does its preflight allow Mcp-Protocol-Version?",
+            mode: "cors",
+            headers: json(&[
+                ("Authorization", "Bearer probe"),
+                ("Mcp-Protocol-Version", version),
+            ]),
+            body: body.clone(),
+        },
+    ];
+    if modern {
+        steps.push(DiagRequest {
+            step: "allow_method_name",
+            question: "does its preflight allow Mcp-Method and Mcp-Name?",
+            mode: "cors",
+            headers: json(&[
+                ("Authorization", "Bearer probe"),
+                ("Mcp-Protocol-Version", version),
+                ("Mcp-Method", "ping"),
+                ("Mcp-Name", "probe"),
+            ]),
+            body,
+        });
+    } else {
+        steps.push(DiagRequest {
+            step: "allow_session_id",
+            question: "does its preflight allow Mcp-Session-Id?",
+            mode: "cors",
+            headers: json(&[
+                ("Authorization", "Bearer probe"),
+                ("Mcp-Protocol-Version", version),
+                ("Mcp-Session-Id", "mcp-triage-probe"),
+            ]),
+            body,
+        });
+    }
+    steps
+}
+
+/// A copy-paste fix for one SDK.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Snippet {
+    /// Which stack.
+    pub stack: &'static str,
+    /// The code.
+    pub code: String,
+}
+
+/// What the doctor concluded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnosis {
+    /// The step that was blocked, if one was.
+    pub blocked_step: Option<&'static str>,
+    /// The conclusion, worded as "most likely".
+    pub conclusion: String,
+    /// Extra context (mixed content, Local Network Access).
+    pub context: Vec<String>,
+    /// Request headers the server must allow.
+    pub allow_headers: Vec<&'static str>,
+    /// Response headers the server must expose.
+    pub expose_headers: Vec<&'static str>,
+    /// Fixes per SDK.
+    pub snippets: Vec<Snippet>,
+}
+
+fn is_loopback_origin(origin: &str) -> bool {
+    [
+        "http://localhost",
+        "http://127.0.0.1",
+        "https://localhost",
+        "https://127.0.0.1",
+        "http://[::1]",
+    ]
+    .iter()
+    .any(|p| origin == *p || origin.starts_with(&format!("{p}:")))
+}
+
+/// Concludes from the outcomes of [`plan`] (in order, possibly cut after the first rejection).
+pub fn diagnose(
+    page_origin: &str,
+    endpoint: &Endpoint,
+    results: &[(DiagRequest, DiagOutcome)],
+) -> Diagnosis {
+    let mut context = Vec::new();
+    if page_origin.starts_with("https:") && endpoint.scheme == "http" && !endpoint.is_loopback() {
+        context.push(
+            "This https page cannot reach an http:// endpoint (mixed content): use https.".into(),
+        );
+    }
+    if !is_loopback_origin(page_origin) && endpoint.is_local_network() {
+        context.push(
+            "This public page is reaching a loopback or private address: Chrome asks for Local Network Access \
+             permission first, and a refusal looks exactly like a network error."
+                .into(),
+        );
+    }
+    let blocked = results
+        .iter()
+        .find(|(_, o)| matches!(o, DiagOutcome::Rejected { .. }))
+        .map(|(r, _)| r.step);
+    let conclusion = match blocked {
+        Some("host_answers") => format!(
+            "Most likely the host {} does not answer at all from this browser (not running, wrong port, DNS, a \
+             firewall, or a refused permission), so this is not a CORS setting.",
+            endpoint.origin()
+        ),
+        Some("allow_origin") => format!(
+            "Most likely the server sends no Access-Control-Allow-Origin for {page_origin}: add CORS middleware \
+             that allows exactly this origin."
+        ),
+        Some("preflight_json") => "Most likely the server does not answer the CORS preflight (OPTIONS) or does not \
+             allow Content-Type: application/json."
+            .into(),
+        Some("allow_authorization") => {
+            "Most likely the preflight does not allow the Authorization header.".into()
+        }
+        Some("allow_protocol_version") => {
+            "Most likely the preflight does not allow the Mcp-Protocol-Version header.".into()
+        }
+        Some("allow_session_id") => "Most likely the preflight does not allow the Mcp-Session-Id header.".into(),
+        Some("allow_method_name") => {
+            "Most likely the preflight does not allow the Mcp-Method / Mcp-Name headers (2026-07-28).".into()
+        }
+        _ => "Every diagnostic request got through: the failure most likely came from something only the real \
+              request had (a response header that is not exposed, a redirect, or a server that fails on the \
+              real payload)."
+            .into(),
+    };
+    let origin = page_origin;
+    let allow = ALLOW_HEADERS
+        .iter()
+        .map(|h| format!("'{h}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let expose = EXPOSE_HEADERS
+        .iter()
+        .map(|h| format!("'{h}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let allow_py = ALLOW_HEADERS
+        .iter()
+        .map(|h| format!("\"{h}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let expose_py = EXPOSE_HEADERS
+        .iter()
+        .map(|h| format!("\"{h}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let allow_rs = ALLOW_HEADERS
+        .iter()
+        .map(|h| format!("HeaderName::from_static(\"{}\")", h.to_ascii_lowercase()))
+        .collect::<Vec<_>>()
+        .join(",\n        ");
+    let expose_rs = EXPOSE_HEADERS
+        .iter()
+        .map(|h| format!("HeaderName::from_static(\"{}\")", h.to_ascii_lowercase()))
+        .collect::<Vec<_>>()
+        .join(",\n        ");
+    let snippets = vec![
+        Snippet {
+            stack: "TypeScript SDK (Express + cors)",
+            code: format!(
+                "import cors from 'cors';\n\napp.use(cors({{\n  origin: ['{origin}'],\n  allowedHeaders: [{allow}],\n  exposedHeaders: [{expose}],\n  maxAge: 600,\n}}));"
+            ),
+        },
+        Snippet {
+            stack: "Python SDK (Starlette CORSMiddleware + transport security)",
+            code: format!(
+                "from starlette.middleware.cors import CORSMiddleware\nfrom mcp.server.transport_security import TransportSecuritySettings\n\n# Allow this page through the SDK's Origin check too:\nmcp = MCPServer(\"my-server\", transport_security=TransportSecuritySettings(\n    allowed_origins=[\"{origin}\"],\n))\napp = mcp.streamable_http_app()\napp.add_middleware(\n    CORSMiddleware,\n    allow_origins=[\"{origin}\"],\n    allow_methods=[\"GET\", \"POST\", \"DELETE\"],\n    allow_headers=[{allow_py}],\n    expose_headers=[{expose_py}],\n    max_age=600,\n)"
+            ),
+        },
+        Snippet {
+            stack: "rmcp (tower-http CorsLayer)",
+            code: format!(
+                "use std::time::Duration;\nuse http::{{HeaderName, HeaderValue, Method}};\nuse tower_http::cors::CorsLayer;\n\nlet cors = CorsLayer::new()\n    .allow_origin(HeaderValue::from_static(\"{origin}\"))\n    .allow_methods([Method::GET, Method::POST, Method::DELETE])\n    .allow_headers([\n        {allow_rs},\n    ])\n    .expose_headers([\n        {expose_rs},\n    ])\n    .max_age(Duration::from_secs(600));"
+            ),
+        },
+    ];
+    Diagnosis {
+        blocked_step: blocked,
+        conclusion,
+        context,
+        allow_headers: ALLOW_HEADERS.to_vec(),
+        expose_headers: EXPOSE_HEADERS.to_vec(),
+        snippets,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::endpoint::parse_endpoint;
+
+    #[test]
+    fn plan_fits_the_budget_and_never_carries_a_real_token() {
+        for modern in [false, true] {
+            let p = plan(modern);
+            assert!(p.len() <= 6);
+            for r in &p {
+                for (k, v) in &r.headers {
+                    if k == "Authorization" {
+                        assert_eq!(v, "Bearer probe");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_rejection_names_the_step() {
+        let ep = parse_endpoint("https://mcp.example.com/mcp").unwrap();
+        let steps = plan(false);
+        let results: Vec<_> = steps
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let o = if i < 3 {
+                    DiagOutcome::Answered { status: 200 }
+                } else {
+                    DiagOutcome::Rejected {
+                        detail: "TypeError".into(),
+                    }
+                };
+                (s.clone(), o)
+            })
+            .collect();
+        let d = diagnose("https://triage.example", &ep, &results[..4]);
+        assert_eq!(d.blocked_step, Some("allow_authorization"));
+        assert!(d.conclusion.starts_with("Most likely"));
+        assert!(d.snippets[0].code.contains("https://triage.example"));
+        assert!(d.snippets.iter().all(|s| !s.code.contains("'*'")));
+    }
+
+    #[test]
+    fn local_network_access_is_named_for_public_pages() {
+        let ep = parse_endpoint("http://127.0.0.1:8787/mcp").unwrap();
+        let d = diagnose("https://triage.example", &ep, &[]);
+        assert!(d.context.iter().any(|c| c.contains("Local Network Access")));
+        let d = diagnose("http://127.0.0.1:8080", &ep, &[]);
+        assert!(d.context.is_empty());
+    }
+}

@@ -1,0 +1,231 @@
+//! Taking results away: the run as JSON, a Markdown table for a GitHub issue, and `curl` per request.
+//! The endpoint appears as its origin only unless the user opts in to path and query (keys live there).
+
+use serde_json::Value;
+
+use crate::endpoint::Endpoint;
+use crate::engine::{RunReport, Step};
+use crate::exchange::Request;
+
+/// Replaces the full endpoint URL (and its query, if any) in every string of `value`.
+pub fn scrub_endpoint(value: &mut Value, endpoint: &Endpoint) {
+    let hidden = format!("{}/[path hidden]", endpoint.origin());
+    let query = endpoint
+        .path_and_query
+        .split_once('?')
+        .map(|(_, q)| q.to_string())
+        .filter(|q| !q.is_empty());
+    scrub(value, &endpoint.url, &hidden, query.as_deref());
+}
+
+fn scrub(value: &mut Value, url: &str, hidden: &str, query: Option<&str>) {
+    match value {
+        Value::String(s) => {
+            if s.contains(url) {
+                *s = s.replace(url, hidden);
+            }
+            if let Some(q) = query
+                && s.contains(q)
+            {
+                *s = s.replace(q, "[query hidden]");
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| scrub(v, url, hidden, query)),
+        Value::Object(map) => map.values_mut().for_each(|v| scrub(v, url, hidden, query)),
+        _ => {}
+    }
+}
+
+/// The run as pretty JSON, endpoint reduced to its origin unless `include_path`.
+pub fn report_json(report: &RunReport, endpoint: &Endpoint, include_path: bool) -> String {
+    let mut v = serde_json::to_value(report).unwrap_or(Value::Null);
+    if !include_path {
+        scrub_endpoint(&mut v, endpoint);
+    }
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+fn md_cell(text: &str) -> String {
+    let one_line: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let cut: String = one_line.chars().take(160).collect();
+    let cut = if one_line.chars().count() > 160 {
+        format!("{cut}…")
+    } else {
+        cut
+    };
+    cut.replace('|', "\\|").replace('`', "'")
+}
+
+/// A Markdown report: the finding, and one row per probe and check.
+pub fn markdown(report: &RunReport, endpoint: &Endpoint, include_path: bool) -> String {
+    let shown = if include_path {
+        endpoint.url.clone()
+    } else {
+        endpoint.origin()
+    };
+    let mut out = String::new();
+    out.push_str("### MCP Triage report\n\n");
+    out.push_str(&format!("- Endpoint: `{}`\n", md_cell(&shown)));
+    if let Some(info) = &report.server_info {
+        let name = info.get("name").and_then(Value::as_str).unwrap_or("?");
+        let version = info.get("version").and_then(Value::as_str).unwrap_or("");
+        out.push_str(&format!(
+            "- Server: {} {}\n",
+            md_cell(name),
+            md_cell(version)
+        ));
+    }
+    out.push_str(&format!(
+        "- Protocol version: {}\n",
+        report
+            .negotiated_version
+            .as_deref()
+            .unwrap_or("not negotiated")
+    ));
+    let score = report
+        .summary
+        .score
+        .map(|s| format!("{s}/3"))
+        .unwrap_or_else(|| "n/a".into());
+    out.push_str(&format!(
+        "- Distinguishability: {score} — {}\n\n",
+        md_cell(&report.summary.finding)
+    ));
+    out.push_str("| Probe | Call | HTTP | Channel | Cause | JSON-RPC code | Decided by | Agent should | Spec |\n");
+    out.push_str("|---|---|---|---|---|---|---|---|---|\n");
+    for r in &report.records {
+        let label = match r.step {
+            Step::Probe(p) => format!("{} ", p.as_str()),
+            Step::NoToken => "no token".into(),
+            Step::Get => "GET".into(),
+            _ => continue,
+        };
+        let a = &r.assessment;
+        let v = &a.verdict;
+        let call = v
+            .tool_name
+            .clone()
+            .unwrap_or_else(|| r.exchange.request.method.clone());
+        out.push_str(&format!(
+            "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} |\n",
+            label.trim(),
+            md_cell(&call),
+            v.http_status
+                .map(|s| s.to_string())
+                .unwrap_or_else(|| "—".into()),
+            v.channel,
+            v.cause,
+            v.jsonrpc_code
+                .map(|c| c.to_string())
+                .unwrap_or_else(|| "—".into()),
+            v.decided_by,
+            a.advice.action.as_str().replace('_', " "),
+            a.spec
+                .as_ref()
+                .map(|s| format!("{:?}", s.conformance).to_lowercase())
+                .unwrap_or_else(|| "—".into()),
+        ));
+    }
+    for p in &report.probes {
+        if let Some(reason) = p.skipped {
+            out.push_str(&format!(
+                "\nProbe {} skipped: {}.",
+                p.probe.as_str(),
+                reason.describe()
+            ));
+        }
+    }
+    out.push_str("\n\n_Generated by MCP Triage; tokens are never included._\n");
+    out
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// The environment variable that stands for an extra secret header.
+pub fn header_env_name(name: &str) -> String {
+    let clean: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("MCP_HEADER_{clean}")
+}
+
+/// A `curl` command that repeats a recorded request: full URL, the token as `$MCP_TOKEN`, extra secret
+/// headers as `$MCP_HEADER_<NAME>`.
+pub fn curl(request: &Request, secret_header_names: &[String]) -> String {
+    let mut parts = vec!["curl -sS -N".to_string()];
+    if request.method != "GET" {
+        parts.push(format!("-X {}", request.method));
+    }
+    parts.push(shell_quote(&request.url));
+    for (k, v) in &request.headers {
+        if k.eq_ignore_ascii_case("authorization") {
+            parts.push("-H \"Authorization: Bearer $MCP_TOKEN\"".into());
+        } else if secret_header_names
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case(k))
+        {
+            parts.push(format!("-H \"{k}: ${}\"", header_env_name(k)));
+        } else {
+            parts.push(format!("-H {}", shell_quote(&format!("{k}: {v}"))));
+        }
+    }
+    if let Some(body) = &request.body {
+        parts.push(format!("--data-raw {}", shell_quote(body)));
+    }
+    parts.join(" \\\n  ")
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::endpoint::parse_endpoint;
+
+    #[test]
+    fn curl_uses_variables_for_secrets_and_quotes_the_body() {
+        let req = Request {
+            method: "POST".into(),
+            url: "https://mcp.example.com/mcp?k=1".into(),
+            headers: vec![
+                ("Content-Type".into(), "application/json".into()),
+                ("Authorization".into(), "Bearer [REDACTED]".into()),
+                ("X-Api-Key".into(), "[REDACTED]".into()),
+            ],
+            body: Some(r#"{"a":"it's"}"#.into()),
+        };
+        let c = curl(&req, &["X-Api-Key".into()]);
+        assert!(c.contains("'https://mcp.example.com/mcp?k=1'"));
+        assert!(c.contains("\"Authorization: Bearer $MCP_TOKEN\""));
+        assert!(c.contains("\"X-Api-Key: $MCP_HEADER_X_API_KEY\""));
+        assert!(c.contains(r#"--data-raw '{"a":"it'\''s"}'"#));
+        assert!(!c.contains("REDACTED"));
+    }
+
+    #[test]
+    fn endpoint_paths_and_queries_are_hidden() {
+        let ep =
+            parse_endpoint("https://mcp.example.com/v1/secretpath/mcp?api_key=abc123xyz").unwrap();
+        let mut v = serde_json::json!({"url": "https://mcp.example.com/v1/secretpath/mcp?api_key=abc123xyz", "echo": ["key api_key=abc123xyz"]});
+        scrub_endpoint(&mut v, &ep);
+        let text = v.to_string();
+        assert!(
+            !text.contains("secretpath") && !text.contains("abc123xyz"),
+            "{text}"
+        );
+        assert!(text.contains("https://mcp.example.com/[path hidden]"));
+    }
+}

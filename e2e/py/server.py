@@ -1,0 +1,61 @@
+"""A real Python MCP peer (PyPI `mcp` 2.3.0, MCPServer over Streamable HTTP) for the browser tests.
+
+    python e2e/py/server.py --port 18790 --cors-origin http://127.0.0.1:18081 [--stateful]
+                            [--refuse-origin]   # CORS lets the page read answers, the SDK's Origin check refuses it
+"""
+import argparse
+import json
+
+import uvicorn
+from mcp.server.mcpserver import MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp_types import ToolAnnotations
+from starlette.middleware.cors import CORSMiddleware
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--port", type=int, required=True)
+parser.add_argument("--cors-origin", required=True)
+parser.add_argument("--stateful", action="store_true")
+parser.add_argument("--refuse-origin", action="store_true")
+args = parser.parse_args()
+
+READ_ONLY = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
+mcp = MCPServer("mcp-triage-py-peer")
+
+
+@mcp.tool(annotations=READ_ONLY)
+def lead_get(id: str) -> str:
+    """Get a lead by id (always fails)."""
+    raise Exception("lead not found in this organization")
+
+
+@mcp.tool(annotations=READ_ONLY)
+def icp_list() -> str:
+    """List ideal customer profiles."""
+    return json.dumps({"ok": True})
+
+
+@mcp.tool(annotations=READ_ONLY)
+def echo(text: str) -> str:
+    """Echo back the text."""
+    return text
+
+
+allowed = ["http://localhost:5173"] if args.refuse_origin else [args.cors_origin]
+security = TransportSecuritySettings(
+    enable_dns_rebinding_protection=True,
+    allowed_hosts=["127.0.0.1:*", "localhost:*"],
+    allowed_origins=allowed,
+)
+app = mcp.streamable_http_app(stateless_http=not args.stateful, transport_security=security)
+app.add_middleware(
+    CORSMiddleware,
+    allow_origins=[args.cors_origin],
+    allow_methods=["GET", "POST", "DELETE"],
+    allow_headers=["Authorization", "Content-Type", "Accept", "Mcp-Session-Id", "Mcp-Protocol-Version",
+                   "Mcp-Method", "Mcp-Name", "Last-Event-ID"],
+    expose_headers=["Mcp-Session-Id", "Mcp-Protocol-Version", "WWW-Authenticate"],
+    max_age=600,
+)
+print(f"python MCP peer on http://127.0.0.1:{args.port}/mcp", flush=True)
+uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")

@@ -1,0 +1,35 @@
+// Four misconfigured CORS setups on the real demo server, each with the right diagnosis.
+import { assert, eq, runQuick, shared, startDemo, test, watchedPage } from '../lib.mjs';
+
+const servers = {
+  none: await startDemo(18801, [shared.appOrigin], ['--cors', 'none']),
+  'no-authorization': await startDemo(18802, [shared.appOrigin], ['--cors', 'no-authorization']),
+  'no-protocol-version': await startDemo(18803, [shared.appOrigin], ['--cors', 'no-protocol-version']),
+  'no-expose-session': await startDemo(18804, [shared.appOrigin], ['--cors', 'no-expose-session', '--stateful']),
+};
+
+async function run(mode) {
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await runQuick(page, { endpoint: servers[mode], token: 'demo-token' });
+  return { context, page };
+}
+
+for (const [mode, step] of [['none', 'allow_origin'], ['no-authorization', 'allow_authorization'], ['no-protocol-version', 'allow_protocol_version']]) {
+  test(`CORS doctor: ${mode} → blocked at ${step}`, async () => {
+    const { context, page } = await run(mode);
+    await page.getByTestId('diagnosis').waitFor({ timeout: 20000 });
+    eq(await page.getByTestId('blocked-step').innerText(), step, 'blocked step');
+    assert((await page.getByTestId('diagnosis-conclusion').innerText()).startsWith('Most likely'), 'worded as most likely');
+    const text = await page.getByTestId('diagnosis').innerText();
+    assert(text.includes('Mcp-Session-Id') && text.includes('Access-Control-Max-Age'), 'what to allow/expose');
+    await context.close();
+  });
+}
+
+test('CORS doctor: Mcp-Session-Id not exposed → the session id is not readable', async () => {
+  const { context, page } = await run('no-expose-session');
+  assert((await page.getByTestId('summary').innerText()).includes('session id is not readable'), await page.getByTestId('summary').innerText());
+  await context.close();
+});

@@ -1,0 +1,87 @@
+// The probes against the real demo server (TypeScript SDK 1.29.0): Quick check and Review first.
+import { join } from 'node:path';
+import { ARTIFACTS, assert, cardOutcome, eq, runQuick, shared, test, watchedPage } from '../lib.mjs';
+
+const stats = async () => (await fetch(shared.demoEndpoint.replace('/mcp', '/__stats'))).json();
+const before = {};
+
+test('Quick check on the demo server: the seed\'s three failures, a success, and the 401 challenge', async () => {
+  Object.assign(before, await stats());
+  const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
+  await runQuick(page, { token: 'demo-token' });
+  eq(JSON.stringify(await cardOutcome(page, 'card-A')), JSON.stringify(['◆ tool_error', 'unknown_tool']), 'A');
+  eq(JSON.stringify(await cardOutcome(page, 'card-B')), JSON.stringify(['◆ tool_error', 'invalid_arguments']), 'B');
+  eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['◆ tool_error', 'tool_execution']), 'C');
+  eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['✓ success', 'none']), 'D');
+  eq(await page.getByTestId('finding').innerText(),
+    'An unknown tool, bad arguments and a thrown exception all arrive as isError: true; only the text tells them apart.', 'finding');
+  eq(await page.getByTestId('score').innerText(), '0/3', 'score');
+  // Evidence: text decided A and B, with the phrase highlighted in the decoded message.
+  const marks = await page.getByTestId('card-A').locator('mark').allInnerTexts();
+  const tool = await page.getByTestId('card-A').locator('.meta code').first().innerText();
+  assert(marks.includes(`Tool ${tool} not found`) && marks.includes('-32602'), `A highlights: ${JSON.stringify(marks)}`);
+  assert((await page.getByTestId('card-B').getByTestId('decided-by').innerText()).includes('text'), 'B decided by text');
+  assert((await page.getByTestId('card-A').getByTestId('agent-advice').innerText()).includes('pick another tool'), 'A advice');
+  assert((await page.getByTestId('card-B').getByTestId('agent-advice').innerText()).includes('give text to model'), 'B advice');
+  assert((await page.getByTestId('card-A').getByTestId('verdict').innerText()).includes('deviates'), 'A deviates');
+  assert((await page.getByTestId('card-C').getByTestId('verdict').innerText()).includes('conforms'), 'C conforms');
+  // The envelope as the seed printed it.
+  const env = JSON.parse(await page.getByTestId('card-C').getByTestId('envelope').innerText());
+  eq(env.result.isError, true, 'envelope isError');
+  eq(env.result.content[0].text, 'lead not found in this organization', 'envelope text');
+  // The 401 challenge, parsed.
+  eq(JSON.stringify(await cardOutcome(page, 'card-no-token')), JSON.stringify(['⛔ http', 'unauthenticated']), 'no token');
+  const challenge = await page.getByTestId('card-no-token').getByTestId('challenge').innerText();
+  assert(challenge.includes('resource_metadata') && challenge.includes('/.well-known/oauth-protected-resource/mcp'), challenge);
+  assert(challenge.includes('invalid_token'), 'error param');
+  // The request sent carries the token only as a redacted mark.
+  const reqHeaders = await page.getByTestId('card-A').getByTestId('request-headers').textContent();
+  assert(reqHeaders.includes('Bearer [REDACTED]') && !reqHeaders.includes('demo-token'), reqHeaders);
+  // Rounds: legacy stateless needs three.
+  assert((await page.getByTestId('summary').innerText()).includes('3 sequential rounds'), 'waves');
+  const after = await stats();
+  shared.preflights = (after.methods.OPTIONS || 0) - (before.methods.OPTIONS || 0);
+  shared.posts = (after.methods.POST || 0) - (before.methods.POST || 0);
+  console.log(`     rounds: 3; requests: ${shared.posts} POST, ${(after.methods.GET || 0) - (before.methods.GET || 0)} GET; preflights: ${shared.preflights}`);
+  await page.screenshot({ path: join(ARTIFACTS, 'results-wide-light.png'), fullPage: true });
+  await context.close();
+});
+
+test('a default run never calls a tool that is not declared read-only', async () => {
+  const s = await stats();
+  eq(s.tools.lead_delete_all || 0, 0, 'the destructive tool was never called');
+  assert((s.tools.icp_list || 0) >= 1 && (s.tools.lead_get || 0) >= 1, `safe tools were called: ${JSON.stringify(s.tools)}`);
+});
+
+test('Review first: exact payloads, destructive tool marked, opt-in enforced, skip respected', async () => {
+  const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
+  await runQuick(page, { token: 'demo-token', review: true });
+  const catalogue = await page.getByTestId('catalogue').innerText();
+  assert(catalogue.includes('lead_delete_all') && catalogue.includes('DESTRUCTIVE'), catalogue);
+  eq(await page.getByTestId('tool-D').inputValue(), 'icp_list', 'D planned on the read-only tool');
+  await page.getByTestId('plan-C').locator('summary').click();
+  const payload = JSON.parse(await page.getByTestId('plan-C').locator('pre').innerText());
+  eq(payload.method, 'tools/call', 'payload method');
+  eq(payload.params.arguments.id, 'mcp-triage-probe-nonexistent', 'C payload');
+  await page.screenshot({ path: join(ARTIFACTS, 'plan-wide-light.png'), fullPage: true });
+  await page.getByTestId('tool-D').fill('lead_delete_all');
+  await page.getByTestId('run-plan').click();
+  assert((await page.getByTestId('plan-error').innerText()).includes('opt-in'), 'opt-in required');
+  await page.getByTestId('args-B').fill('{not json');
+  await page.getByTestId('run-plan').click();
+  assert((await page.getByTestId('plan-error').innerText()).includes('not valid JSON'), 'JSON validated');
+  await page.getByTestId('args-B').fill('{}');
+  await page.getByTestId('skip-D').check();
+  await page.getByTestId('run-plan').click();
+  await page.getByTestId('results').waitFor({ timeout: 30000 });
+  assert((await page.getByTestId('card-D').getByTestId('skip-reason').innerText()).includes('skipped by you'), 'D skipped');
+  eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['◆ tool_error', 'tool_execution']), 'C');
+  eq((await stats()).tools.lead_delete_all || 0, 0, 'still never called');
+  await context.close();
+});

@@ -1,0 +1,29 @@
+//! The CORS doctor's card: the blocked step, what the server must allow and expose, and snippets.
+
+use leptos::prelude::*;
+use mcp_triage::cors::Diagnosis;
+
+use super::copy_button::CopyButton;
+
+/// Renders a diagnosis.
+#[component]
+pub fn DiagnosisCard(diagnosis: Diagnosis) -> impl IntoView {
+    view! {
+        <section class="card diagnosis" data-testid="diagnosis" aria-label="CORS doctor">
+            <h3>"CORS doctor"</h3>
+            <p data-testid="diagnosis-conclusion">{diagnosis.conclusion.clone()}</p>
+            {diagnosis.blocked_step.map(|s| view! { <p class="meta">"Blocked step: " <code data-testid="blocked-step">{s}</code></p> })}
+            {diagnosis.context.iter().map(|c| view! { <p class="warn">{c.clone()}</p> }).collect_view()}
+            <p>"Allow these request headers: " <code>{diagnosis.allow_headers.join(", ")}</code></p>
+            <p>"Expose these response headers: " <code>{diagnosis.expose_headers.join(", ")}</code></p>
+            <p>"Send " <code>"Access-Control-Max-Age"</code> " so browsers cache the preflight. Allow exactly this page's origin, never " <code>"*"</code> "."</p>
+            {diagnosis.snippets.into_iter().map(|s| view! {
+                <details>
+                    <summary>{s.stack}</summary>
+                    <pre class="snippet" tabindex="0">{s.code.clone()}</pre>
+                    <CopyButton label="Copy snippet" text=s.code />
+                </details>
+            }).collect_view()}
+        </section>
+    }
+}

@@ -1,0 +1,160 @@
+//! Review first: every probe's exact payload, the tool each one chose and why, editable or skippable;
+//! tools that are not declared read-only need an explicit opt-in, and destructive ones are marked.
+
+use leptos::prelude::*;
+use mcp_triage::catalogue::ToolRisk;
+use mcp_triage::engine::{PlannedProbe, ProbeEdit, ProbeName};
+use serde_json::Value;
+
+use super::visible_text::VisibleText;
+use crate::state::AppState;
+
+fn risk_label(risk: ToolRisk) -> (&'static str, &'static str) {
+    match risk {
+        ToolRisk::ReadOnly => ("read-only", "ok"),
+        ToolRisk::MayHaveSideEffects => ("may have side effects", "warn"),
+        ToolRisk::Destructive => ("⚠ DESTRUCTIVE", "bad"),
+    }
+}
+
+struct Row {
+    probe: ProbeName,
+    tool: RwSignal<String>,
+    args: RwSignal<String>,
+    skip: RwSignal<bool>,
+    opt_in: RwSignal<bool>,
+    original: PlannedProbe,
+}
+
+/// The plan editor.
+#[component]
+pub fn PlanReview() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let error = RwSignal::new(String::new());
+    let plan = state.plan.get_untracked();
+    let tools = state.tools.get_untracked();
+    let Some(plan) = plan else {
+        return view! { <p>"No plan yet."</p> }.into_any();
+    };
+    let rows: Vec<Row> = plan
+        .iter()
+        .map(|p| Row {
+            probe: p.probe,
+            tool: RwSignal::new(
+                p.choice
+                    .as_ref()
+                    .map(|c| c.tool.clone())
+                    .unwrap_or_default(),
+            ),
+            args: RwSignal::new(
+                p.choice
+                    .as_ref()
+                    .and_then(|c| serde_json::to_string_pretty(&c.arguments).ok())
+                    .unwrap_or_else(|| "{}".into()),
+            ),
+            skip: RwSignal::new(p.skipped.is_some()),
+            opt_in: RwSignal::new(false),
+            original: p.clone(),
+        })
+        .collect();
+    let rows = StoredValue::new(
+        rows.into_iter()
+            .map(|r| (r.probe, r.tool, r.args, r.skip, r.opt_in, r.original))
+            .collect::<Vec<_>>(),
+    );
+    let tools_for_risk = tools.clone();
+    let run = move |_| {
+        let mut edits = Vec::new();
+        for (probe, tool, args, skip, opt_in, original) in rows.get_value() {
+            if skip.get_untracked() {
+                edits.push((probe, ProbeEdit::Skip));
+                continue;
+            }
+            let arguments: Value = match serde_json::from_str(&args.get_untracked()) {
+                Ok(v) => v,
+                Err(e) => {
+                    error.set(format!(
+                        "Probe {}: the arguments are not valid JSON ({e}).",
+                        probe.as_str()
+                    ));
+                    return;
+                }
+            };
+            let tool = tool.get_untracked();
+            let unchanged = original
+                .choice
+                .as_ref()
+                .is_some_and(|c| c.tool == tool && c.arguments == arguments);
+            if unchanged && original.skipped.is_none() {
+                edits.push((probe, ProbeEdit::Keep));
+            } else {
+                edits.push((
+                    probe,
+                    ProbeEdit::Replace {
+                        tool,
+                        arguments,
+                        opt_in: opt_in.get_untracked(),
+                    },
+                ));
+            }
+        }
+        match state.continue_after_review(edits) {
+            Ok(()) => error.set(String::new()),
+            Err(e) => error.set(e),
+        }
+    };
+    view! {
+        <section class="plan" data-testid="plan" aria-label="Plan">
+            <h2>"Review the plan"</h2>
+            <p class="help">"Nothing below has been sent yet. Probes B, C and D are chosen only among tools that declare readOnlyHint: true; calling any other tool needs your opt-in."</p>
+            {rows.get_value().into_iter().map(|(probe, tool, args, skip, opt_in, original)| {
+                let tools_here = tools_for_risk.clone();
+                let risk = move || {
+                    let name = tool.get();
+                    tools_here.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)
+                };
+                let id = probe.as_str();
+                view! {
+                    <fieldset class="card plan-row" data-testid=format!("plan-{id}")>
+                        <legend>{format!("Probe {id}")}</legend>
+                        <p class="help">{original.choice.as_ref().map(|c| c.why.clone()).or_else(|| original.skipped.map(|s| s.describe().to_string())).unwrap_or_default()}</p>
+                        <label for=format!("tool-{id}")>"Tool"</label>
+                        <input id=format!("tool-{id}") data-testid=format!("tool-{id}") type="text" autocomplete="off" spellcheck="false"
+                            prop:value=move || tool.get() on:input=move |ev| tool.set(event_target_value(&ev)) />
+                        {move || risk().map(|r| { let (label, class) = risk_label(r); view! { <span class=format!("badge risk {class}")>{label}</span> } })}
+                        <label for=format!("args-{id}")>"Arguments (JSON object)"</label>
+                        <textarea id=format!("args-{id}") data-testid=format!("args-{id}") rows="3" spellcheck="false"
+                            prop:value=move || args.get() on:input=move |ev| args.set(event_target_value(&ev))></textarea>
+                        <label class="check"><input type="checkbox" data-testid=format!("skip-{id}") prop:checked=move || skip.get()
+                            on:change=move |ev| skip.set(event_target_checked(&ev)) />" Skip this probe"</label>
+                        <label class="check"><input type="checkbox" data-testid=format!("optin-{id}") prop:checked=move || opt_in.get()
+                            on:change=move |ev| opt_in.set(event_target_checked(&ev)) />" I accept that this call may have side effects"</label>
+                        {original.payload.clone().map(|p| view! {
+                            <details><summary>"Exact payload as planned"</summary><pre class="envelope" tabindex="0"><VisibleText text=p cap=4000 /></pre></details>
+                        })}
+                    </fieldset>
+                }
+            }).collect_view()}
+            <div class="card">
+                <h3>"Transport checks"</h3>
+                <ul>
+                    <li>"The same connect request without the token (only when a token is given): expect 401 with a WWW-Authenticate challenge."</li>
+                    <li>"GET on the endpoint: expect 405, or an SSE stream (aborted after the headers)."</li>
+                    <li>"This page's Origin: a 403 means the server's Origin check refuses it."</li>
+                </ul>
+                <h3>"Catalogue"</h3>
+                <ul class="catalogue" data-testid="catalogue">
+                    {tools.into_iter().map(|(name, risk)| { let (label, class) = risk_label(risk); view! {
+                        <li><code><VisibleText text=name cap=128 /></code> " " <span class=format!("badge risk {class}")>{label}</span></li>
+                    }}).collect_view()}
+                </ul>
+            </div>
+            <p class="error" role="alert" data-testid="plan-error">{move || error.get()}</p>
+            <div class="actions">
+                <button type="button" class="primary" data-testid="run-plan" on:click=run>"Run these probes"</button>
+                <button type="button" data-testid="cancel" on:click=move |_| state.cancel()>"Cancel"</button>
+            </div>
+        </section>
+    }
+    .into_any()
+}

@@ -1,0 +1,152 @@
+//! The results page: the finding on top, one card per probe, transport checks, the CORS doctor, and
+//! the ways to take results away.
+
+use leptos::prelude::*;
+use mcp_triage::engine::{RunReport, Step};
+use mcp_triage::export;
+
+use super::badge::ConformanceBadge;
+use super::diagnosis::DiagnosisCard;
+use super::export_bar::ExportBar;
+use super::record_card::RecordCard;
+use crate::state::AppState;
+
+/// The summary block.
+#[component]
+pub fn Summary(report: RunReport) -> impl IntoView {
+    let score = report.summary.score;
+    let verdicts: Vec<_> = report
+        .records
+        .iter()
+        .filter(|r| matches!(r.step, Step::Probe(_) | Step::NoToken | Step::Get))
+        .filter_map(|r| r.assessment.spec.clone().map(|s| (r.step, s)))
+        .collect();
+    let server = report
+        .server_info
+        .as_ref()
+        .map(|i| {
+            format!(
+                "{} {}",
+                i.get("name").and_then(|v| v.as_str()).unwrap_or("?"),
+                i.get("version").and_then(|v| v.as_str()).unwrap_or("")
+            )
+        })
+        .unwrap_or_else(|| "unknown server".into());
+    view! {
+        <section class="summary" data-testid="summary" aria-label="Summary">
+            <p class="finding" data-testid="finding">{report.summary.finding.clone()}</p>
+            <p class="score">
+                "Distinguishability by structure alone: "
+                <strong data-testid="score">{score.map(|s| format!("{s}/3")).unwrap_or_else(|| "n/a".into())}</strong>
+                <span class="help">" (how many of the pairs A–B, A–C, B–C an agent can tell apart without reading prose)"</span>
+            </p>
+            <p class="meta">
+                "Server: " {server} " · protocol " {report.negotiated_version.clone().unwrap_or_else(|| "not negotiated".into())}
+                {report.waves.map(|w| format!(" · {w} sequential rounds"))}
+            </p>
+            <ul class="verdicts">
+                {verdicts.into_iter().map(|(step, s)| view! {
+                    <li><span class="step">{step.label()}</span> " " <ConformanceBadge conformance=s.conformance /></li>
+                }).collect_view()}
+                {report.origin.clone().map(|o| view! {
+                    <li><span class="step">"origin"</span> " " <ConformanceBadge conformance=o.conformance /> " " <span class="help">{o.reason.clone()}</span></li>
+                })}
+            </ul>
+            {report.c_not_provoked.then(|| view! {
+                <p class="warn" data-testid="c-not-provoked">"Probe C succeeded, so no failure was provoked: use Review first to pick a call that makes the backend fail."</p>
+            })}
+            {(!report.notes.is_empty()).then(|| view! {
+                <ul class="notes">{report.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul>
+            })}
+        </section>
+    }
+}
+
+/// Everything after a run.
+#[component]
+pub fn Results() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    move || {
+        let Some(report) = state.report.get() else {
+            return view! { <p>"No results yet."</p> }.into_any();
+        };
+        let names = state.secret_header_names.get();
+        let probes: Vec<_> = report
+            .records
+            .iter()
+            .filter(|r| matches!(r.step, Step::Probe(_)))
+            .cloned()
+            .collect();
+        let checks: Vec<_> = report
+            .records
+            .iter()
+            .filter(|r| matches!(r.step, Step::NoToken | Step::Get))
+            .cloned()
+            .collect();
+        let connect: Vec<_> = report
+            .records
+            .iter()
+            .filter(|r| !matches!(r.step, Step::Probe(_) | Step::NoToken | Step::Get))
+            .cloned()
+            .collect();
+        let skipped: Vec<_> = report
+            .probes
+            .iter()
+            .filter(|p| p.skipped.is_some())
+            .cloned()
+            .collect();
+        // When the run stopped at connect, the connect exchange is the finding: show it up front.
+        let connect_failed = probes.is_empty();
+        let (connect_shown, connect): (Vec<_>, Vec<_>) = connect
+            .into_iter()
+            .partition(|r| connect_failed && matches!(r.step, Step::Initialize | Step::Discover));
+        let names4 = names.clone();
+        let endpoint = state.endpoint.get();
+        let names2 = names.clone();
+        let names3 = names.clone();
+        view! {
+            <section class="results" data-testid="results" aria-label="Results">
+                <h2 id="results-heading" tabindex="-1">"Results"</h2>
+                <Summary report=report.clone() />
+                {move || state.diagnosis.get().map(|d| view! { <DiagnosisCard diagnosis=d /> })}
+                {(!connect_shown.is_empty()).then(|| view! {
+                    <h3 class="section">"Connection"</h3>
+                    <div class="cards">
+                        {connect_shown.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names4.clone() /> }).collect_view()}
+                    </div>
+                })}
+                <h3 class="section">"Probes"</h3>
+                <div class="cards">
+                    {probes.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names.clone() /> }).collect_view()}
+                    {skipped.into_iter().map(|p| view! {
+                        <article class="card skipped" data-testid=format!("card-{}", p.probe.as_str())>
+                            <h3>{format!("{} · skipped", p.probe.as_str())}</h3>
+                            <p data-testid="skip-reason">{p.skipped.map(|s| s.describe()).unwrap_or_default()}</p>
+                        </article>
+                    }).collect_view()}
+                </div>
+                <h3 class="section">"Transport checks"</h3>
+                <div class="cards">
+                    {checks.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names2.clone() /> }).collect_view()}
+                </div>
+                <details class="connect">
+                    <summary>"Connection exchanges (initialize, tools/list, …)"</summary>
+                    <div class="cards">
+                        {connect.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names3.clone() /> }).collect_view()}
+                    </div>
+                </details>
+                {endpoint.map(|ep| view! { <ExportBar report=report.clone() endpoint=ep /> })}
+            </section>
+        }
+        .into_any()
+    }
+}
+
+/// Markdown for a report (used by the export bar).
+pub fn markdown_for(
+    report: &RunReport,
+    endpoint: &mcp_triage::endpoint::Endpoint,
+    include_path: bool,
+) -> String {
+    export::markdown(report, endpoint, include_path)
+}

@@ -1,0 +1,41 @@
+//! Per-request progress while a run is going, the Cancel button, and the run's event log.
+
+use leptos::prelude::*;
+
+use crate::state::{AppState, Phase, StepState};
+
+/// Progress and Cancel.
+#[component]
+pub fn RunProgress() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let running = move || matches!(state.phase.get(), Phase::Connecting | Phase::Running);
+    view! {
+        <section class="progress" data-testid="progress" aria-label="Progress" aria-live="polite">
+            <h2>{move || match state.phase.get() {
+                Phase::Connecting => "Connecting…",
+                Phase::Running => "Running probes…",
+                Phase::Cancelled => "Cancelled",
+                _ => "Run",
+            }}</h2>
+            <ol class="steps">
+                {move || state.steps.get().into_iter().map(|row| {
+                    let (symbol, word) = match &row.state {
+                        StepState::Sending => ("…", "sending".to_string()),
+                        StepState::Streaming => ("⇣", "waiting for the stream".to_string()),
+                        StepState::Done(s) => ("✓", if s.is_empty() { "done".to_string() } else { format!("done: {s}") }),
+                        StepState::TimedOut => ("⏱", "timed out".to_string()),
+                        StepState::Aborted => ("✕", "aborted".to_string()),
+                    };
+                    view! { <li data-testid="step"><span aria-hidden="true">{symbol}" "</span>{row.step.label()}" — "<span class="state">{word}</span></li> }
+                }).collect_view()}
+            </ol>
+            <Show when=running>
+                <button type="button" data-testid="cancel" on:click=move |_| state.cancel()>"Cancel (Esc)"</button>
+            </Show>
+            <details class="log">
+                <summary>"Run log"</summary>
+                <ol data-testid="run-log">{move || state.log.get().into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ol>
+            </details>
+        </section>
+    }
+}

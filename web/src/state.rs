@@ -1,0 +1,365 @@
+//! The app's state: a few signals, and the run that drives the core engine through `net`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use futures::StreamExt;
+use futures::channel::mpsc;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use mcp_triage::Limits;
+use mcp_triage::cors::{self, DiagOutcome, Diagnosis};
+use mcp_triage::endpoint::Endpoint;
+use mcp_triage::engine::{
+    Engine, EngineConfig, PlannedProbe, ProbeEdit, ProbeName, RunReport, Step,
+};
+use mcp_triage::exchange::{Exchange, TransportError};
+
+use crate::net::{self, Credentials, FlightEvent, Flights};
+
+/// Where the user is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// The form.
+    Form,
+    /// Connecting and listing tools.
+    Connecting,
+    /// Review first: the plan is shown for edits.
+    Review,
+    /// Probes are running.
+    Running,
+    /// Results are shown.
+    Done,
+    /// The user cancelled; partial results are shown.
+    Cancelled,
+}
+
+/// The status of one request, for the progress list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepState {
+    /// Sent, waiting for headers.
+    Sending,
+    /// Headers arrived, reading the body or stream.
+    Streaming,
+    /// Finished, with the channel and cause.
+    Done(String),
+    /// A deadline passed.
+    TimedOut,
+    /// Cancelled.
+    Aborted,
+}
+
+/// One row of the progress list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepRow {
+    /// The step.
+    pub step: Step,
+    /// Its state.
+    pub state: StepState,
+}
+
+/// Everything the UI reads.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    /// Where the user is.
+    pub phase: RwSignal<Phase>,
+    /// Progress rows, in send order.
+    pub steps: RwSignal<Vec<StepRow>>,
+    /// The plan, for Review first.
+    pub plan: RwSignal<Option<[PlannedProbe; 4]>>,
+    /// The catalogue with risks, for Review first.
+    pub tools: RwSignal<Vec<(String, mcp_triage::catalogue::ToolRisk)>>,
+    /// The report (also while running: it grows).
+    pub report: RwSignal<Option<RunReport>>,
+    /// The CORS doctor's finding.
+    pub diagnosis: RwSignal<Option<Diagnosis>>,
+    /// The ordered log of run events (Cancel's effect is asserted from it).
+    pub log: RwSignal<Vec<String>>,
+    /// The endpoint the run targets.
+    pub endpoint: RwSignal<Option<Endpoint>>,
+    /// Names of extra secret headers (for curl).
+    pub secret_header_names: RwSignal<Vec<String>>,
+    run: StoredValue<Option<Run>, LocalStorage>,
+}
+
+#[derive(Clone)]
+struct Run {
+    engine: Rc<RefCell<Engine>>,
+    creds: Credentials,
+    flights: Flights,
+    limits: Limits,
+}
+
+impl AppState {
+    /// Fresh state.
+    pub fn new() -> AppState {
+        AppState {
+            phase: RwSignal::new(Phase::Form),
+            steps: RwSignal::new(Vec::new()),
+            plan: RwSignal::new(None),
+            tools: RwSignal::new(Vec::new()),
+            report: RwSignal::new(None),
+            diagnosis: RwSignal::new(None),
+            log: RwSignal::new(Vec::new()),
+            endpoint: RwSignal::new(None),
+            secret_header_names: RwSignal::new(Vec::new()),
+            run: StoredValue::new_local(None),
+        }
+    }
+
+    fn say(&self, line: impl Into<String>) {
+        let line = line.into();
+        self.log.update(|l| l.push(line));
+    }
+
+    fn set_step(&self, step: Step, state: StepState) {
+        self.steps
+            .update(|rows| match rows.iter_mut().find(|r| r.step == step) {
+                Some(r) => r.state = state,
+                None => rows.push(StepRow { step, state }),
+            });
+    }
+
+    /// Starts a run.
+    pub fn start(&self, endpoint: Endpoint, cfg: EngineConfig, creds: Credentials) {
+        self.steps.set(Vec::new());
+        self.plan.set(None);
+        self.report.set(None);
+        self.diagnosis.set(None);
+        self.log.set(Vec::new());
+        self.secret_header_names.set(creds.header_names());
+        self.endpoint.set(Some(endpoint));
+        let limits = cfg.limits.clone();
+        let run = Run {
+            engine: Rc::new(RefCell::new(Engine::new(cfg))),
+            creds,
+            flights: Flights::default(),
+            limits,
+        };
+        self.run.set_value(Some(run.clone()));
+        self.phase.set(Phase::Connecting);
+        self.say("run started");
+        let state = *self;
+        spawn_local(async move { state.drive(run).await });
+    }
+
+    /// Applies Review first edits and continues.
+    pub fn continue_after_review(&self, edits: Vec<(ProbeName, ProbeEdit)>) -> Result<(), String> {
+        let Some(run) = self.run.get_value() else {
+            return Err("no run to continue".into());
+        };
+        run.engine.borrow_mut().apply_review(&edits)?;
+        self.phase.set(Phase::Running);
+        self.say("plan confirmed");
+        let state = *self;
+        spawn_local(async move { state.drive(run).await });
+        Ok(())
+    }
+
+    /// Cancels: nothing more is sent, and every request in flight is aborted.
+    pub fn cancel(&self) {
+        let Some(run) = self.run.get_value() else {
+            return;
+        };
+        self.say("cancel requested");
+        run.engine.borrow_mut().cancel();
+        let n = run.flights.abort_all();
+        self.say(format!("aborted {n} request(s) in flight"));
+        if self.phase.get_untracked() == Phase::Review {
+            self.report.set(Some(run.engine.borrow().report()));
+            self.phase.set(Phase::Cancelled);
+            self.say("run cancelled");
+        }
+    }
+
+    /// Back to an empty form.
+    pub fn reset(&self) {
+        if let Some(run) = self.run.get_value() {
+            run.flights.abort_all();
+        }
+        self.run.set_value(None);
+        self.report.set(None);
+        self.plan.set(None);
+        self.steps.set(Vec::new());
+        self.diagnosis.set(None);
+        self.log.set(Vec::new());
+        self.phase.set(Phase::Form);
+    }
+
+    async fn drive(self, run: Run) {
+        let (tx, mut rx) = mpsc::unbounded::<(Step, Exchange)>();
+        let mut in_flight = 0usize;
+        loop {
+            let poll = run.engine.borrow_mut().poll(net::now_ms());
+            if poll.abort_all {
+                let n = run.flights.abort_all();
+                self.say(format!("run deadline passed: aborted {n} request(s)"));
+            }
+            for out in poll.send {
+                in_flight += 1;
+                self.set_step(out.step, StepState::Sending);
+                let (run2, tx2, state) = (run.clone(), tx.clone(), self);
+                spawn_local(async move {
+                    let step = out.step;
+                    let on_event = |e: FlightEvent| {
+                        if e == FlightEvent::Headers {
+                            state.set_step(step, StepState::Streaming);
+                        }
+                    };
+                    let on_server_request = |request: serde_json::Value| {
+                        let reply = run2.engine.borrow_mut().reply(&request);
+                        if let Some(reply) = reply {
+                            let (run3, tx3) = (run2.clone(), tx2.clone());
+                            state.say(format!(
+                                "answered a server request ({})",
+                                reply.step.label()
+                            ));
+                            spawn_local(async move {
+                                let ex = net::send(
+                                    &reply,
+                                    &run3.creds,
+                                    &run3.limits,
+                                    &run3.flights,
+                                    &|_| {},
+                                    &|_| {},
+                                )
+                                .await;
+                                let _ = tx3.unbounded_send((reply.step, ex));
+                            });
+                        }
+                    };
+                    let ex = net::send(
+                        &out,
+                        &run2.creds,
+                        &run2.limits,
+                        &run2.flights,
+                        &on_event,
+                        &on_server_request,
+                    )
+                    .await;
+                    let _ = tx2.unbounded_send((step, ex));
+                });
+            }
+            if poll.done {
+                break;
+            }
+            if in_flight == 0 {
+                if run.engine.borrow().awaiting_review() {
+                    self.plan.set(Some(run.engine.borrow().plan().clone()));
+                    self.tools.set(run.engine.borrow().report().tools);
+                    self.report.set(Some(run.engine.borrow().report()));
+                    self.phase.set(Phase::Review);
+                    self.say("waiting for your review");
+                    return;
+                }
+                break;
+            }
+            if self.phase.get_untracked() == Phase::Connecting
+                && run
+                    .engine
+                    .borrow()
+                    .records()
+                    .iter()
+                    .any(|r| matches!(r.step, Step::ToolsList(_)))
+            {
+                self.phase.set(Phase::Running);
+            }
+            let Some((step, ex)) = rx.next().await else {
+                break;
+            };
+            in_flight -= 1;
+            let state = match (
+                &ex.transport_error,
+                ex.response.as_ref().and_then(|r| r.body_end),
+            ) {
+                (Some(TransportError::Timeout), _)
+                | (_, Some(mcp_triage::exchange::BodyEnd::Deadline)) => StepState::TimedOut,
+                (Some(TransportError::Aborted), _)
+                | (_, Some(mcp_triage::exchange::BodyEnd::Aborted)) => StepState::Aborted,
+                _ => StepState::Done(String::new()),
+            };
+            if state == StepState::Aborted {
+                self.say(format!("{} ended: aborted", step.label()));
+            }
+            run.engine.borrow_mut().handle(step, ex);
+            let report = run.engine.borrow().report();
+            if let StepState::Done(_) = state
+                && let Some(r) = report.records.iter().rev().find(|r| r.step == step)
+            {
+                let v = &r.assessment.verdict;
+                self.set_step(
+                    step,
+                    StepState::Done(format!("{} / {}", v.channel, v.cause)),
+                );
+            } else {
+                self.set_step(step, state);
+            }
+            self.report.set(Some(report));
+        }
+        let report = run.engine.borrow().report();
+        let network_failure = report.records.iter().any(|r| {
+            r.exchange.transport_error == Some(TransportError::Network)
+                && r.exchange.request.method == "POST"
+        });
+        let cancelled = report.ended == Some("cancelled");
+        self.report.set(Some(report.clone()));
+        if network_failure && !cancelled {
+            self.say("a request got no readable response: running the CORS doctor");
+            self.run_doctor(&run, &report).await;
+        }
+        self.phase.set(if cancelled {
+            Phase::Cancelled
+        } else {
+            Phase::Done
+        });
+        self.say(if cancelled {
+            "run cancelled"
+        } else {
+            "run finished"
+        });
+        focus_results();
+    }
+
+    async fn run_doctor(&self, run: &Run, report: &RunReport) {
+        let Some(endpoint) = self.endpoint.get_untracked() else {
+            return;
+        };
+        let modern = report.negotiated_version.as_deref() == Some(mcp_triage::engine::MODERN)
+            || report.era == mcp_triage::engine::Era::Modern;
+        let mut results = Vec::new();
+        for req in cors::plan(modern) {
+            let outcome = net::diagnostic(&endpoint.url, &req, &run.limits, &run.flights).await;
+            let rejected = matches!(outcome, DiagOutcome::Rejected { .. });
+            results.push((req, outcome));
+            if rejected {
+                break;
+            }
+        }
+        let origin = web_sys::window()
+            .and_then(|w| w.location().origin().ok())
+            .unwrap_or_default();
+        self.diagnosis
+            .set(Some(cors::diagnose(&origin, &endpoint, &results)));
+    }
+}
+
+impl Default for AppState {
+    fn default() -> Self {
+        AppState::new()
+    }
+}
+
+/// Moves focus (and the view) to the results heading once it is rendered.
+fn focus_results() {
+    use wasm_bindgen::JsCast;
+    leptos::task::spawn_local(async {
+        leptos::task::tick().await;
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("results-heading"))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = el.focus();
+        }
+    });
+}
