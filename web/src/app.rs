@@ -7,21 +7,68 @@ use wasm_bindgen::JsCast;
 use crate::components::plan_review::PlanReview;
 use crate::components::results::Results;
 use crate::components::run_progress::RunProgress;
+use crate::components::shared_view::SharedView;
 use crate::components::target_form::TargetForm;
 use crate::net::{self, DemoConfig};
 use crate::state::{AppState, Phase};
 
-/// The whole page.
+fn location_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// The whole page: a shared link (read-only, no request at all), or the tool.
 #[component]
 pub fn App() -> impl IntoView {
+    let hash = location_hash();
+    let opened_link = hash.starts_with("#r=");
+    let shared = RwSignal::new(opened_link.then(|| mcp_triage::share::decode(&hash)));
+    // A new link pasted into the address bar changes only the hash: start over from it.
+    let on_hash = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+        if let Some(w) = web_sys::window() {
+            let _ = w.location().reload();
+        }
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.add_event_listener_with_callback("hashchange", on_hash.as_ref().unchecked_ref());
+    }
+    on_hash.forget();
+    let leave = Callback::new(move |_| {
+        if let Some(w) = web_sys::window()
+            && let Ok(history) = w.history()
+        {
+            let path = w.location().pathname().unwrap_or_default();
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
+        }
+        shared.set(None);
+    });
+    view! {
+        {move || match shared.get() {
+            Some(result) => view! {
+                <header class="site-header"><h1>"MCP Triage"</h1></header>
+                <main id="main"><SharedView shared=result on_leave=leave /></main>
+            }.into_any(),
+            None => view! { <Tool load_demo=!opened_link /> }.into_any(),
+        }}
+    }
+}
+
+/// The tool itself: form, plan, progress, results.
+#[component]
+fn Tool(load_demo: bool) -> impl IntoView {
     let state = AppState::new();
     provide_context(state);
     let demo: RwSignal<Option<DemoConfig>> = RwSignal::new(None);
-    spawn_local(async move {
-        if let Some(config) = net::load_demo_config().await {
-            demo.set(Some(config));
-        }
-    });
+    // The demo file is only read on a normal load: an opened share link sends no request at all,
+    // and "run against your own endpoint" leads to an empty form.
+    if load_demo {
+        spawn_local(async move {
+            if let Some(config) = net::load_demo_config().await {
+                demo.set(Some(config));
+            }
+        });
+    }
     // Esc cancels a run.
     let on_key = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
         move |ev: web_sys::KeyboardEvent| {

@@ -120,6 +120,14 @@ impl AppState {
             });
     }
 
+    /// The secrets of the current run (for the share link's second redaction pass).
+    pub fn secrets(&self) -> mcp_triage::redact::Secrets {
+        self.run
+            .get_value()
+            .map(|r| r.creds.secrets())
+            .unwrap_or_default()
+    }
+
     /// Starts a run.
     pub fn start(&self, endpoint: Endpoint, cfg: EngineConfig, creds: Credentials) {
         self.steps.set(Vec::new());

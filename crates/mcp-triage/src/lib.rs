@@ -21,6 +21,7 @@ pub mod jsonrpc;
 pub mod limits;
 pub mod reader;
 pub mod redact;
+pub mod share;
 pub mod spec;
 pub mod sse;
 pub mod summary;

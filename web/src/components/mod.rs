@@ -8,5 +8,7 @@ pub mod plan_review;
 pub mod record_card;
 pub mod results;
 pub mod run_progress;
+pub mod share_panel;
+pub mod shared_view;
 pub mod target_form;
 pub mod visible_text;

@@ -9,6 +9,7 @@ use super::badge::ConformanceBadge;
 use super::diagnosis::DiagnosisCard;
 use super::export_bar::ExportBar;
 use super::record_card::RecordCard;
+use super::share_panel::SharePanel;
 use crate::state::AppState;
 
 /// The summary block.
@@ -135,7 +136,10 @@ pub fn Results() -> impl IntoView {
                         {connect.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names3.clone() /> }).collect_view()}
                     </div>
                 </details>
-                {endpoint.map(|ep| view! { <ExportBar report=report.clone() endpoint=ep /> })}
+                {endpoint.map(|ep| view! {
+                    <ExportBar report=report.clone() endpoint=ep.clone() />
+                    <SharePanel report=report.clone() endpoint=ep />
+                })}
             </section>
         }
         .into_any()

@@ -1,0 +1,573 @@
+//! Share links that carry no secret: a versioned, allowlisted payload, compact JSON → raw deflate →
+//! base64url in the URL fragment (`#r=v1.…`), which browsers never send to a server.
+//!
+//! Version 1 is frozen once released: a later schema is version 2, and v1 links keep decoding.
+//! Decoding refuses long fragments before doing any work, accepts only strict base64url, inflates
+//! with a hard output limit, parses with `deny_unknown_fields`, and checks every length cap and every
+//! identifier; any failure is one error, never a partial result.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::cause::{Cause, Channel, Flag};
+use crate::endpoint::Endpoint;
+use crate::engine::{RunReport, Step};
+use crate::redact::{self, Secrets};
+
+/// The fragment prefix of version 1.
+pub const PREFIX_V1: &str = "r=v1.";
+/// Generated links stay within this many characters (the whole URL).
+pub const MAX_LINK: usize = 8_000;
+/// The decoder refuses fragments longer than this before decoding.
+pub const MAX_FRAGMENT: usize = 16_384;
+/// Inflated payloads larger than this are refused (a deflate bomb stops here).
+pub const MAX_INFLATED: usize = 64 * 1024;
+
+/// Length caps (characters) of the v1 schema.
+mod cap {
+    pub(super) const SHORT: usize = 32;
+    pub(super) const NAME: usize = 128;
+    pub(super) const LINE: usize = 256;
+    pub(super) const TEXT: usize = 512;
+    pub(super) const EXCERPT: usize = 1024;
+    pub(super) const ENDPOINT: usize = 512;
+    pub(super) const ITEMS: usize = 8;
+}
+
+/// A shared run, version 1.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShareV1 {
+    /// Always 1.
+    pub v: u8,
+    /// The MCP Triage version that made the link.
+    pub tool: String,
+    /// When the run was made (ISO 8601, from the shell's clock).
+    pub date: String,
+    /// The endpoint: its origin, or the full URL when the user opted in.
+    pub endpoint: String,
+    /// The protocol version the run spoke.
+    pub version: Option<String>,
+    /// `serverInfo` name and version.
+    pub server: Option<(String, String)>,
+    /// Distinguishability 0–3.
+    pub score: Option<u8>,
+    /// The finding.
+    pub finding: String,
+    /// Probes A–D and the transport checks, in order.
+    pub rows: Vec<ShareRow>,
+    /// Notes about the run.
+    pub notes: Vec<String>,
+}
+
+/// One probe or check in a shared run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShareRow {
+    /// `A`..`D`, `no_token`, `get`, `connect`.
+    pub step: String,
+    /// The tool called.
+    pub tool: Option<String>,
+    /// HTTP status.
+    pub status: Option<u16>,
+    /// Channel identifier.
+    pub channel: String,
+    /// Cause identifier.
+    pub cause: String,
+    /// JSON-RPC code.
+    pub code: Option<i64>,
+    /// `structure` or `text`.
+    pub decided_by: String,
+    /// Evidence facts, with the matched phrase for text evidence.
+    pub evidence: Vec<(String, Option<String>)>,
+    /// The advice key for the agent.
+    pub action: String,
+    /// Flag identifiers.
+    pub flags: Vec<String>,
+    /// Spec verdict: conformance, version, link, reason.
+    pub spec: Option<(String, String, String, String)>,
+    /// A short redacted excerpt of the envelope.
+    pub excerpt: Option<String>,
+    /// Why the probe was skipped.
+    pub skipped: Option<String>,
+}
+
+/// Why a link cannot be opened or made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShareError {
+    /// Longer than [`MAX_FRAGMENT`].
+    TooLong,
+    /// Not `r=v1.` followed by data.
+    WrongPrefix,
+    /// A version this build does not know.
+    UnknownVersion,
+    /// Not strict base64url.
+    BadEncoding,
+    /// Not valid deflate, or larger than [`MAX_INFLATED`] once inflated.
+    BadCompression,
+    /// Not the v1 schema, or a field out of its caps.
+    BadPayload(String),
+    /// Even trimmed, the link would exceed [`MAX_LINK`].
+    TooLargeToShare,
+}
+
+impl fmt::Display for ShareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShareError::TooLargeToShare => {
+                write!(
+                    f,
+                    "These results are too large to share as a link; download the JSON instead."
+                )
+            }
+            _ => write!(
+                f,
+                "This link is invalid or damaged, so nothing from it is shown."
+            ),
+        }
+    }
+}
+
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+fn clean(text: &str, secrets: &Secrets, max: usize) -> String {
+    clip(&redact::redact(text, secrets).0, max)
+}
+
+fn step_name(step: Step) -> Option<&'static str> {
+    match step {
+        Step::Probe(p) => Some(p.as_str()),
+        Step::NoToken => Some("no_token"),
+        Step::Get => Some("get"),
+        Step::Initialize | Step::Discover => Some("connect"),
+        _ => None,
+    }
+}
+
+/// Builds the payload from a report: allowlisted fields only, every server-derived string redacted
+/// once more, the endpoint as its origin unless `include_path`.
+pub fn build(
+    report: &RunReport,
+    endpoint: &Endpoint,
+    include_path: bool,
+    secrets: &Secrets,
+    date: &str,
+    tool_version: &str,
+) -> ShareV1 {
+    let probes_ran = report
+        .records
+        .iter()
+        .any(|r| matches!(r.step, Step::Probe(_)));
+    let mut rows: Vec<ShareRow> = report
+        .records
+        .iter()
+        .filter_map(|r| {
+            let name = step_name(r.step)?;
+            if name == "connect" && probes_ran {
+                return None;
+            }
+            let a = &r.assessment;
+            let v = &a.verdict;
+            let excerpt = v
+                .message
+                .as_ref()
+                .map(|m| m.to_string())
+                .or_else(|| {
+                    r.exchange
+                        .response
+                        .as_ref()
+                        .and_then(|resp| resp.body.clone())
+                })
+                .map(|t| clean(&t, secrets, cap::EXCERPT));
+            Some(ShareRow {
+                step: name.to_string(),
+                tool: v.tool_name.as_deref().map(|t| clean(t, secrets, cap::NAME)),
+                status: v.http_status,
+                channel: v.channel.as_str().to_string(),
+                cause: v.cause.as_str().to_string(),
+                code: v.jsonrpc_code,
+                decided_by: v.decided_by.as_str().to_string(),
+                evidence: v
+                    .evidence
+                    .iter()
+                    .take(cap::ITEMS)
+                    .map(|e| {
+                        (
+                            clean(&e.fact, secrets, cap::LINE),
+                            e.matched.as_deref().map(|m| clean(m, secrets, cap::NAME)),
+                        )
+                    })
+                    .collect(),
+                action: a.advice.action.as_str().to_string(),
+                flags: v
+                    .flags
+                    .iter()
+                    .take(cap::ITEMS)
+                    .map(|f| f.as_str().to_string())
+                    .collect(),
+                spec: a.spec.as_ref().map(|s| {
+                    (
+                        format!("{:?}", s.conformance).to_lowercase(),
+                        clip(&s.version, cap::SHORT),
+                        clip(&s.link, cap::LINE),
+                        clip(&s.reason, cap::TEXT),
+                    )
+                }),
+                excerpt,
+                skipped: None,
+            })
+        })
+        .collect();
+    for p in &report.probes {
+        if let Some(reason) = p.skipped {
+            rows.push(ShareRow {
+                step: p.probe.as_str().to_string(),
+                tool: None,
+                status: None,
+                channel: Channel::Network.as_str().to_string(),
+                cause: Cause::None.as_str().to_string(),
+                code: None,
+                decided_by: "structure".into(),
+                evidence: Vec::new(),
+                action: "proceed".into(),
+                flags: Vec::new(),
+                spec: None,
+                excerpt: None,
+                skipped: Some(clip(reason.describe(), cap::LINE)),
+            });
+        }
+    }
+    rows.truncate(cap::ITEMS * 2);
+    let shown = if include_path {
+        endpoint.url.clone()
+    } else {
+        endpoint.origin()
+    };
+    ShareV1 {
+        v: 1,
+        tool: clip(tool_version, cap::SHORT),
+        date: clip(date, cap::SHORT),
+        endpoint: clean(&shown, secrets, cap::ENDPOINT),
+        version: report
+            .negotiated_version
+            .as_deref()
+            .map(|v| clip(v, cap::SHORT)),
+        server: report.server_info.as_ref().map(|i| {
+            let field = |k: &str| i.get(k).and_then(|v| v.as_str()).unwrap_or("");
+            (
+                clean(field("name"), secrets, cap::NAME),
+                clean(field("version"), secrets, cap::SHORT),
+            )
+        }),
+        score: report.summary.score,
+        finding: clean(&report.summary.finding, secrets, cap::TEXT),
+        rows,
+        notes: report
+            .notes
+            .iter()
+            .take(cap::ITEMS)
+            .map(|n| clean(n, secrets, cap::LINE))
+            .collect(),
+    }
+}
+
+/// Runs redaction once more over every string of a payload (the second pass the design asks for).
+pub fn redact_payload(p: &ShareV1, secrets: &Secrets) -> ShareV1 {
+    let r = |s: &str| redact::redact(s, secrets).0;
+    ShareV1 {
+        endpoint: r(&p.endpoint),
+        server: p.server.as_ref().map(|(n, v)| (r(n), r(v))),
+        finding: r(&p.finding),
+        notes: p.notes.iter().map(|n| r(n)).collect(),
+        rows: p
+            .rows
+            .iter()
+            .map(|row| ShareRow {
+                tool: row.tool.as_deref().map(r),
+                evidence: row
+                    .evidence
+                    .iter()
+                    .map(|(f, m)| (r(f), m.as_deref().map(r)))
+                    .collect(),
+                excerpt: row.excerpt.as_deref().map(r),
+                skipped: row.skipped.as_deref().map(r),
+                ..row.clone()
+            })
+            .collect(),
+        ..p.clone()
+    }
+}
+
+/// The fragment (without `#`) for a payload, untrimmed.
+pub fn encode(p: &ShareV1) -> String {
+    let json = serde_json::to_vec(p).unwrap_or_default();
+    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    format!("{PREFIX_V1}{}", redact::base64url(&packed))
+}
+
+/// Trims excerpts (then evidence, then notes) deterministically until the link — `base_len`
+/// characters of page URL plus `#` plus the fragment — fits in [`MAX_LINK`].
+pub fn fit(p: &ShareV1, base_len: usize) -> Result<ShareV1, ShareError> {
+    let budget = MAX_LINK.saturating_sub(base_len + 1);
+    let mut current = p.clone();
+    if encode(&current).len() <= budget {
+        return Ok(current);
+    }
+    for excerpt_cap in [512usize, 256, 128, 64, 0] {
+        for row in current.rows.iter_mut() {
+            row.excerpt = row
+                .excerpt
+                .as_deref()
+                .filter(|_| excerpt_cap > 0)
+                .map(|e| clip(e, excerpt_cap));
+        }
+        if encode(&current).len() <= budget {
+            return Ok(current);
+        }
+    }
+    for row in current.rows.iter_mut() {
+        row.evidence.truncate(2);
+    }
+    current.notes.clear();
+    if encode(&current).len() <= budget {
+        return Ok(current);
+    }
+    Err(ShareError::TooLargeToShare)
+}
+
+fn decode_base64url(text: &str) -> Option<Vec<u8>> {
+    if !text
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        || text.len() % 4 == 1
+    {
+        return None;
+    }
+    let bytes = crate::exchange::decode_base64(text)?;
+    // Strict: the unused low bits of the last character must be zero (one canonical encoding).
+    (redact::base64url(&bytes) == text).then_some(bytes)
+}
+
+fn check(ok: bool, what: &str) -> Result<(), ShareError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(ShareError::BadPayload(what.to_string()))
+    }
+}
+
+fn within(s: &str, max: usize) -> bool {
+    s.chars().count() <= max
+}
+
+fn validate(p: &ShareV1) -> Result<(), ShareError> {
+    check(p.v == 1, "version")?;
+    check(
+        within(&p.tool, cap::SHORT) && within(&p.date, cap::SHORT),
+        "tool or date",
+    )?;
+    check(within(&p.endpoint, cap::ENDPOINT), "endpoint")?;
+    check(
+        p.version.as_deref().is_none_or(|v| within(v, cap::SHORT)),
+        "version",
+    )?;
+    check(
+        p.server
+            .as_ref()
+            .is_none_or(|(n, v)| within(n, cap::NAME) && within(v, cap::SHORT)),
+        "server",
+    )?;
+    check(p.score.is_none_or(|s| s <= 3), "score")?;
+    check(within(&p.finding, cap::TEXT), "finding")?;
+    check(p.rows.len() <= cap::ITEMS * 2, "rows")?;
+    check(
+        p.notes.len() <= cap::ITEMS && p.notes.iter().all(|n| within(n, cap::LINE)),
+        "notes",
+    )?;
+    for row in &p.rows {
+        check(
+            matches!(
+                row.step.as_str(),
+                "A" | "B" | "C" | "D" | "no_token" | "get" | "connect"
+            ),
+            "step",
+        )?;
+        check(Channel::parse(&row.channel).is_some(), "channel")?;
+        check(Cause::parse(&row.cause).is_some(), "cause")?;
+        check(
+            matches!(row.decided_by.as_str(), "structure" | "text"),
+            "decided_by",
+        )?;
+        check(
+            row.tool.as_deref().is_none_or(|t| within(t, cap::NAME)),
+            "tool",
+        )?;
+        check(row.evidence.len() <= cap::ITEMS, "evidence")?;
+        for (fact, matched) in &row.evidence {
+            check(
+                within(fact, cap::LINE) && matched.as_deref().is_none_or(|m| within(m, cap::NAME)),
+                "evidence",
+            )?;
+        }
+        check(within(&row.action, cap::SHORT), "action")?;
+        check(
+            row.flags.len() <= cap::ITEMS && row.flags.iter().all(|f| Flag::parse(f).is_some()),
+            "flags",
+        )?;
+        if let Some((conf, version, link, reason)) = &row.spec {
+            check(
+                matches!(conf.as_str(), "conforms" | "deviates" | "notapplicable"),
+                "spec",
+            )?;
+            check(
+                within(version, cap::SHORT) && within(reason, cap::TEXT),
+                "spec",
+            )?;
+            check(
+                within(link, cap::LINE) && link.starts_with("https://modelcontextprotocol.io/"),
+                "spec link",
+            )?;
+        }
+        check(
+            row.excerpt
+                .as_deref()
+                .is_none_or(|e| within(e, cap::EXCERPT)),
+            "excerpt",
+        )?;
+        check(
+            row.skipped.as_deref().is_none_or(|s| within(s, cap::LINE)),
+            "skipped",
+        )?;
+    }
+    Ok(())
+}
+
+/// Opens a fragment (with or without the leading `#`). Any failure is one error, never partial data.
+pub fn decode(fragment: &str) -> Result<ShareV1, ShareError> {
+    if fragment.len() > MAX_FRAGMENT {
+        return Err(ShareError::TooLong);
+    }
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    let Some(rest) = fragment.strip_prefix("r=") else {
+        return Err(ShareError::WrongPrefix);
+    };
+    let Some(data) = rest.strip_prefix("v1.") else {
+        return Err(ShareError::UnknownVersion);
+    };
+    let packed = decode_base64url(data).ok_or(ShareError::BadEncoding)?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED)
+        .map_err(|_| ShareError::BadCompression)?;
+    let payload: ShareV1 =
+        serde_json::from_slice(&json).map_err(|e| ShareError::BadPayload(e.to_string()))?;
+    validate(&payload)?;
+    Ok(payload)
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    fn sample() -> ShareV1 {
+        ShareV1 {
+            v: 1,
+            tool: "0.1.0".into(),
+            date: "2026-12-02T15:00:00Z".into(),
+            endpoint: "https://mcp.example.com".into(),
+            version: Some("2025-11-25".into()),
+            server: Some(("demo".into(), "1.29.0".into())),
+            score: Some(0),
+            finding: "An unknown tool, bad arguments and a thrown exception all arrive as isError: true; only the text tells them apart.".into(),
+            rows: vec![ShareRow {
+                step: "A".into(),
+                tool: Some("mcp_triage_no_such_tool_1".into()),
+                status: Some(200),
+                channel: "tool_error".into(),
+                cause: "unknown_tool".into(),
+                code: None,
+                decided_by: "text".into(),
+                evidence: vec![("result.isError is true".into(), None)],
+                action: "pick_another_tool".into(),
+                flags: vec!["code_in_text".into()],
+                spec: Some(("deviates".into(), "2025-11-25".into(), "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling".into(), "…".into())),
+                excerpt: Some("{\"result\":{}}".into()),
+                skipped: None,
+            }],
+            notes: vec![],
+        }
+    }
+
+    #[test]
+    fn round_trip_and_fragment_shape() {
+        let p = sample();
+        let frag = encode(&p);
+        assert!(frag.starts_with("r=v1."));
+        assert_eq!(decode(&frag), Ok(p.clone()));
+        assert_eq!(decode(&format!("#{frag}")), Ok(p));
+    }
+
+    #[test]
+    fn truncated_and_tampered_links_are_refused_whole() {
+        let frag = encode(&sample());
+        for cut in 1..=64.min(frag.len() - 5) {
+            assert!(decode(&frag[..frag.len() - cut]).is_err(), "cut {cut}");
+        }
+        assert_eq!(decode("r=v2.AAAA"), Err(ShareError::UnknownVersion));
+        assert_eq!(decode("x=v1.AAAA"), Err(ShareError::WrongPrefix));
+        assert_eq!(decode("r=v1.AA=A"), Err(ShareError::BadEncoding));
+        assert_eq!(decode(&"r=v1.".repeat(4000)), Err(ShareError::TooLong));
+        let mut bad = sample();
+        bad.rows[0].cause = "exploded".into();
+        assert!(matches!(
+            decode(&encode(&bad)),
+            Err(ShareError::BadPayload(_))
+        ));
+        let mut unknown_field = serde_json::to_value(sample()).unwrap();
+        unknown_field["extra"] = serde_json::json!(1);
+        let packed = miniz_oxide::deflate::compress_to_vec(unknown_field.to_string().as_bytes(), 9);
+        assert!(matches!(
+            decode(&format!("r=v1.{}", redact::base64url(&packed))),
+            Err(ShareError::BadPayload(_))
+        ));
+    }
+
+    #[test]
+    fn a_deflate_bomb_stops_at_the_limit() {
+        let zeros = vec![0u8; 8 * 1024 * 1024];
+        let packed = miniz_oxide::deflate::compress_to_vec(&zeros, 10);
+        let frag = format!("r=v1.{}", redact::base64url(&packed));
+        assert!(
+            frag.len() < MAX_FRAGMENT,
+            "the bomb fits in a link: {}",
+            frag.len()
+        );
+        assert_eq!(decode(&frag), Err(ShareError::BadCompression));
+    }
+
+    #[test]
+    fn fit_trims_excerpts_deterministically() {
+        let mut p = sample();
+        let noisy: String = (0..1000)
+            .map(|i| char::from(b'a' + ((i * 7919) % 26) as u8))
+            .collect();
+        for _ in 0..7 {
+            let mut row = p.rows[0].clone();
+            row.excerpt = Some(noisy.clone());
+            p.rows.push(row);
+        }
+        let fitted = fit(&p, 40).unwrap();
+        assert!(encode(&fitted).len() + 41 <= MAX_LINK);
+        assert_eq!(fit(&p, 40).unwrap(), fitted);
+        assert_eq!(decode(&encode(&fitted)), Ok(fitted));
+    }
+}

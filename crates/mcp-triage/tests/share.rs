@@ -1,0 +1,128 @@
+//! Share links: decode(encode(r)) == fit(redact(r)) over generated payloads; a bounded fuzz smoke run
+//! of the decoder (the long run is `cargo run --release --example fuzz_share`).
+
+// Test code: a panic is a failed test, not a crash on network data.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use mcp_triage::redact::{Secrets, encodings};
+use mcp_triage::share::{self, ShareRow, ShareV1};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn text(&mut self, max: usize, secret: &str) -> String {
+        let len = (self.next() % max as u64) as usize;
+        let mut s: String = (0..len)
+            .map(|_| char::from_u32(0x20 + (self.next() % 0x2000) as u32).unwrap_or('x'))
+            .collect();
+        if self.next().is_multiple_of(3) {
+            s.push_str(&format!(" Bearer {secret} "));
+        }
+        s.chars().take(max).collect()
+    }
+}
+
+const SECRET: &str = "mcptriageSENTINEL_qwertyuiopasdfghjklzxcvbnmQWERTY";
+
+fn generated(rng: &mut Rng) -> ShareV1 {
+    let rows = (0..(rng.next() % 9) as usize)
+        .map(|i| ShareRow {
+            step: ["A", "B", "C", "D", "no_token", "get"][i % 6].into(),
+            tool: Some(rng.text(100, SECRET)),
+            status: Some(200),
+            channel: "tool_error".into(),
+            cause: "tool_execution".into(),
+            code: Some(-32602),
+            decided_by: "text".into(),
+            evidence: vec![(rng.text(200, SECRET), Some(rng.text(100, SECRET)))],
+            action: "give_text_to_model".into(),
+            flags: vec!["message_withheld".into()],
+            spec: None,
+            excerpt: Some(rng.text(1000, SECRET)),
+            skipped: None,
+        })
+        .collect();
+    ShareV1 {
+        v: 1,
+        tool: "0.1.0".into(),
+        date: "2026-12-02".into(),
+        endpoint: "https://mcp.example.com".into(),
+        version: Some("2025-06-18".into()),
+        server: Some((rng.text(100, SECRET), "1".into())),
+        score: Some((rng.next() % 4) as u8),
+        finding: rng.text(400, SECRET),
+        rows,
+        notes: vec![rng.text(200, SECRET)],
+    }
+}
+
+#[test]
+fn decode_of_encode_is_fit_of_redact_and_carries_no_secret() {
+    let secrets = Secrets::new([SECRET]);
+    let mut rng = Rng(7);
+    for _ in 0..120 {
+        let p = generated(&mut rng);
+        let expected = share::fit(&share::redact_payload(&p, &secrets), 60);
+        match expected {
+            Ok(fitted) => {
+                let frag = share::encode(&fitted);
+                assert!(frag.len() + 61 <= share::MAX_LINK);
+                let back = share::decode(&frag).unwrap();
+                assert_eq!(back, fitted);
+                let json = serde_json::to_string(&back).unwrap();
+                for form in encodings(SECRET) {
+                    assert!(
+                        !json.contains(&form) && !frag.contains(&form),
+                        "{form} leaked"
+                    );
+                }
+            }
+            Err(e) => assert_eq!(e, share::ShareError::TooLargeToShare),
+        }
+    }
+}
+
+#[test]
+fn payloads_that_already_fit_round_trip_exactly() {
+    let mut rng = Rng(11);
+    let p = ShareV1 {
+        rows: vec![],
+        ..generated(&mut rng)
+    };
+    let p = share::redact_payload(&p, &Secrets::default());
+    assert_eq!(share::fit(&p, 60).unwrap(), p);
+    assert_eq!(share::decode(&share::encode(&p)).unwrap(), p);
+}
+
+#[test]
+fn decoder_fuzz_smoke() {
+    let mut rng = Rng(99);
+    let valid = share::encode(&generated(&mut rng));
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=.#r";
+    for i in 0..6_000 {
+        let mut bytes = valid.clone().into_bytes();
+        match i % 4 {
+            0 => {
+                let at = (rng.next() as usize) % bytes.len();
+                bytes[at] = alphabet[(rng.next() as usize) % alphabet.len()];
+            }
+            1 => bytes.truncate((rng.next() as usize) % bytes.len()),
+            2 => {
+                let n = (rng.next() % 300) as usize;
+                bytes = b"r=v1.".to_vec();
+                bytes.extend((0..n).map(|_| alphabet[(rng.next() as usize) % 64]));
+            }
+            _ => {
+                let at = (rng.next() as usize) % bytes.len();
+                bytes.insert(at, alphabet[(rng.next() as usize) % alphabet.len()]);
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = share::decode(&text);
+    }
+}

@@ -1,0 +1,85 @@
+//! "Share results link": shows exactly what is shared (the decoded payload) before copying.
+
+use leptos::prelude::*;
+use mcp_triage::endpoint::Endpoint;
+use mcp_triage::engine::RunReport;
+use mcp_triage::share;
+
+use super::copy_button::CopyButton;
+use crate::state::AppState;
+
+fn page_base() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .map(|h| h.split('#').next().unwrap_or("").to_string())
+        .unwrap_or_default()
+}
+
+/// The share panel.
+#[component]
+pub fn SharePanel(report: RunReport, endpoint: Endpoint) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let open = RwSignal::new(false);
+    let include_path = RwSignal::new(false);
+    let date = js_sys::Date::new_0()
+        .to_iso_string()
+        .as_string()
+        .unwrap_or_default();
+    let report = StoredValue::new(report);
+    let endpoint = StoredValue::new(endpoint);
+    let built = Memo::new(move |_| {
+        let secrets = state.secrets();
+        let payload = report.with_value(|r| {
+            endpoint.with_value(|e| {
+                share::build(
+                    r,
+                    e,
+                    include_path.get(),
+                    &secrets,
+                    &date,
+                    env!("CARGO_PKG_VERSION"),
+                )
+            })
+        });
+        let payload = share::redact_payload(&payload, &secrets);
+        let base = page_base();
+        share::fit(&payload, base.len())
+            .map(|fitted| {
+                let fragment = share::encode(&fitted);
+                let shown = share::decode(&fragment)
+                    .ok()
+                    .and_then(|p| serde_json::to_string_pretty(&p).ok())
+                    .unwrap_or_default();
+                (format!("{base}#{fragment}"), shown)
+            })
+            .map_err(|e| e.to_string())
+    });
+    view! {
+        <section class="share" aria-label="Share results link">
+            <button type="button" data-testid="share-open" on:click=move |_| open.update(|o| *o = !*o)>"Share results link…"</button>
+            <Show when=move || open.get()>
+                <div class="card" data-testid="share-panel">
+                    <p>"The link holds the results below in its #fragment, which browsers never send to a server. It never holds the token or any request header."</p>
+                    <label class="check">
+                        <input type="checkbox" data-testid="share-include-path" prop:checked=move || include_path.get()
+                            on:change=move |ev| include_path.set(event_target_checked(&ev)) />
+                        " Include the endpoint's path and query"
+                    </label>
+                    <Show when=move || include_path.get()>
+                        <p class="warn">"Careful: API keys often live in paths and query strings."</p>
+                    </Show>
+                    {move || match built.get() {
+                        Ok((link, shown)) => view! {
+                            <p>"Exactly what is shared:"</p>
+                            <pre class="snippet" tabindex="0" data-testid="share-payload">{shown}</pre>
+                            <label for="share-link">"Link (" {link.len()} " characters)"</label>
+                            <input id="share-link" type="text" readonly data-testid="share-link" prop:value=link.clone() />
+                            <CopyButton label="Copy link" text=link testid="share-copy" />
+                        }.into_any(),
+                        Err(message) => view! { <p class="error" data-testid="share-too-large">{message}</p> }.into_any(),
+                    }}
+                </div>
+            </Show>
+        </section>
+    }
+}

@@ -1,0 +1,96 @@
+//! A shared results link, opened: read-only, marked as not verified, and it sends no request.
+
+use leptos::prelude::*;
+use mcp_triage::cause::Channel;
+use mcp_triage::share::{ShareError, ShareV1};
+use mcp_triage::spec::Conformance;
+
+use super::badge::{ChannelBadge, ConformanceBadge};
+use super::visible_text::VisibleText;
+
+fn title(step: &str) -> String {
+    match step {
+        "A" => "A · Unknown tool".into(),
+        "B" => "B · Schema-invalid arguments".into(),
+        "C" => "C · A call whose backend fails".into(),
+        "D" => "D · A call that succeeds".into(),
+        "no_token" => "Check · without the token".into(),
+        "get" => "Check · GET on the endpoint".into(),
+        _ => "Connect".into(),
+    }
+}
+
+/// The shared results, or the one "invalid or damaged link" view.
+#[component]
+pub fn SharedView(shared: Result<ShareV1, ShareError>, on_leave: Callback<()>) -> impl IntoView {
+    let leave = move |_| on_leave.run(());
+    let Ok(p) = shared else {
+        return view! {
+            <section class="banner" data-testid="damaged-link" role="alert">
+                <h2>"Invalid or damaged link"</h2>
+                <p>"This link is invalid or damaged, so nothing from it is shown."</p>
+                <button type="button" class="primary" data-testid="run-own" on:click=leave>"Run against your own endpoint"</button>
+            </section>
+        }
+        .into_any();
+    };
+    view! {
+        <section data-testid="shared-view" aria-label="Shared results">
+            <div class="banner" role="note" data-testid="shared-banner">
+                <strong>"Shared results — not verified by this page."</strong>
+                " Made " <VisibleText text=p.date.clone() cap=32 /> " with MCP Triage " <VisibleText text=p.tool.clone() cap=32 /> "."
+                " Nothing was sent to any server to show this."
+            </div>
+            <section class="summary" data-testid="summary">
+                <p class="finding" data-testid="finding"><VisibleText text=p.finding.clone() cap=512 /></p>
+                <p class="score">"Distinguishability by structure alone: "
+                    <strong data-testid="score">{p.score.map(|s| format!("{s}/3")).unwrap_or_else(|| "n/a".into())}</strong></p>
+                <p class="meta">"Endpoint " <code><VisibleText text=p.endpoint.clone() cap=512 /></code>
+                    {p.server.clone().map(|(n, v)| view! { " · server " <VisibleText text=format!("{n} {v}") cap=200 /> })}
+                    {p.version.clone().map(|v| view! { " · protocol " <VisibleText text=v cap=32 /> })}
+                </p>
+                <ul class="notes">{p.notes.iter().map(|n| view! { <li><VisibleText text=n.clone() cap=256 /></li> }).collect_view()}</ul>
+            </section>
+            <div class="cards">
+                {p.rows.into_iter().map(|row| {
+                    let channel = Channel::parse(&row.channel).unwrap_or(Channel::Malformed);
+                    let id = format!("card-{}", row.step.replace('_', "-"));
+                    view! {
+                        <article class="card" data-testid=id>
+                            <header class="card-head">
+                                <h3>{title(&row.step)}</h3>
+                                {row.skipped.is_none().then(|| view! { <ChannelBadge channel=channel /> })}
+                            </header>
+                            {row.skipped.clone().map(|s| view! { <p data-testid="skip-reason">"Skipped: " <VisibleText text=s cap=256 /></p> })}
+                            {row.skipped.is_none().then(|| view! {
+                                <p class="meta">
+                                    {row.tool.clone().map(|t| view! { "Tool " <code><VisibleText text=t cap=128 /></code> " · " })}
+                                    {row.status.map(|s| format!("HTTP {s}"))}
+                                    {row.code.map(|c| format!(" · JSON-RPC {c}"))}
+                                </p>
+                                <p class="cause">"Cause: " <strong data-testid="cause">{row.cause.clone()}</strong>
+                                    <span class="decided">{format!(" · decided by {}", row.decided_by)}</span></p>
+                                <p>"Agent: " <span class="badge action">{row.action.replace('_', " ")}</span></p>
+                                <ul class="evidence">{row.evidence.iter().map(|(fact, matched)| view! {
+                                    <li><VisibleText text=fact.clone() cap=256 />
+                                        {matched.clone().map(|m| view! { " — " <mark><VisibleText text=m cap=128 /></mark> })}</li>
+                                }).collect_view()}</ul>
+                                {(!row.flags.is_empty()).then(|| view! { <p class="flags">{row.flags.join(", ")}</p> })}
+                                {row.spec.clone().map(|(conf, version, link, reason)| {
+                                    let c = match conf.as_str() { "conforms" => Conformance::Conforms, "deviates" => Conformance::Deviates, _ => Conformance::NotApplicable };
+                                    view! {
+                                        <p>"Spec " {version} " " <ConformanceBadge conformance=c /> " " <VisibleText text=reason cap=512 /></p>
+                                        <p><a href=link.clone() target="_blank" rel="noopener noreferrer">{link.clone()}</a></p>
+                                    }
+                                })}
+                                {row.excerpt.clone().map(|e| view! { <pre class="envelope" tabindex="0"><VisibleText text=e cap=1024 /></pre> })}
+                            })}
+                        </article>
+                    }
+                }).collect_view()}
+            </div>
+            <button type="button" class="primary" data-testid="run-own" on:click=leave>"Run against your own endpoint"</button>
+        </section>
+    }
+    .into_any()
+}
