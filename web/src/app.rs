@@ -4,6 +4,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
+use crate::components::examples::Examples;
+use crate::components::paste::Paste;
 use crate::components::plan_review::PlanReview;
 use crate::components::results::Results;
 use crate::components::run_progress::RunProgress;
@@ -98,10 +100,15 @@ fn Tool(load_demo: bool) -> impl IntoView {
         </header>
         <main id="main">
             <TargetForm demo=demo />
+            <details class="no-server">
+                <summary>"No server handy? Examples and pasted captures"</summary>
+                <Examples />
+                <Paste />
+            </details>
             <Show when=move || phase.get() == Phase::Review>
                 <PlanReview />
             </Show>
-            <Show when=move || !matches!(phase.get(), Phase::Form | Phase::Review)>
+            <Show when=move || !matches!(phase.get(), Phase::Form | Phase::Review) && !state.steps.get().is_empty()>
                 <RunProgress />
             </Show>
             <Show when=move || matches!(phase.get(), Phase::Done | Phase::Cancelled)>

@@ -30,3 +30,6 @@ pub fn refuse_framed() {
         ));
     }
 }
+
+#[cfg(all(test, target_arch = "wasm32"))]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

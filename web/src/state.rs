@@ -79,6 +79,8 @@ pub struct AppState {
     pub endpoint: RwSignal<Option<Endpoint>>,
     /// Names of extra secret headers (for curl).
     pub secret_header_names: RwSignal<Vec<String>>,
+    /// Where shown results came from, when they are not a live run.
+    pub source: RwSignal<Option<String>>,
     run: StoredValue<Option<Run>, LocalStorage>,
 }
 
@@ -103,6 +105,7 @@ impl AppState {
             log: RwSignal::new(Vec::new()),
             endpoint: RwSignal::new(None),
             secret_header_names: RwSignal::new(Vec::new()),
+            source: RwSignal::new(None),
             run: StoredValue::new_local(None),
         }
     }
@@ -118,6 +121,24 @@ impl AppState {
                 Some(r) => r.state = state,
                 None => rows.push(StepRow { step, state }),
             });
+    }
+
+    /// Shows a report made from recorded exchanges (an example or a pasted capture).
+    pub fn show_recorded(&self, report: RunReport, endpoint: &str, source: String) {
+        if let Some(run) = self.run.get_value() {
+            run.flights.abort_all();
+        }
+        self.run.set_value(None);
+        self.steps.set(Vec::new());
+        self.diagnosis.set(None);
+        self.log.set(Vec::new());
+        self.secret_header_names.set(Vec::new());
+        self.endpoint
+            .set(mcp_triage::endpoint::parse_endpoint(endpoint).ok());
+        self.source.set(Some(source));
+        self.report.set(Some(report));
+        self.phase.set(Phase::Done);
+        focus_results();
     }
 
     /// The secrets of the current run (for the share link's second redaction pass).
@@ -136,6 +157,7 @@ impl AppState {
         self.diagnosis.set(None);
         self.log.set(Vec::new());
         self.secret_header_names.set(creds.header_names());
+        self.source.set(None);
         self.endpoint.set(Some(endpoint));
         let limits = cfg.limits.clone();
         let run = Run {

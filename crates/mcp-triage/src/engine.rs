@@ -1096,3 +1096,109 @@ pub fn recorded_request(
         body: out.body.clone(),
     }
 }
+
+impl RunReport {
+    /// A report from recorded exchanges (examples, pasted captures): each exchange's step comes from
+    /// its `intent` (A–D, `no_token`, `get`) or its JSON-RPC method.
+    pub fn from_exchanges(endpoint: &str, exchanges: Vec<Exchange>) -> RunReport {
+        let mut records = Vec::new();
+        let mut negotiated = None;
+        let mut server_info = None;
+        let mut pages = 0;
+        for ex in exchanges {
+            let method = ex
+                .request
+                .body
+                .as_deref()
+                .and_then(|b| serde_json::from_str::<Value>(b).ok())
+                .and_then(|v| v.get("method").and_then(Value::as_str).map(str::to_string));
+            let step = match (
+                ex.intent.as_deref(),
+                method.as_deref(),
+                ex.request.method.as_str(),
+            ) {
+                (Some("A"), ..) => Step::Probe(ProbeName::A),
+                (Some("B"), ..) => Step::Probe(ProbeName::B),
+                (Some("C"), ..) => Step::Probe(ProbeName::C),
+                (Some("D"), ..) => Step::Probe(ProbeName::D),
+                (Some("no_token"), ..) => Step::NoToken,
+                (Some("get"), ..) | (_, _, "GET") => Step::Get,
+                (_, _, "DELETE") => Step::Delete,
+                (_, Some("initialize"), _) => Step::Initialize,
+                (_, Some("server/discover"), _) => Step::Discover,
+                (_, Some("notifications/initialized"), _) => Step::Initialized,
+                (_, Some("tools/list"), _) => {
+                    pages += 1;
+                    Step::ToolsList(pages)
+                }
+                _ => Step::Reply(records.len() as u32),
+            };
+            if negotiated.is_none() {
+                negotiated = ex.negotiated_version.clone();
+            }
+            let opts = Options {
+                intent: ex.intent.clone(),
+                negotiated_version: negotiated.clone(),
+                limits: Limits::default(),
+            };
+            let assessment = assess(&ex, &opts);
+            if matches!(step, Step::Initialize | Step::Discover)
+                && let Some(m) = &assessment.verdict.message
+            {
+                server_info = m
+                    .pointer("/result/serverInfo")
+                    .or_else(|| m.pointer("/result/_meta/io.modelcontextprotocol~1serverInfo"))
+                    .cloned();
+                if negotiated.is_none() {
+                    negotiated = m
+                        .pointer("/result/protocolVersion")
+                        .and_then(Value::as_str)
+                        .map(str::to_string);
+                }
+            }
+            records.push(Record {
+                step,
+                wave: 0,
+                exchange: ex,
+                assessment,
+            });
+        }
+        let probe = |p: ProbeName| {
+            records
+                .iter()
+                .find(|r| r.step == Step::Probe(p))
+                .map(|r| &r.assessment.verdict)
+        };
+        let summary = summary::summarize(
+            probe(ProbeName::A),
+            probe(ProbeName::B),
+            probe(ProbeName::C),
+        );
+        let c_not_provoked =
+            probe(ProbeName::C).is_some_and(|v| v.channel == crate::cause::Channel::Success);
+        let version = negotiated
+            .clone()
+            .unwrap_or_else(|| DEFAULT_LEGACY.to_string());
+        let origin = records
+            .iter()
+            .find(|r| matches!(r.step, Step::Initialize | Step::Discover))
+            .map(|r| spec::verdict(Probe::Origin, &version, &r.assessment.verdict));
+        RunReport {
+            endpoint: endpoint.to_string(),
+            era: Era::Legacy(version),
+            mode: Mode::Quick,
+            negotiated_version: negotiated,
+            server_info,
+            session: false,
+            probes: ProbeName::ALL.map(planned),
+            records,
+            summary,
+            origin,
+            c_not_provoked,
+            waves: None,
+            ended: Some("recorded"),
+            notes: Vec::new(),
+            tools: Vec::new(),
+        }
+    }
+}

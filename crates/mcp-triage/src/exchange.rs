@@ -277,3 +277,120 @@ mod tests {
         );
     }
 }
+
+/// Builds an exchange from a raw HTTP response as pasted (status line, headers, blank line, body) and
+/// the request body that was sent. For servers a browser cannot reach (no CORS): paste what curl saw.
+pub fn from_raw_http(response: &str, request_body: &str, url: &str) -> Result<Exchange, String> {
+    let text = response.trim_start();
+    let (head, body) = match text.find("\r\n\r\n") {
+        Some(i) => (&text[..i], &text[i + 4..]),
+        None => match text.find("\n\n") {
+            Some(i) => (&text[..i], &text[i + 2..]),
+            None => (text, ""),
+        },
+    };
+    let mut lines = head.lines();
+    let status_line = lines.next().unwrap_or("");
+    let mut parts = status_line.split_whitespace();
+    let proto = parts.next().unwrap_or("");
+    if !proto.starts_with("HTTP/") {
+        return Err(
+            "the response must start with a status line such as \"HTTP/1.1 200 OK\"".into(),
+        );
+    }
+    let status: u16 = parts
+        .next()
+        .and_then(|s| s.parse().ok())
+        .filter(|s| (100..600).contains(s))
+        .ok_or("the status line has no valid status code")?;
+    let mut headers = Vec::new();
+    for line in lines {
+        let line = line.trim_end_matches('\r');
+        if line.is_empty() {
+            continue;
+        }
+        let (k, v) = line.split_once(':').ok_or_else(|| {
+            format!(
+                "not a header line: {:?}",
+                line.chars().take(60).collect::<String>()
+            )
+        })?;
+        headers.push((k.trim().to_string(), v.trim().to_string()));
+    }
+    let request_body = request_body.trim();
+    Ok(Exchange {
+        format: FORMAT.into(),
+        case: None,
+        description: None,
+        server: None,
+        vantage: Vantage::Direct,
+        protocol_version: None,
+        request: Request {
+            method: "POST".into(),
+            url: url.to_string(),
+            headers: vec![
+                ("Content-Type".into(), "application/json".into()),
+                (
+                    "Accept".into(),
+                    "application/json, text/event-stream".into(),
+                ),
+            ],
+            body: (!request_body.is_empty()).then(|| request_body.to_string()),
+        },
+        response: Some(Response {
+            status,
+            headers,
+            body: Some(body.to_string()),
+            body_complete: Some(true),
+            body_end: None,
+            body_base64: None,
+        }),
+        transport_error: None,
+        transport_error_detail: None,
+        elapsed_ms: None,
+        negotiated_version: None,
+        intent: None,
+    })
+}
+
+/// Reads pasted text: one `mcp-exchange/1` document, or a JSON array of them.
+pub fn from_pasted_json(text: &str) -> Result<Vec<Exchange>, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let items = match value {
+        serde_json::Value::Array(items) => items,
+        other => vec![other],
+    };
+    if items.len() > 64 {
+        return Err("at most 64 exchanges at a time".into());
+    }
+    items
+        .into_iter()
+        .map(|v| Exchange::from_json(v.to_string().as_bytes()).map_err(|e| e.to_string()))
+        .collect()
+}
+
+#[cfg(test)]
+mod paste_tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn raw_http_responses_are_read() {
+        let raw = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"isError\":true,\"content\":[]}}\n\n";
+        let ex = from_raw_http(
+            raw,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x"}}"#,
+            "https://x/mcp",
+        )
+        .unwrap();
+        let v = crate::classify(&ex, &crate::Options::default());
+        assert_eq!(v.channel, crate::Channel::ToolError);
+        assert!(from_raw_http("hello", "", "u").is_err());
+        assert!(from_raw_http("HTTP/1.1 abc\r\n\r\n", "", "u").is_err());
+        assert!(from_raw_http("HTTP/1.1 200 OK\nno colon here\n\n{}", "", "u").is_err());
+        assert!(from_pasted_json("[1]").is_err());
+    }
+}

@@ -3,7 +3,9 @@
 pub mod badge;
 pub mod copy_button;
 pub mod diagnosis;
+pub mod examples;
 pub mod export_bar;
+pub mod paste;
 pub mod plan_review;
 pub mod record_card;
 pub mod results;

@@ -108,6 +108,7 @@ pub fn Results() -> impl IntoView {
         view! {
             <section class="results" data-testid="results" aria-label="Results">
                 <h2 id="results-heading" tabindex="-1">"Results"</h2>
+                {move || state.source.get().map(|s| view! { <p class="banner" data-testid="source-banner">{s}</p> })}
                 <Summary report=report.clone() />
                 {move || state.diagnosis.get().map(|d| view! { <DiagnosisCard diagnosis=d /> })}
                 {(!connect_shown.is_empty()).then(|| view! {

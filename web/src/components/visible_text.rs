@@ -112,6 +112,9 @@ pub fn VisibleText(
 
 #[cfg(test)]
 mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     use super::*;
 
     #[test]
@@ -123,7 +126,8 @@ mod tests {
                 Piece::Text("a".into()),
                 Piece::Token("⟨U+202E⟩".into()),
                 Piece::Text("b".into()),
-                Piece::Mark("\ncd".into()),
+                Piece::Mark("\nc".into()),
+                Piece::Text("d".into()),
             ]
         );
     }

@@ -1,0 +1,53 @@
+//! Paste a capture: an `mcp-exchange/1` JSON (one or an array), or a raw HTTP response plus the
+//! request body — for servers a browser cannot reach (no CORS).
+
+use leptos::prelude::*;
+use mcp_triage::engine::RunReport;
+use mcp_triage::exchange;
+
+use crate::state::AppState;
+
+/// The paste form.
+#[component]
+pub fn Paste() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let capture = RwSignal::new(String::new());
+    let request = RwSignal::new(String::new());
+    let error = RwSignal::new(String::new());
+    let classify = move |_| {
+        let text = capture.get_untracked();
+        let trimmed = text.trim_start();
+        let url = "https://pasted.invalid/mcp";
+        let exchanges = if trimmed.starts_with('{') || trimmed.starts_with('[') {
+            exchange::from_pasted_json(trimmed)
+        } else {
+            exchange::from_raw_http(trimmed, &request.get_untracked(), url).map(|e| vec![e])
+        };
+        match exchanges {
+            Ok(list) if !list.is_empty() => {
+                let endpoint = list[0].request.url.clone();
+                let report = RunReport::from_exchanges(&endpoint, list);
+                state.show_recorded(
+                    report,
+                    &endpoint,
+                    "Pasted capture, classified in this page.".into(),
+                );
+                error.set(String::new());
+            }
+            Ok(_) => error.set("Nothing to classify.".into()),
+            Err(e) => error.set(e),
+        }
+    };
+    view! {
+        <div class="paste" data-testid="paste">
+            <label for="paste-capture">"An mcp-exchange/1 JSON, or a raw HTTP response (status line, headers, blank line, body)"</label>
+            <textarea id="paste-capture" data-testid="paste-capture" rows="6" spellcheck="false"
+                prop:value=move || capture.get() on:input=move |ev| capture.set(event_target_value(&ev))></textarea>
+            <label for="paste-request">"The request body you sent (for a raw HTTP response)"</label>
+            <textarea id="paste-request" data-testid="paste-request" rows="3" spellcheck="false"
+                prop:value=move || request.get() on:input=move |ev| request.set(event_target_value(&ev))></textarea>
+            <p class="error" role="alert" data-testid="paste-error">{move || error.get()}</p>
+            <button type="button" data-testid="paste-classify" on:click=classify>"Classify"</button>
+        </div>
+    }
+}

@@ -1,0 +1,190 @@
+//! Component tests in headless Chromium: mount, tick, and read the DOM by `data-testid`.
+
+#![cfg(target_arch = "wasm32")]
+// Test code: a panic is a failed test, not a crash on network data.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use leptos::prelude::*;
+use mcp_triage::cause::Channel;
+use mcp_triage::engine::RunReport;
+use mcp_triage::exchange::Exchange;
+use mcp_triage_web::components::badge::ChannelBadge;
+use mcp_triage_web::components::record_card::RecordCard;
+use mcp_triage_web::components::shared_view::SharedView;
+use mcp_triage_web::components::target_form::TargetForm;
+use mcp_triage_web::components::visible_text::VisibleText;
+use mcp_triage_web::state::AppState;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn container() -> web_sys::HtmlElement {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let div = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&div).unwrap();
+    div.dyn_into().unwrap()
+}
+
+fn by_testid(root: &web_sys::HtmlElement, id: &str) -> Option<web_sys::HtmlElement> {
+    root.query_selector(&format!("[data-testid='{id}']"))
+        .unwrap()
+        .map(|e| e.dyn_into().unwrap())
+}
+
+const SEED_A: &str = include_str!(
+    "../../crates/mcp-triage/tests/fixtures/public/ts-1.29.0-stateless/A_unknown_tool.pv2025-06-18.json"
+);
+
+#[wasm_bindgen_test]
+async fn visible_text_shows_controls_and_truncates_with_show_all() {
+    let root = container();
+    let text = format!("abc\u{202E}def{}", "x".repeat(600));
+    leptos::mount::mount_to(
+        root.clone(),
+        move || view! { <VisibleText text=text.clone() cap=100 /> },
+    )
+    .forget();
+    leptos::task::tick().await;
+    let shown = root.text_content().unwrap();
+    assert!(shown.contains("⟨U+202E⟩"), "{shown}");
+    assert!(!shown.contains('\u{202E}'));
+    assert!(shown.contains("truncated"));
+    let button: web_sys::HtmlElement = root
+        .query_selector("button")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    button.click();
+    leptos::task::tick().await;
+    assert!(root.text_content().unwrap().matches('x').count() >= 600);
+}
+
+#[wasm_bindgen_test]
+async fn channel_badge_has_a_symbol_and_a_word() {
+    let root = container();
+    leptos::mount::mount_to(
+        root.clone(),
+        || view! { <ChannelBadge channel=Channel::ToolError /> },
+    )
+    .forget();
+    leptos::task::tick().await;
+    assert_eq!(
+        by_testid(&root, "channel").unwrap().inner_text(),
+        "◆ tool_error"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn record_card_shows_the_seed_verdict() {
+    let root = container();
+    let mut ex = Exchange::from_json(SEED_A.as_bytes()).unwrap();
+    ex.intent = Some("A".into());
+    let report = RunReport::from_exchanges("http://127.0.0.1:8701/mcp", vec![ex]);
+    let record = report.records[0].clone();
+    leptos::mount::mount_to(
+        root.clone(),
+        move || view! { <RecordCard record=record.clone() secret_header_names=vec![] /> },
+    )
+    .forget();
+    leptos::task::tick().await;
+    assert_eq!(
+        by_testid(&root, "cause").unwrap().inner_text(),
+        "unknown_tool"
+    );
+    assert!(
+        by_testid(&root, "agent-advice")
+            .unwrap()
+            .inner_text()
+            .contains("pick another tool")
+    );
+    assert!(
+        by_testid(&root, "verdict")
+            .unwrap()
+            .inner_text()
+            .contains("deviates")
+    );
+    assert!(
+        root.query_selector("mark").unwrap().is_some(),
+        "the matched phrase is highlighted"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn shared_view_renders_a_link_and_the_damaged_view() {
+    let root = container();
+    let payload = mcp_triage::share::ShareV1 {
+        v: 1,
+        tool: "0.1.0".into(),
+        date: "2026-12-02".into(),
+        endpoint: "https://mcp.example.com".into(),
+        version: None,
+        server: None,
+        score: Some(0),
+        finding: "finding text".into(),
+        rows: vec![],
+        notes: vec![],
+    };
+    let link = mcp_triage::share::encode(&payload);
+    let ok = mcp_triage::share::decode(&link);
+    let damaged = mcp_triage::share::decode(&link[..link.len() - 3]);
+    let leave = Callback::new(|_| {});
+    leptos::mount::mount_to(root.clone(), move || {
+        view! {
+            <SharedView shared=ok.clone() on_leave=leave />
+            <SharedView shared=damaged.clone() on_leave=leave />
+        }
+    })
+    .forget();
+    leptos::task::tick().await;
+    assert!(
+        by_testid(&root, "shared-banner")
+            .unwrap()
+            .inner_text()
+            .contains("not verified by this page")
+    );
+    assert_eq!(
+        by_testid(&root, "finding").unwrap().inner_text(),
+        "finding text"
+    );
+    assert!(by_testid(&root, "damaged-link").is_some());
+}
+
+#[wasm_bindgen_test]
+async fn target_form_validates_inline() {
+    let root = container();
+    leptos::mount::mount_to(root.clone(), || {
+        provide_context(AppState::new());
+        let demo = RwSignal::new(None);
+        view! { <TargetForm demo=demo /> }
+    })
+    .forget();
+    leptos::task::tick().await;
+    let input: web_sys::HtmlInputElement =
+        by_testid(&root, "endpoint").unwrap().dyn_into().unwrap();
+    input.set_value("http://example.com/mcp");
+    input
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    assert!(
+        by_testid(&root, "endpoint-error")
+            .unwrap()
+            .inner_text()
+            .contains("https://")
+    );
+    let quick: web_sys::HtmlButtonElement =
+        by_testid(&root, "quick-check").unwrap().dyn_into().unwrap();
+    assert!(quick.disabled());
+    input.set_value("https://mcp.example.com/mcp");
+    input
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    assert_eq!(
+        by_testid(&root, "endpoint-host").unwrap().inner_text(),
+        "https://mcp.example.com"
+    );
+    assert!(!quick.disabled());
+}
