@@ -37,6 +37,13 @@ test('Quick check on the demo server: the seed\'s three failures, a success, and
   const challenge = await page.getByTestId('card-no-token').getByTestId('challenge').innerText();
   assert(challenge.includes('resource_metadata') && challenge.includes('/.well-known/oauth-protected-resource/mcp'), challenge);
   assert(challenge.includes('invalid_token'), 'error param');
+  // resource_metadata is fetched only on a click, on the endpoint's origin, without the token.
+  await page.getByTestId('card-no-token').getByTestId('fetch-metadata').click();
+  await page.getByTestId('metadata').locator('article').first().waitFor();
+  const meta = await page.getByTestId('metadata').innerText();
+  assert(meta.includes('HTTP 200'), meta.slice(0, 200));
+  const metaHeaders = await page.getByTestId('metadata').getByTestId('request-headers').textContent();
+  assert(!metaHeaders.includes('Authorization'), 'no token on the metadata fetch');
   // The request sent carries the token only as a redacted mark.
   const reqHeaders = await page.getByTestId('card-A').getByTestId('request-headers').textContent();
   assert(reqHeaders.includes('Bearer [REDACTED]') && !reqHeaders.includes('demo-token'), reqHeaders);

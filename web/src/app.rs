@@ -97,6 +97,10 @@ fn Tool(load_demo: bool) -> impl IntoView {
                 "See exactly how an MCP server fails a " <code>"tools/call"</code>
                 ", and what an agent should do about it."
             </p>
+            <p class="privacy">
+                "Runs entirely in this page. The token stays in memory and goes only into the "
+                <code>"Authorization"</code> " header of requests to the endpoint you type."
+            </p>
         </header>
         <main id="main">
             <TargetForm demo=demo />
@@ -115,11 +119,5 @@ fn Tool(load_demo: bool) -> impl IntoView {
                 <Results />
             </Show>
         </main>
-        <footer class="site-footer">
-            <p>
-                "Runs entirely in this page. The token stays in memory and goes only into the "
-                <code>"Authorization"</code> " header of requests to the endpoint you type."
-            </p>
-        </footer>
     }
 }

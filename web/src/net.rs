@@ -300,7 +300,14 @@ pub async fn send(
         .map(|(_, v)| v.clone());
     let mut body_reader = BodyReader::new(content_type.as_deref(), out.expect_id.clone(), limits);
     let mut end = BodyEnd::Complete;
-    if out.headers_only {
+    let is_sse = content_type
+        .as_deref()
+        .is_some_and(|c| c.contains("text/event-stream"));
+    if out.headers_only && is_sse {
+        // A GET stream: read only its first event (an old HTTP+SSE endpoint opens with `endpoint`),
+        // for at most a moment, then let go of the stream.
+        end = first_event(&response, &mut body_reader, limits, &controller, &reason).await;
+    } else if out.headers_only {
         end = BodyEnd::StoppedAfterResponse;
     } else if body_reader.declared_length_too_large(content_length.as_deref()) {
         end = BodyEnd::SizeCap;
@@ -361,6 +368,54 @@ pub async fn send(
     });
     exchange.elapsed_ms = Some(now_ms() - started);
     exchange
+}
+
+/// How long a GET stream is read for its first event.
+const FIRST_EVENT_MS: f64 = 1_500.0;
+
+async fn first_event(
+    response: &web_sys::Response,
+    body_reader: &mut BodyReader,
+    limits: &Limits,
+    controller: &AbortController,
+    reason: &StopReason,
+) -> BodyEnd {
+    let Some(stream) = response.body() else {
+        return BodyEnd::Complete;
+    };
+    let Ok(reader) = stream
+        .get_reader()
+        .dyn_into::<ReadableStreamDefaultReader>()
+    else {
+        return BodyEnd::Complete;
+    };
+    let _timer = Timer::new(FIRST_EVENT_MS, controller, reason);
+    let mut events = mcp_triage::sse::SseParser::new(limits);
+    loop {
+        let Ok(chunk) = JsFuture::from(reader.read()).await else {
+            // Our own moment passed: the stream was held open, which is what a GET stream does.
+            return match reason.get() {
+                Some(BodyEnd::Deadline) => BodyEnd::StoppedAfterResponse,
+                other => other.unwrap_or(BodyEnd::Aborted),
+            };
+        };
+        if Reflect::get(&chunk, &"done".into())
+            .ok()
+            .and_then(|d| d.as_bool())
+            .unwrap_or(true)
+        {
+            return BodyEnd::Complete;
+        }
+        let Ok(value) = Reflect::get(&chunk, &"value".into()) else {
+            return BodyEnd::Complete;
+        };
+        let bytes = Uint8Array::new(&value).to_vec();
+        let step = body_reader.push(&bytes);
+        if !events.push(&bytes).is_empty() || matches!(step, ReadStep::Stop(_)) {
+            let _ = reader.cancel();
+            return BodyEnd::StoppedAfterResponse;
+        }
+    }
 }
 
 fn fetched_err_text(reason: &Rc<Cell<Option<BodyEnd>>>) -> Option<String> {

@@ -81,6 +81,10 @@ pub struct AppState {
     pub secret_header_names: RwSignal<Vec<String>>,
     /// Where shown results came from, when they are not a live run.
     pub source: RwSignal<Option<String>>,
+    /// Resource metadata fetched on the user's click, each its own recorded exchange.
+    pub metadata: RwSignal<Vec<mcp_triage::engine::Record>>,
+    /// Why a metadata fetch was refused.
+    pub metadata_error: RwSignal<String>,
     run: StoredValue<Option<Run>, LocalStorage>,
 }
 
@@ -106,6 +110,8 @@ impl AppState {
             endpoint: RwSignal::new(None),
             secret_header_names: RwSignal::new(Vec::new()),
             source: RwSignal::new(None),
+            metadata: RwSignal::new(Vec::new()),
+            metadata_error: RwSignal::new(String::new()),
             run: StoredValue::new_local(None),
         }
     }
@@ -121,6 +127,38 @@ impl AppState {
                 Some(r) => r.state = state,
                 None => rows.push(StepRow { step, state }),
             });
+    }
+
+    /// Fetches `resource_metadata` on the user's click: endpoint origin only, never with the token.
+    pub fn fetch_metadata(&self, url: String) {
+        let Some(endpoint) = self.endpoint.get_untracked() else {
+            return;
+        };
+        let state = *self;
+        spawn_local(async move {
+            let limits = Limits::default();
+            match net::fetch_resource_metadata(
+                &url,
+                &endpoint.origin(),
+                &limits,
+                &Flights::default(),
+            )
+            .await
+            {
+                Ok(ex) => {
+                    let assessment = mcp_triage::assess(&ex, &mcp_triage::Options::default());
+                    let record = mcp_triage::engine::Record {
+                        step: Step::Reply(0),
+                        wave: 0,
+                        exchange: ex,
+                        assessment,
+                    };
+                    state.metadata.update(|m| m.push(record));
+                    state.metadata_error.set(String::new());
+                }
+                Err(why) => state.metadata_error.set(why),
+            }
+        });
     }
 
     /// Shows a report made from recorded exchanges (an example or a pasted capture).
@@ -158,6 +196,8 @@ impl AppState {
         self.log.set(Vec::new());
         self.secret_header_names.set(creds.header_names());
         self.source.set(None);
+        self.metadata.set(Vec::new());
+        self.metadata_error.set(String::new());
         self.endpoint.set(Some(endpoint));
         let limits = cfg.limits.clone();
         let run = Run {

@@ -39,7 +39,9 @@ fn request(path: &str) -> Outgoing {
         method: "POST",
         url: format!("{}{path}", server()),
         headers: vec![("Content-Type".into(), "application/json".into())],
-        body: Some(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x"}}"#.into()),
+        body: Some(
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x"}}"#.into(),
+        ),
         with_token: false,
         expect_id: Some(serde_json::json!(7)),
         headers_only: false,
@@ -49,7 +51,15 @@ fn request(path: &str) -> Outgoing {
 }
 
 async fn send(path: &str) -> mcp_triage::Exchange {
-    net::send(&request(path), &Credentials::default(), &limits(), &Flights::default(), &|_| {}, &|_| {}).await
+    net::send(
+        &request(path),
+        &Credentials::default(),
+        &limits(),
+        &Flights::default(),
+        &|_| {},
+        &|_| {},
+    )
+    .await
 }
 
 fn end(ex: &mcp_triage::Exchange) -> Option<BodyEnd> {
@@ -61,9 +71,21 @@ async fn a_50_mib_body_stops_at_the_cap() {
     for path in ["/big", "/big-chunked", "/gzip-bomb"] {
         let ex = send(path).await;
         assert_eq!(end(&ex), Some(BodyEnd::SizeCap), "{path}");
-        assert!(ex.response.as_ref().unwrap().body.as_ref().unwrap().len() <= limits().max_body_bytes);
-        let v = classify(&ex, &Options { limits: limits(), ..Options::default() });
-        assert_eq!((v.channel, v.cause), (Channel::Malformed, Cause::BodyTooLarge), "{path}");
+        assert!(
+            ex.response.as_ref().unwrap().body.as_ref().unwrap().len() <= limits().max_body_bytes
+        );
+        let v = classify(
+            &ex,
+            &Options {
+                limits: limits(),
+                ..Options::default()
+            },
+        );
+        assert_eq!(
+            (v.channel, v.cause),
+            (Channel::Malformed, Cause::BodyTooLarge),
+            "{path}"
+        );
     }
 }
 
@@ -76,7 +98,11 @@ async fn slow_and_endless_streams_end_at_a_deadline() {
         assert_eq!(end(&ex), Some(BodyEnd::Deadline), "{path}");
         assert!(took < 4_000.0, "{path} took {took} ms");
         let v = classify(&ex, &Options::default());
-        assert_eq!((v.channel, v.cause), (Channel::Malformed, Cause::Timeout), "{path}");
+        assert_eq!(
+            (v.channel, v.cause),
+            (Channel::Malformed, Cause::Timeout),
+            "{path}"
+        );
     }
 }
 
@@ -98,9 +124,21 @@ async fn a_redirect_is_refused_not_followed() {
 async fn sse_split_across_chunks_still_finds_our_response_and_the_server_request() {
     let asked = Rc::new(RefCell::new(Vec::new()));
     let asked2 = asked.clone();
-    let ex = net::send(&request("/split"), &Credentials::default(), &limits(), &Flights::default(), &|_| {}, &move |v| asked2.borrow_mut().push(v)).await;
+    let ex = net::send(
+        &request("/split"),
+        &Credentials::default(),
+        &limits(),
+        &Flights::default(),
+        &|_| {},
+        &move |v| asked2.borrow_mut().push(v),
+    )
+    .await;
     assert_eq!(end(&ex), Some(BodyEnd::StoppedAfterResponse));
-    assert_eq!(asked.borrow().len(), 1, "the ping was handed over to be answered");
+    assert_eq!(
+        asked.borrow().len(),
+        1,
+        "the ping was handed over to be answered"
+    );
     let v = classify(&ex, &Options::default());
     assert_eq!(v.channel, Channel::ToolError);
     assert_eq!(v.server_requests, ["ping"]);
@@ -116,7 +154,9 @@ async fn abort_stops_a_request_in_flight() {
     let aborter = async move {
         // Give the request time to start, then cancel everything.
         let p = js_sys::Promise::new(&mut |resolve, _| {
-            let _ = web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 300);
+            let _ = web_sys::window()
+                .unwrap()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 300);
         });
         let _ = wasm_bindgen_futures::JsFuture::from(p).await;
         f2.abort_all()

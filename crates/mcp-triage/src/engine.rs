@@ -493,6 +493,12 @@ impl Engine {
             return self.finish_poll(send);
         }
         if self.connect_failed {
+            // A GET tells an endpoint of the old HTTP+SSE transport (2024-11-05) from a broken one.
+            if !self.was_sent(Step::Get) {
+                send.push(self.get_request(base_wave + 1));
+            } else if self.in_flight.is_empty() {
+                self.end("connect failed");
+            }
             return self.finish_poll(send);
         }
 
@@ -905,10 +911,7 @@ impl Engine {
                         }
                     }
                 }
-                None => {
-                    self.connect_failed = true;
-                    self.end("initialize failed");
-                }
+                None => self.connect_failed = true,
             },
             Step::ToolsList(page) => {
                 self.pages = self.pages.max(page);
@@ -1001,6 +1004,17 @@ impl Engine {
             .map(|r| r.wave)
             .max();
         let mut notes = self.notes.clone();
+        if self
+            .records
+            .iter()
+            .any(|r| r.assessment.verdict.cause == crate::cause::Cause::LegacySseTransport)
+        {
+            notes.push(
+                "this endpoint speaks the old HTTP+SSE transport (2024-11-05): its GET stream opens with an \
+                 `endpoint` event; probe it with a client of that transport, or use the server's Streamable HTTP endpoint"
+                    .into(),
+            );
+        }
         let session_refused = self.records.iter().any(|r| {
             matches!(
                 r.assessment.verdict.cause,

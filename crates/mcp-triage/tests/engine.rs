@@ -507,3 +507,54 @@ fn server_requests_get_answers() {
             .is_none()
     );
 }
+
+#[test]
+fn an_old_http_sse_endpoint_is_recognised_and_named() {
+    let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false));
+    let mut now = 0.0;
+    loop {
+        let poll = engine.poll(now);
+        if poll.done {
+            break;
+        }
+        for out in poll.send {
+            let resp = if out.method == "GET" {
+                Response {
+                    status: 200,
+                    headers: vec![("content-type".into(), "text/event-stream".into())],
+                    body: Some("event: endpoint\ndata: /messages?sessionId=abc\n\n".into()),
+                    body_complete: Some(false),
+                    body_end: Some(mcp_triage::exchange::BodyEnd::Deadline),
+                    body_base64: None,
+                }
+            } else {
+                Response {
+                    status: 405,
+                    headers: vec![],
+                    body: Some("Method Not Allowed".into()),
+                    body_complete: Some(true),
+                    body_end: None,
+                    body_base64: None,
+                }
+            };
+            engine.handle(out.step, exchange(&out, Some(resp)));
+        }
+        now += 1.0;
+    }
+    let report = engine.report();
+    let get = report.records.iter().find(|r| r.step == Step::Get).unwrap();
+    assert_eq!(get.assessment.verdict.cause, Cause::LegacySseTransport);
+    assert!(
+        report
+            .notes
+            .iter()
+            .any(|n| n.contains("old HTTP+SSE transport"))
+    );
+    assert_eq!(report.ended, Some("connect failed"));
+    assert!(
+        report
+            .probes
+            .iter()
+            .all(|p| p.skipped == Some(SkipReason::RunEnded))
+    );
+}

@@ -59,6 +59,11 @@ pub fn RecordCard(record: Record, secret_header_names: Vec<String>) -> impl Into
         .unwrap_or_else(|| "no response".into());
     let tool = v.tool_name.clone();
     let challenge = v.challenge.clone();
+    let state = use_context::<crate::state::AppState>();
+    let metadata_url = challenge
+        .as_ref()
+        .and_then(|c| c.param("resource_metadata").map(str::to_string))
+        .filter(|_| state.is_some());
     let spec = a.spec.clone();
     let flags = v.flags.clone();
     let flag_advice = a.flag_advice.clone();
@@ -149,6 +154,11 @@ pub fn RecordCard(record: Record, secret_header_names: Vec<String>) -> impl Into
                         <dt>"scheme"</dt><dd>{c.scheme.clone()}</dd>
                         {c.params.into_iter().map(|(k, val)| view! { <dt>{k}</dt><dd><VisibleText text=val cap=256 /></dd> }).collect_view()}
                     </dl>
+                    {metadata_url.clone().map(|url| view! {
+                        <button type="button" data-testid="fetch-metadata" on:click=move |_| {
+                            if let Some(s) = state { s.fetch_metadata(url.clone()) }
+                        }>"Fetch resource_metadata (without the token, endpoint origin only)"</button>
+                    })}
                 </div>
             })}
             {envelope.map(|env| view! {

@@ -131,6 +131,17 @@ pub fn Results() -> impl IntoView {
                 <div class="cards">
                     {checks.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names2.clone() /> }).collect_view()}
                 </div>
+                {move || {
+                    let fetched = state.metadata.get();
+                    let error = state.metadata_error.get();
+                    (!fetched.is_empty() || !error.is_empty()).then(|| view! {
+                        <h3 class="section">"Resource metadata"</h3>
+                        <p class="error" data-testid="metadata-error">{error}</p>
+                        <div class="cards" data-testid="metadata">
+                            {fetched.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=vec![] /> }).collect_view()}
+                        </div>
+                    })
+                }}
                 <details class="connect">
                     <summary>"Connection exchanges (initialize, tools/list, …)"</summary>
                     <div class="cards">

@@ -17,6 +17,12 @@ pub fn RunProgress() -> impl IntoView {
                 Phase::Cancelled => "Cancelled",
                 _ => "Run",
             }}</h2>
+            // Always in place (disabled when idle), so nothing below it moves when a run ends.
+            <button type="button" data-testid="cancel" disabled=move || !running() on:click=move |_| state.cancel()>"Cancel (Esc)"</button>
+            <details class="log">
+                <summary>"Run log"</summary>
+                <ol data-testid="run-log">{move || state.log.get().into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ol>
+            </details>
             <ol class="steps">
                 {move || state.steps.get().into_iter().map(|row| {
                     let (symbol, word) = match &row.state {
@@ -29,13 +35,6 @@ pub fn RunProgress() -> impl IntoView {
                     view! { <li data-testid="step"><span aria-hidden="true">{symbol}" "</span>{row.step.label()}" — "<span class="state">{word}</span></li> }
                 }).collect_view()}
             </ol>
-            <Show when=running>
-                <button type="button" data-testid="cancel" on:click=move |_| state.cancel()>"Cancel (Esc)"</button>
-            </Show>
-            <details class="log">
-                <summary>"Run log"</summary>
-                <ol data-testid="run-log">{move || state.log.get().into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ol>
-            </details>
         </section>
     }
 }
