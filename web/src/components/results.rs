@@ -16,12 +16,14 @@ use crate::state::AppState;
 #[component]
 pub fn Summary(report: RunReport) -> impl IntoView {
     let score = report.summary.score;
-    let verdicts: Vec<_> = report
+    let mut verdicts: Vec<_> = report
         .records
         .iter()
         .filter(|r| matches!(r.step, Step::Probe(_) | Step::NoToken | Step::Get))
         .filter_map(|r| r.assessment.spec.clone().map(|s| (r.step, s)))
         .collect();
+    // Probes first, A to D, then the checks.
+    verdicts.sort_by_key(|(step, _)| (!matches!(step, Step::Probe(_)), step.label()));
     let server = report
         .server_info
         .as_ref()
@@ -72,12 +74,13 @@ pub fn Results() -> impl IntoView {
             return view! { <p>"No results yet."</p> }.into_any();
         };
         let names = state.secret_header_names.get();
-        let probes: Vec<_> = report
+        let mut probes: Vec<_> = report
             .records
             .iter()
             .filter(|r| matches!(r.step, Step::Probe(_)))
             .cloned()
             .collect();
+        probes.sort_by_key(|r| r.step.label());
         let checks: Vec<_> = report
             .records
             .iter()
