@@ -57,6 +57,12 @@ function buildServer() {
     inputSchema: { text: z.string() },
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+  // No annotations at all: by the spec's defaults it may write and may be destructive, so probes must
+  // never pick it on their own (it needs no arguments, which would make it a tempting probe D).
+  server.registerTool('crm_sync', {
+    description: 'Push local changes to the CRM (a demo: changes nothing).',
+    inputSchema: {},
+  }, async () => ({ content: [{ type: 'text', text: 'synced 0 records (demo server)' }] }));
   server.registerTool('lead_delete_all', {
     description: 'Delete every lead in the organization (a demo: deletes nothing).',
     inputSchema: {},

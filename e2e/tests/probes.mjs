@@ -60,6 +60,7 @@ test('Quick check on the demo server: the seed\'s three failures, a success, and
 test('a default run never calls a tool that is not declared read-only', async () => {
   const s = await stats();
   eq(s.tools.lead_delete_all || 0, 0, 'the destructive tool was never called');
+  eq(s.tools.crm_sync || 0, 0, 'the unannotated tool that writes was never called');
   assert((s.tools.icp_list || 0) >= 1 && (s.tools.lead_get || 0) >= 1, `safe tools were called: ${JSON.stringify(s.tools)}`);
 });
 
@@ -71,6 +72,7 @@ test('Review first: exact payloads, destructive tool marked, opt-in enforced, sk
   await runQuick(page, { token: 'demo-token', review: true });
   const catalogue = await page.getByTestId('catalogue').innerText();
   assert(catalogue.includes('lead_delete_all') && catalogue.includes('DESTRUCTIVE'), catalogue);
+  assert(catalogue.includes('crm_sync') && catalogue.includes('may have side effects'), catalogue);
   eq(await page.getByTestId('tool-D').inputValue(), 'icp_list', 'D planned on the read-only tool');
   await page.getByTestId('plan-C').locator('summary').click();
   const payload = JSON.parse(await page.getByTestId('plan-C').locator('pre').innerText());
