@@ -484,9 +484,9 @@ pub struct DemoConfig {
     pub server: String,
 }
 
-/// Fetches `demo.json` from the page's own origin; `None` when absent or unreadable (a normal host).
-pub async fn load_demo_config() -> Option<DemoConfig> {
-    let response = gloo_net::http::Request::get("demo.json")
+/// GETs a same-origin file as text (no credentials, no cache) of at most `max` bytes.
+async fn get_same_origin(path: &str, max: usize) -> Option<String> {
+    let response = gloo_net::http::Request::get(path)
         .credentials(web_sys::RequestCredentials::Omit)
         .cache(web_sys::RequestCache::NoStore)
         .send()
@@ -496,9 +496,12 @@ pub async fn load_demo_config() -> Option<DemoConfig> {
         return None;
     }
     let text = response.text().await.ok()?;
-    if text.len() > 4096 {
-        return None;
-    }
+    (text.len() <= max).then_some(text)
+}
+
+/// Fetches `demo.json` from the page's own origin; `None` when absent or unreadable (a normal host).
+pub async fn load_demo_config() -> Option<DemoConfig> {
+    let text = get_same_origin("demo.json", 4096).await?;
     let config: DemoConfig = serde_json::from_str(&text).ok()?;
     // Only a loopback demo endpoint is accepted from the file.
     let endpoint = mcp_triage::endpoint::parse_endpoint(&config.endpoint).ok()?;
@@ -507,22 +510,13 @@ pub async fn load_demo_config() -> Option<DemoConfig> {
 
 /// Fetches a same-origin example report file (`examples/<name>.json`) on demand.
 pub async fn load_example(name: &str) -> Option<String> {
-    if !name
+    let safe = name
         .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
-    {
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.');
+    if !safe {
         return None;
     }
-    let response = gloo_net::http::Request::get(&format!("examples/{name}.json"))
-        .credentials(web_sys::RequestCredentials::Omit)
-        .send()
-        .await
-        .ok()?;
-    if !response.ok() {
-        return None;
-    }
-    let text = response.text().await.ok()?;
-    (text.len() <= 4 * 1024 * 1024).then_some(text)
+    get_same_origin(&format!("examples/{name}.json"), 4 * 1024 * 1024).await
 }
 
 /// Fetches `resource_metadata` on the user's click: only on the endpoint's origin, never with the token.

@@ -975,28 +975,11 @@ impl Engine {
 
     /// The report of the run so far.
     pub fn report(&self) -> RunReport {
-        let probe = |p: ProbeName| {
-            self.records
-                .iter()
-                .find(|r| r.step == Step::Probe(p))
-                .map(|r| &r.assessment.verdict)
-        };
-        let summary = summary::summarize(
-            probe(ProbeName::A),
-            probe(ProbeName::B),
-            probe(ProbeName::C),
-        );
         let version = self
             .negotiated
             .clone()
             .unwrap_or_else(|| self.requested_version.clone());
-        let connect = self
-            .records
-            .iter()
-            .find(|r| matches!(r.step, Step::Initialize | Step::Discover));
-        let origin = connect.map(|r| spec::verdict(Probe::Origin, &version, &r.assessment.verdict));
-        let c_not_provoked =
-            probe(ProbeName::C).is_some_and(|v| v.channel == crate::cause::Channel::Success);
+        let (summary, origin, c_not_provoked) = conclusions(&self.records, &version);
         let probe_waves = self
             .records
             .iter()
@@ -1111,6 +1094,29 @@ pub fn recorded_request(
     }
 }
 
+/// What the records of a run add up to: the summary of A, B and C, the Origin verdict from the
+/// connect exchange, and whether C failed to provoke anything.
+fn conclusions(records: &[Record], version: &str) -> (RunSummary, Option<SpecVerdict>, bool) {
+    let probe = |p: ProbeName| {
+        records
+            .iter()
+            .find(|r| r.step == Step::Probe(p))
+            .map(|r| &r.assessment.verdict)
+    };
+    let summary = summary::summarize(
+        probe(ProbeName::A),
+        probe(ProbeName::B),
+        probe(ProbeName::C),
+    );
+    let origin = records
+        .iter()
+        .find(|r| matches!(r.step, Step::Initialize | Step::Discover))
+        .map(|r| spec::verdict(Probe::Origin, version, &r.assessment.verdict));
+    let c_not_provoked =
+        probe(ProbeName::C).is_some_and(|v| v.channel == crate::cause::Channel::Success);
+    (summary, origin, c_not_provoked)
+}
+
 impl RunReport {
     /// A report from recorded exchanges (examples, pasted captures): each exchange's step comes from
     /// its `intent` (A–D, `no_token`, `get`) or its JSON-RPC method.
@@ -1177,26 +1183,10 @@ impl RunReport {
                 assessment,
             });
         }
-        let probe = |p: ProbeName| {
-            records
-                .iter()
-                .find(|r| r.step == Step::Probe(p))
-                .map(|r| &r.assessment.verdict)
-        };
-        let summary = summary::summarize(
-            probe(ProbeName::A),
-            probe(ProbeName::B),
-            probe(ProbeName::C),
-        );
-        let c_not_provoked =
-            probe(ProbeName::C).is_some_and(|v| v.channel == crate::cause::Channel::Success);
         let version = negotiated
             .clone()
             .unwrap_or_else(|| DEFAULT_LEGACY.to_string());
-        let origin = records
-            .iter()
-            .find(|r| matches!(r.step, Step::Initialize | Step::Discover))
-            .map(|r| spec::verdict(Probe::Origin, &version, &r.assessment.verdict));
+        let (summary, origin, c_not_provoked) = conclusions(&records, &version);
         RunReport {
             endpoint: endpoint.to_string(),
             era: Era::Legacy(version),

@@ -159,6 +159,34 @@ fn run(mut engine: Engine, stack: &str, suffix: &str) -> (Engine, Vec<Vec<Outgoi
     (engine, waves)
 }
 
+/// Polls and answers until the engine is done, with `respond` playing the server.
+fn drive(mut engine: Engine, mut respond: impl FnMut(&Outgoing) -> Exchange) -> Engine {
+    let mut now = 0.0;
+    for _ in 0..50 {
+        let poll = engine.poll(now);
+        if poll.done {
+            return engine;
+        }
+        for out in poll.send {
+            let ex = respond(&out);
+            engine.handle(out.step, ex);
+        }
+        now += 1.0;
+    }
+    panic!("the engine never finished");
+}
+
+fn response(status: u16, content_type: &str, body: String) -> Response {
+    Response {
+        status,
+        headers: vec![("content-type".into(), content_type.into())],
+        body: Some(body),
+        body_complete: Some(true),
+        body_end: None,
+        body_base64: None,
+    }
+}
+
 fn outcome(engine: &Engine, p: ProbeName) -> (Channel, Cause) {
     let r = engine
         .records()
@@ -313,44 +341,25 @@ fn auto_falls_back_to_initialize_for_one_more_round() {
 
 #[test]
 fn pagination_follows_next_cursor() {
-    let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false));
     let mut pages = 0;
-    let mut now = 0.0;
-    loop {
-        let poll = engine.poll(now);
-        if poll.done {
-            break;
-        }
-        for out in poll.send {
-            let ex = if matches!(out.step, Step::ToolsList(_)) {
-                pages += 1;
-                let body: Value = serde_json::from_str(out.body.as_deref().unwrap()).unwrap();
-                let tools = if body["params"]["cursor"].is_null() {
-                    json!({"tools": [{"name": "t1", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}], "nextCursor": "p2"})
-                } else {
-                    assert_eq!(body["params"]["cursor"], "p2");
-                    json!({"tools": [{"name": "t2", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}, "annotations": {"readOnlyHint": true}}]})
-                };
-                let text =
-                    json!({"jsonrpc": "2.0", "id": out.expect_id, "result": tools}).to_string();
-                exchange(
-                    &out,
-                    Some(Response {
-                        status: 200,
-                        headers: vec![("content-type".into(), "application/json".into())],
-                        body: Some(text),
-                        body_complete: Some(true),
-                        body_end: None,
-                        body_base64: None,
-                    }),
-                )
+    let engine = drive(
+        Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false)),
+        |out| {
+            if !matches!(out.step, Step::ToolsList(_)) {
+                return serve("ts-1.29.0-stateless", "pv2025-06-18", out);
+            }
+            pages += 1;
+            let body: Value = serde_json::from_str(out.body.as_deref().unwrap()).unwrap();
+            let tools = if body["params"]["cursor"].is_null() {
+                json!({"tools": [{"name": "t1", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}], "nextCursor": "p2"})
             } else {
-                serve("ts-1.29.0-stateless", "pv2025-06-18", &out)
+                assert_eq!(body["params"]["cursor"], "p2");
+                json!({"tools": [{"name": "t2", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}, "annotations": {"readOnlyHint": true}}]})
             };
-            engine.handle(out.step, ex);
-        }
-        now += 1.0;
-    }
+            let text = json!({"jsonrpc": "2.0", "id": out.expect_id, "result": tools}).to_string();
+            exchange(out, Some(response(200, "application/json", text)))
+        },
+    );
     assert_eq!(pages, 2);
     let plan = engine.plan();
     assert_eq!(plan[1].choice.as_ref().unwrap().tool, "t2");
@@ -364,36 +373,17 @@ fn pagination_follows_next_cursor() {
 
 #[test]
 fn skip_reasons_when_nothing_is_safe_or_the_catalogue_fails() {
-    let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false));
-    let mut now = 0.0;
-    loop {
-        let poll = engine.poll(now);
-        if poll.done {
-            break;
-        }
-        for out in poll.send {
-            let ex = if out.step == Step::ToolsList(1) {
-                let text = json!({"jsonrpc": "2.0", "id": out.expect_id, "error": {"code": -32603, "message": "boom"}}).to_string();
-                exchange(
-                    &out,
-                    Some(Response {
-                        status: 200,
-                        headers: vec![],
-                        body: Some(text),
-                        body_complete: Some(true),
-                        body_end: None,
-                        body_base64: None,
-                    }),
-                )
-            } else {
-                serve("ts-1.29.0-stateless", "pv2025-06-18", &out)
-            };
-            engine.handle(out.step, ex);
-        }
-        now += 1.0;
-    }
-    let plan = engine.plan();
-    for p in &plan[1..] {
+    let engine = drive(
+        Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false)),
+        |out| {
+            if out.step != Step::ToolsList(1) {
+                return serve("ts-1.29.0-stateless", "pv2025-06-18", out);
+            }
+            let text = json!({"jsonrpc": "2.0", "id": out.expect_id, "error": {"code": -32603, "message": "boom"}}).to_string();
+            exchange(out, Some(response(200, "application/json", text)))
+        },
+    );
+    for p in &engine.plan()[1..] {
         assert_eq!(p.skipped, Some(SkipReason::CatalogueUnavailable));
     }
     assert!(
@@ -403,8 +393,7 @@ fn skip_reasons_when_nothing_is_safe_or_the_catalogue_fails() {
             .any(|r| r.step == Step::Probe(ProbeName::A)),
         "A does not need the catalogue"
     );
-    let s = engine.report().summary;
-    assert_eq!(s.score, None);
+    assert_eq!(engine.report().summary.score, None);
 }
 
 #[test]
@@ -510,37 +499,24 @@ fn server_requests_get_answers() {
 
 #[test]
 fn an_old_http_sse_endpoint_is_recognised_and_named() {
-    let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false));
-    let mut now = 0.0;
-    loop {
-        let poll = engine.poll(now);
-        if poll.done {
-            break;
-        }
-        for out in poll.send {
-            let resp = if out.method == "GET" {
-                Response {
-                    status: 200,
-                    headers: vec![("content-type".into(), "text/event-stream".into())],
-                    body: Some("event: endpoint\ndata: /messages?sessionId=abc\n\n".into()),
-                    body_complete: Some(false),
-                    body_end: Some(mcp_triage::exchange::BodyEnd::Deadline),
-                    body_base64: None,
-                }
+    let engine = drive(
+        Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false)),
+        |out| {
+            let mut resp = if out.method == "GET" {
+                response(
+                    200,
+                    "text/event-stream",
+                    "event: endpoint\ndata: /messages?sessionId=abc\n\n".into(),
+                )
             } else {
-                Response {
-                    status: 405,
-                    headers: vec![],
-                    body: Some("Method Not Allowed".into()),
-                    body_complete: Some(true),
-                    body_end: None,
-                    body_base64: None,
-                }
+                response(405, "text/plain", "Method Not Allowed".into())
             };
-            engine.handle(out.step, exchange(&out, Some(resp)));
-        }
-        now += 1.0;
-    }
+            if out.method == "GET" {
+                resp.body_end = Some(mcp_triage::exchange::BodyEnd::StoppedAfterResponse);
+            }
+            exchange(out, Some(resp))
+        },
+    );
     let report = engine.report();
     let get = report.records.iter().find(|r| r.step == Step::Get).unwrap();
     assert_eq!(get.assessment.verdict.cause, Cause::LegacySseTransport);
