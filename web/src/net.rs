@@ -14,7 +14,7 @@ use mcp_triage::cors::{DiagOutcome, DiagRequest};
 use mcp_triage::engine::{Outgoing, recorded_request};
 use mcp_triage::exchange::{BodyEnd, Exchange, Response, TransportError, Vantage};
 use mcp_triage::reader::{BodyReader, ReadStep};
-use mcp_triage::redact::{Secrets, redact};
+use mcp_triage::redact::{Secrets, redact, redact_exact};
 use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
@@ -218,6 +218,10 @@ pub async fn send(
         negotiated_version: None,
         intent: out.intent.clone(),
     };
+    // Our own bodies can carry server-chosen values (a reply echoes the server request's id).
+    if let Some(body) = exchange.request.body.as_mut() {
+        *body = redact(body, &secrets).0;
+    }
     let started = now_ms();
     let Some(window) = web_sys::window() else {
         exchange.transport_error = Some(TransportError::Network);
@@ -287,7 +291,14 @@ pub async fn send(
             let pair = js_sys::Array::from(&entry);
             let k = pair.get(0).as_string().unwrap_or_default();
             let v = pair.get(1).as_string().unwrap_or_default();
-            resp_headers.push((k, redact(&v, &secrets).0));
+            // A session id is sent back verbatim: only exact secrets are removed from it (a
+            // JWT-shaped id is the server's own, and the engine refuses one that held a secret).
+            let clean = if k.eq_ignore_ascii_case("mcp-session-id") {
+                redact_exact(&v, &secrets).0
+            } else {
+                redact(&v, &secrets).0
+            };
+            resp_headers.push((k, clean));
         }
     }
     let content_type = resp_headers
@@ -525,6 +536,7 @@ pub async fn fetch_resource_metadata(
     endpoint_origin: &str,
     limits: &Limits,
     flights: &Flights,
+    creds: &Credentials,
 ) -> Result<Exchange, String> {
     let same_origin = url == endpoint_origin || url.starts_with(&format!("{endpoint_origin}/"));
     if !same_origin {
@@ -544,13 +556,7 @@ pub async fn fetch_resource_metadata(
         intent: Some("resource_metadata".into()),
         wave: 0,
     };
-    Ok(send(
-        &out,
-        &Credentials::default(),
-        limits,
-        flights,
-        &|_| {},
-        &|_| {},
-    )
-    .await)
+    // Never with the token (`with_token: false`), but what comes back is redacted with the run's
+    // secrets all the same.
+    Ok(send(&out, creds, limits, flights, &|_| {}, &|_| {}).await)
 }

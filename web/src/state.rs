@@ -137,11 +137,13 @@ impl AppState {
         let state = *self;
         spawn_local(async move {
             let limits = Limits::default();
+            let creds = state.run.get_value().map(|r| r.creds).unwrap_or_default();
             match net::fetch_resource_metadata(
                 &url,
                 &endpoint.origin(),
                 &limits,
                 &Flights::default(),
+                &creds,
             )
             .await
             {
@@ -164,6 +166,7 @@ impl AppState {
     /// Shows a report made from recorded exchanges (an example or a pasted capture).
     pub fn show_recorded(&self, report: RunReport, endpoint: &str, source: String) {
         if let Some(run) = self.run.get_value() {
+            run.engine.borrow_mut().cancel();
             run.flights.abort_all();
         }
         self.run.set_value(None);
@@ -245,6 +248,7 @@ impl AppState {
     /// Back to an empty form.
     pub fn reset(&self) {
         if let Some(run) = self.run.get_value() {
+            run.engine.borrow_mut().cancel();
             run.flights.abort_all();
         }
         self.run.set_value(None);
@@ -256,19 +260,31 @@ impl AppState {
         self.phase.set(Phase::Form);
     }
 
+    /// True while `run` is the current run (a reset or an example replaces it).
+    fn is_current(&self, run: &Run) -> bool {
+        self.run
+            .get_value()
+            .is_some_and(|r| Rc::ptr_eq(&r.engine, &run.engine))
+    }
+
     async fn drive(self, run: Run) {
         let (tx, mut rx) = mpsc::unbounded::<(Step, Exchange)>();
-        let mut in_flight = 0usize;
+        // Requests and replies to server requests alike: every one sends its exchange back once.
+        let in_flight = Rc::new(std::cell::Cell::new(0usize));
         loop {
+            if !self.is_current(&run) {
+                return;
+            }
             let poll = run.engine.borrow_mut().poll(net::now_ms());
             if poll.abort_all {
                 let n = run.flights.abort_all();
                 self.say(format!("run deadline passed: aborted {n} request(s)"));
             }
             for out in poll.send {
-                in_flight += 1;
+                in_flight.set(in_flight.get() + 1);
                 self.set_step(out.step, StepState::Sending);
-                let (run2, tx2, state) = (run.clone(), tx.clone(), self);
+                let (run2, tx2, state, pending) =
+                    (run.clone(), tx.clone(), self, in_flight.clone());
                 spawn_local(async move {
                     let step = out.step;
                     let on_event = |e: FlightEvent| {
@@ -279,6 +295,7 @@ impl AppState {
                     let on_server_request = |request: serde_json::Value| {
                         let reply = run2.engine.borrow_mut().reply(&request);
                         if let Some(reply) = reply {
+                            pending.set(pending.get() + 1);
                             let (run3, tx3) = (run2.clone(), tx2.clone());
                             state.say(format!(
                                 "answered a server request ({})",
@@ -313,7 +330,7 @@ impl AppState {
             if poll.done {
                 break;
             }
-            if in_flight == 0 {
+            if in_flight.get() == 0 {
                 if run.engine.borrow().awaiting_review() {
                     self.plan.set(Some(run.engine.borrow().plan().clone()));
                     self.tools.set(run.engine.borrow().report().tools);
@@ -337,7 +354,10 @@ impl AppState {
             let Some((step, ex)) = rx.next().await else {
                 break;
             };
-            in_flight -= 1;
+            in_flight.set(in_flight.get().saturating_sub(1));
+            if !self.is_current(&run) {
+                return;
+            }
             let state = match (
                 &ex.transport_error,
                 ex.response.as_ref().and_then(|r| r.body_end),
@@ -365,6 +385,9 @@ impl AppState {
                 self.set_step(step, state);
             }
             self.report.set(Some(report));
+        }
+        if !self.is_current(&run) {
+            return;
         }
         let report = run.engine.borrow().report();
         let network_failure = report.records.iter().any(|r| {

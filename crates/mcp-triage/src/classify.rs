@@ -69,6 +69,9 @@ pub struct Verdict {
     pub unrelated_messages: usize,
     /// Methods of server-to-client requests seen in the stream.
     pub server_requests: Vec<String>,
+    /// A JSON-RPC response carrying our request's id was found (an error frame with `id: null`
+    /// is not one).
+    pub response_matched: bool,
 }
 
 /// What we can tell from our own request.
@@ -88,6 +91,18 @@ struct RequestFacts {
     accept_ok: Option<bool>,
     meta_version: Option<String>,
     expects_response: bool,
+    /// String values of our tools/call arguments (4+ characters), to tell a tool quoting what we sent
+    /// ("Session mcp-triage-probe-nonexistent not found") from a refusal of the call.
+    argument_values: Vec<String>,
+}
+
+impl RequestFacts {
+    /// True when `text` quotes one of our argument values.
+    fn quotes_our_arguments(&self, text: &str) -> bool {
+        self.argument_values
+            .iter()
+            .any(|v| text.contains(v.as_str()))
+    }
 }
 
 fn request_facts(req: &Request) -> RequestFacts {
@@ -130,6 +145,17 @@ fn request_facts(req: &Request) -> RequestFacts {
                 .and_then(Value::as_str)
                 .map(str::to_string);
             if method == "tools/call" {
+                f.argument_values = params
+                    .and_then(|p| p.get("arguments"))
+                    .and_then(Value::as_object)
+                    .map(|args| {
+                        args.values()
+                            .filter_map(Value::as_str)
+                            .filter(|v| v.len() >= 4)
+                            .map(str::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default();
                 match params.and_then(|p| p.get("name")) {
                     Some(Value::String(name)) => f.tool_name = Some(name.clone()),
                     _ => f.tools_call_without_name = true,
@@ -259,6 +285,7 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
             challenge: None,
             unrelated_messages: 0,
             server_requests: Vec::new(),
+            response_matched: false,
         },
     };
     let Some(resp) = &ex.response else {
@@ -293,6 +320,7 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
         0
     };
     b.v.server_requests = found.server_requests.clone();
+    b.v.response_matched = found.ours.is_some();
     if found.ours.is_some() && found.unrelated > 0 {
         b.flag(Flag::UnrelatedMessagesFirst);
     }
@@ -818,7 +846,11 @@ fn tool_error_cause(b: &mut Builder, result: &Value, origin: Origin, req: &Reque
         }
     }
     for (ptr, text) in &texts {
-        if let Some(m) = text_rules::find_unknown_tool(text, req.tool_name.as_deref()) {
+        // "Tool X not found" that quotes our own argument is the tool talking about what we asked
+        // for (a registry of tools, say), not a refusal of the tool name.
+        if let Some(m) = text_rules::find_unknown_tool(text, req.tool_name.as_deref())
+            .filter(|_| !req.quotes_our_arguments(text))
+        {
             b.decide(Channel::ToolError, Cause::UnknownTool, DecidedBy::Text);
             b.text("the text says the tool does not exist", ptr, text, &m);
             return;
@@ -891,10 +923,13 @@ fn soft_failure(b: &mut Builder, result: &Value) {
         {
             b.flag(Flag::SoftFailureSuspected);
             if let Some(at) = lower.find(p) {
+                // `lower` is the trimmed text: shift back into `text` (ASCII phrases, so the bounds
+                // are character boundaries there too).
+                let lead = text.len() - trimmed.len();
                 let m = Match {
                     rule: "soft_failure.phrase",
                     cause: Cause::Unknown,
-                    bytes: (at, at + p.len()),
+                    bytes: (lead + at, lead + at + p.len()),
                 };
                 b.text("a short success that reads like an error", &ptr, text, &m);
             }
@@ -945,7 +980,14 @@ fn frame_cause(
         }
         _ => {}
     }
-    if let Some(m) = text_rules::find(message, text_rules::TRANSPORT) {
+    // On an answer to our tools/call, a transport phrase may be the tool's own words about its
+    // arguments: only session refusals count there, and only when they do not quote our arguments.
+    let tool_answer = method == "tools/call" && channel != Channel::Http;
+    if let Some(m) = text_rules::find(message, text_rules::TRANSPORT).filter(|m| {
+        !tool_answer
+            || (matches!(m.cause, Cause::SessionRequired | Cause::SessionNotFound)
+                && !req.quotes_our_arguments(message))
+    }) {
         set(
             b,
             text_rules::session_cause(m.cause, req.has_session),
@@ -975,7 +1017,11 @@ fn frame_cause(
         .chain(data_text.as_deref().map(|d| (data_ptr.as_str(), d)))
         .collect();
     for (p, text) in &texts {
-        if let Some(m) = text_rules::find_unknown_tool(text, req.tool_name.as_deref()) {
+        // "Tool X not found" that quotes our own argument is the tool talking about what we asked
+        // for (a registry of tools, say), not a refusal of the tool name.
+        if let Some(m) = text_rules::find_unknown_tool(text, req.tool_name.as_deref())
+            .filter(|_| !req.quotes_our_arguments(text))
+        {
             set(b, Cause::UnknownTool, DecidedBy::Text);
             b.text("the error says the tool does not exist", p, text, &m);
             return;
@@ -1069,6 +1115,61 @@ mod tests {
             &Options::default(),
         );
         assert!(v.flags.is_empty() || v.flags == [Flag::HeadersMayBeHidden]);
+    }
+
+    fn call_with(args: &str, status: u16, ct: &str, body: &str) -> Exchange {
+        let mut ex = exchange(status, ct, body);
+        ex.request.body = Some(format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{{\"name\":\"session_get\",\"arguments\":{args}}}}}"
+        ));
+        ex
+    }
+
+    #[test]
+    fn a_tool_quoting_our_argument_is_not_a_transport_or_unknown_tool_refusal() {
+        let args = r#"{"session_id":"mcp-triage-probe-nonexistent"}"#;
+        let frame = r#"{"jsonrpc":"2.0","id":7,"error":{"code":0,"message":"Session mcp-triage-probe-nonexistent not found"}}"#;
+        let v = classify(
+            &call_with(args, 200, "application/json", frame),
+            &Options::default(),
+        );
+        assert_eq!(
+            (v.channel, v.cause),
+            (Channel::JsonrpcError, Cause::ToolExecution)
+        );
+        let registry = r#"{"jsonrpc":"2.0","id":7,"result":{"isError":true,"content":[{"type":"text","text":"Tool not found: mcp-triage-probe-nonexistent"}]}}"#;
+        let v = classify(
+            &call_with(
+                r#"{"name":"mcp-triage-probe-nonexistent"}"#,
+                200,
+                "application/json",
+                registry,
+            ),
+            &Options::default(),
+        );
+        assert_eq!(v.cause, Cause::ToolExecution);
+        // Without our argument in it, a session refusal on a tools/call frame still counts.
+        let go = r#"{"jsonrpc":"2.0","id":7,"error":{"code":0,"message":"method \"tools/call\" is invalid during session initialization"}}"#;
+        let v = classify(
+            &call_with("{}", 200, "application/json", go),
+            &Options::default(),
+        );
+        assert_eq!(v.cause, Cause::SessionRequired);
+    }
+
+    #[test]
+    fn soft_failure_highlight_after_leading_whitespace_and_non_ascii() {
+        let body = r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"\n\n❌ Not found"}]}}"#;
+        let v = classify(
+            &exchange(200, "application/json", body),
+            &Options::default(),
+        );
+        let e = v
+            .evidence
+            .iter()
+            .find(|e| e.rule.as_deref() == Some("soft_failure.phrase"))
+            .unwrap();
+        assert_eq!(e.matched.as_deref(), Some("Not found"));
     }
 
     #[test]

@@ -285,6 +285,7 @@ fn planned(probe: ProbeName) -> PlannedProbe {
 /// A session id we are willing to send back: visible ASCII, bounded.
 pub fn usable_session_id(value: &str, limits: &Limits) -> bool {
     !value.is_empty()
+        && !value.contains(crate::redact::MARK)
         && value.len() <= limits.max_session_id_bytes
         && value.bytes().all(|b| (0x21..=0x7e).contains(&b))
 }
@@ -740,7 +741,7 @@ impl Engine {
                     ));
                 }
                 let known = self.tools.iter().find(|t| &t.name == tool);
-                if *probe != ProbeName::A && known.is_some_and(|t| !t.is_safe()) && !opt_in {
+                if known.is_some_and(|t| !t.is_safe()) && !opt_in {
                     return Err(format!(
                         "probe {}: {tool} is not declared read-only and may have side effects; tick the opt-in to call it",
                         probe.as_str()
@@ -765,6 +766,8 @@ impl Engine {
             }
         }
         self.review_applied = true;
+        // The time the user spent reading the plan does not count against the run deadline.
+        self.started_ms = None;
         Ok(())
     }
 
@@ -902,7 +905,7 @@ impl Engine {
                     match sid {
                         Some(s) if usable_session_id(s, &self.cfg.limits) => self.session = Some(s.to_string()),
                         Some(_) => self.notes.push(
-                            "the Mcp-Session-Id is not visible ASCII or is too long, so it is not sent back".into(),
+                            "the Mcp-Session-Id is not visible ASCII, is too long, or holds a secret, so it is not sent back".into(),
                         ),
                         None => {
                             if exchange.vantage == Vantage::Browser {

@@ -81,7 +81,12 @@ impl BodyReader {
                     return ReadStep::Stop(BodyEnd::StoppedAfterResponse);
                 }
             }
-            if parser.problem().is_some() {
+            // A line, event or count cap stops reading; invalid UTF-8 does not (the bytes are kept and
+            // the classifier reports them with their offset).
+            if parser
+                .problem()
+                .is_some_and(|p| !matches!(p, crate::sse::SseProblem::InvalidUtf8 { .. }))
+            {
                 return ReadStep::Stop(BodyEnd::SizeCap);
             }
             if self.unrelated > self.limits.max_unrelated_messages {

@@ -72,16 +72,22 @@ pub fn base64url(bytes: &[u8]) -> String {
     base64_with(bytes, B64_URL, false)
 }
 
-fn percent_encode(s: &str) -> String {
+fn percent_encode_with(s: &str, lower_hex: bool) -> String {
     let mut out = String::new();
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
             out.push(char::from(b));
+        } else if lower_hex {
+            out.push_str(&format!("%{b:02x}"));
         } else {
             out.push_str(&format!("%{b:02X}"));
         }
     }
     out
+}
+
+fn percent_encode(s: &str) -> String {
+    percent_encode_with(s, false)
 }
 
 /// Every form of `secret` a server might echo. Base64 forms are the stable cores: the characters that
@@ -91,7 +97,8 @@ pub fn encodings(secret: &str) -> Vec<String> {
     let json = serde_json::to_string(secret).unwrap_or_default();
     forms.push(json.trim_matches('"').to_string());
     forms.push(percent_encode(secret));
-    forms.push(percent_encode(secret).to_ascii_lowercase());
+    // Lower-case escapes (`%2f`) keep the secret's own letters as they are.
+    forms.push(percent_encode_with(secret, true));
     let hex: String = secret.bytes().map(|b| format!("{b:02x}")).collect();
     forms.push(hex.to_ascii_uppercase());
     forms.push(hex);
@@ -187,6 +194,10 @@ fn redact_jwt(text: &str, count: &mut usize) -> String {
                 i = j;
                 continue;
             }
+            // Not a JWT: copy the whole run scanned, so no byte is scanned twice (linear time).
+            out.push_str(&text[i..j]);
+            i = j;
+            continue;
         }
         let ch_len = text[i..].chars().next().map(char::len_utf8).unwrap_or(1);
         out.push_str(&text[i..i + ch_len]);
@@ -206,6 +217,19 @@ pub fn redact(text: &str, secrets: &Secrets) -> (String, usize) {
     }
     out = redact_bearer(&out, &mut count);
     out = redact_jwt(&out, &mut count);
+    (out, count)
+}
+
+/// Redacts only the exact secrets (in every encoding), not the `Bearer`/JWT patterns: for values the
+/// client must send back verbatim, such as a server-chosen `Mcp-Session-Id` that may look like a JWT.
+pub fn redact_exact(text: &str, secrets: &Secrets) -> (String, usize) {
+    let mut count = 0;
+    let mut out = text.to_string();
+    for secret in &secrets.values {
+        for form in encodings(secret) {
+            out = replace_all(&out, &form, &mut count);
+        }
+    }
     (out, count)
 }
 
@@ -262,6 +286,14 @@ mod tests {
         let jwt = "token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlX2hlcmU end";
         assert_eq!(redact(jwt, &s).0, "token [REDACTED] end");
         assert_eq!(redact("nothing here", &s), ("nothing here".into(), 0));
+    }
+
+    #[test]
+    fn a_hostile_run_of_near_jwts_is_linear() {
+        let text = "eyJ.".repeat(200_000);
+        let (out, n) = redact(&text, &Secrets::default());
+        assert_eq!(n, 0);
+        assert_eq!(out, text);
     }
 
     #[test]

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::cause::{Cause, Channel, Flag};
 use crate::endpoint::Endpoint;
 use crate::engine::{RunReport, Step};
+use crate::export::Scrub;
 use crate::redact::{self, Secrets};
 
 /// The fragment prefix of version 1.
@@ -138,8 +139,13 @@ fn clip(text: &str, max: usize) -> String {
     out
 }
 
-fn clean(text: &str, secrets: &Secrets, max: usize) -> String {
-    clip(&redact::redact(text, secrets).0, max)
+fn clean(text: &str, secrets: &Secrets, scrub: Option<&Scrub>, max: usize) -> String {
+    let redacted = redact::redact(text, secrets).0;
+    let hidden = match scrub {
+        Some(s) => s.apply(&redacted),
+        None => redacted,
+    };
+    clip(&hidden, max)
 }
 
 fn step_name(step: Step) -> Option<&'static str> {
@@ -166,6 +172,10 @@ pub fn build(
         .records
         .iter()
         .any(|r| matches!(r.step, Step::Probe(_)));
+    // Unless the user opted in, the endpoint's path and query are hidden everywhere, not only in
+    // the endpoint field: servers echo them (metadata URLs, 404 pages).
+    let scrub = (!include_path).then(|| Scrub::new(endpoint));
+    let scrub = scrub.as_ref();
     let mut rows: Vec<ShareRow> = report
         .records
         .iter()
@@ -186,10 +196,13 @@ pub fn build(
                         .as_ref()
                         .and_then(|resp| resp.body.clone())
                 })
-                .map(|t| clean(&t, secrets, cap::EXCERPT));
+                .map(|t| clean(&t, secrets, scrub, cap::EXCERPT));
             Some(ShareRow {
                 step: name.to_string(),
-                tool: v.tool_name.as_deref().map(|t| clean(t, secrets, cap::NAME)),
+                tool: v
+                    .tool_name
+                    .as_deref()
+                    .map(|t| clean(t, secrets, scrub, cap::NAME)),
                 status: v.http_status,
                 channel: v.channel.as_str().to_string(),
                 cause: v.cause.as_str().to_string(),
@@ -201,8 +214,10 @@ pub fn build(
                     .take(cap::ITEMS)
                     .map(|e| {
                         (
-                            clean(&e.fact, secrets, cap::LINE),
-                            e.matched.as_deref().map(|m| clean(m, secrets, cap::NAME)),
+                            clean(&e.fact, secrets, scrub, cap::LINE),
+                            e.matched
+                                .as_deref()
+                                .map(|m| clean(m, secrets, scrub, cap::NAME)),
                         )
                     })
                     .collect(),
@@ -255,7 +270,7 @@ pub fn build(
         v: 1,
         tool: clip(tool_version, cap::SHORT),
         date: clip(date, cap::SHORT),
-        endpoint: clean(&shown, secrets, cap::ENDPOINT),
+        endpoint: clean(&shown, secrets, scrub, cap::ENDPOINT),
         version: report
             .negotiated_version
             .as_deref()
@@ -263,18 +278,18 @@ pub fn build(
         server: report.server_info.as_ref().map(|i| {
             let field = |k: &str| i.get(k).and_then(|v| v.as_str()).unwrap_or("");
             (
-                clean(field("name"), secrets, cap::NAME),
-                clean(field("version"), secrets, cap::SHORT),
+                clean(field("name"), secrets, scrub, cap::NAME),
+                clean(field("version"), secrets, scrub, cap::SHORT),
             )
         }),
         score: report.summary.score,
-        finding: clean(&report.summary.finding, secrets, cap::TEXT),
+        finding: clean(&report.summary.finding, secrets, scrub, cap::TEXT),
         rows,
         notes: report
             .notes
             .iter()
             .take(cap::ITEMS)
-            .map(|n| clean(n, secrets, cap::LINE))
+            .map(|n| clean(n, secrets, scrub, cap::LINE))
             .collect(),
     }
 }

@@ -106,10 +106,36 @@ fn is_sep1303(version: &str) -> bool {
     version >= "2025-11-25"
 }
 
-/// A JSON-RPC error frame answered the call (2xx frame, or a 4xx carrying one in the 2026-07-28 era).
+/// Causes that come from the transport or the session, never from the tool call itself.
+fn transport_cause(c: Cause) -> bool {
+    matches!(
+        c,
+        Cause::Unauthenticated
+            | Cause::InsufficientScope
+            | Cause::Forbidden
+            | Cause::OriginRejected
+            | Cause::MethodNotAllowed
+            | Cause::NotAcceptable
+            | Cause::UnsupportedMediaType
+            | Cause::SessionRequired
+            | Cause::SessionNotFound
+            | Cause::ProtocolVersionUnsupported
+            | Cause::HeaderMismatch
+            | Cause::RateLimited
+            | Cause::Redirect
+            | Cause::EndpointNotFound
+    )
+}
+
+/// A JSON-RPC error frame answered the call itself: a 2xx frame for our id, or, in the 2026-07-28
+/// era, a 4xx carrying a frame for our id about the call (not a transport refusal with `id: null`).
 fn protocol_error(v: &Verdict, version: &str) -> bool {
     v.channel == Channel::JsonrpcError
-        || (version >= "2026-07-28" && v.channel == Channel::Http && v.jsonrpc_code.is_some())
+        || (version >= "2026-07-28"
+            && v.channel == Channel::Http
+            && v.jsonrpc_code.is_some()
+            && v.response_matched
+            && !transport_cause(v.cause))
 }
 
 /// True when the answer never got as far as the tool (auth, transport, network).
@@ -181,6 +207,10 @@ pub fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
             }
         }
         Probe::B => {
+            if v.flags.contains(&crate::cause::Flag::MessageWithheld) {
+                return mk(Conformance::NotApplicable, RULE_VALIDATE, tools("security-considerations"),
+                    "the server withheld the message, so whether the arguments were validated cannot be told from the wire".into());
+            }
             if v.cause == Cause::ToolExecution
                 && matches!(v.channel, Channel::ToolError | Channel::JsonrpcError)
             {
@@ -345,6 +375,17 @@ pub fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
         }
         Probe::Origin => {
             let link = spec_url(version, "basic/transports#security-warning");
+            if !v.response_matched && v.cause != Cause::OriginRejected {
+                return mk(
+                    Conformance::NotApplicable,
+                    RULE_ORIGIN,
+                    link,
+                    format!(
+                        "connect got no answer to judge ({} / {}), so whether this origin is accepted cannot be told",
+                        v.channel, v.cause
+                    ),
+                );
+            }
             if v.cause == Cause::OriginRejected {
                 mk(Conformance::Conforms, RULE_ORIGIN, link,
                     "the server validates Origin and refuses this page's origin (allow it explicitly to use this tool)".into())

@@ -118,9 +118,11 @@ impl SseParser {
         if self.problem.is_some() {
             return out;
         }
+        // Resume the scan where the previous chunk left off: a long line arriving in small chunks is
+        // scanned once, not once per chunk.
+        let mut i = self.buf.len();
         self.buf.extend_from_slice(bytes);
         let mut start = 0;
-        let mut i = 0;
         while i < self.buf.len() {
             let b = self.buf[i];
             if self.skip_lf {

@@ -164,6 +164,7 @@ mod tests {
             challenge: None,
             unrelated_messages: 0,
             server_requests: vec![],
+            response_matched: true,
         }
     }
 
