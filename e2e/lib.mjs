@@ -85,7 +85,7 @@ export async function launch() {
 export async function watchedPage(context) {
   const page = await context.newPage();
   const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()} ${m.location()?.url || ''}`); });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   await page.addInitScript(() => {
     window.__csp = [];

@@ -13,6 +13,8 @@ function arg(name, fallback) {
 const root = resolve(arg('dir', 'dist'));
 const port = Number(arg('port', '8080'));
 const host = arg('host', '127.0.0.1');
+// --prefix /sub/: serve the folder under a sub-path only (proves the relative asset URLs).
+const prefix = arg('prefix', '/');
 // --plain: no security headers, like a bare static host (tests use it to prove the page defends itself).
 const plain = process.argv.includes('--plain');
 const types = {
@@ -33,7 +35,12 @@ const server = createServer(async (req, res) => {
       res.writeHead(405, { ...headers, Allow: 'GET, HEAD' }).end();
       return;
     }
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const full = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (!full.startsWith(prefix) && full !== prefix.replace(/\/$/, '')) {
+      res.writeHead(404, headers).end();
+      return;
+    }
+    const path = '/' + full.slice(prefix.length);
     let file = normalize(join(root, path));
     if (file !== root && !file.startsWith(root + sep)) {
       res.writeHead(403, headers).end();

@@ -14,6 +14,14 @@ use crate::components::target_form::TargetForm;
 use crate::net::{self, DemoConfig};
 use crate::state::{AppState, Phase};
 
+/// `./x dev` serves on loopback; a page on any other host never asks for a demo file.
+fn served_from_loopback() -> bool {
+    let host = web_sys::window()
+        .and_then(|w| w.location().hostname().ok())
+        .unwrap_or_default();
+    matches!(host.as_str(), "localhost" | "127.0.0.1" | "[::1]")
+}
+
 fn location_hash() -> String {
     web_sys::window()
         .and_then(|w| w.location().hash().ok())
@@ -51,7 +59,7 @@ pub fn App() -> impl IntoView {
                 <header class="site-header"><h1>"MCP Triage"</h1></header>
                 <main id="main"><SharedView shared=result on_leave=leave /></main>
             }.into_any(),
-            None => view! { <Tool load_demo=!opened_link /> }.into_any(),
+            None => view! { <Tool load_demo=!opened_link && served_from_loopback() /> }.into_any(),
         }}
     }
 }
