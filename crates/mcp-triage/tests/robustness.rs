@@ -7,18 +7,15 @@
 use mcp_triage::exchange::{BodyEnd, Request, Response, Vantage};
 use mcp_triage::{Exchange, Options, classify};
 
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
+use common::Rng;
+
+trait Bytes {
+    fn bytes(&mut self, max: usize, alphabet: &[u8]) -> Vec<u8>;
+}
+
+impl Bytes for Rng {
     fn bytes(&mut self, max: usize, alphabet: &[u8]) -> Vec<u8> {
         let len = self.below(max);
         (0..len)

@@ -7,14 +7,15 @@
 use mcp_triage::redact::{Secrets, encodings};
 use mcp_triage::share::{self, ShareRow, ShareV1};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
+mod common;
+
+use common::Rng;
+
+trait Text {
+    fn text(&mut self, max: usize, secret: &str) -> String;
+}
+
+impl Text for Rng {
     fn text(&mut self, max: usize, secret: &str) -> String {
         let len = (self.next() % max as u64) as usize;
         let mut s: String = (0..len)

@@ -69,3 +69,21 @@ pub fn json_files(dir: &Path) -> Vec<String> {
     out.sort();
     out
 }
+
+/// A small deterministic generator (xorshift64), so generated cases reproduce.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next value.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A value in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
