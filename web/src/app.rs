@@ -62,6 +62,7 @@ pub fn App() -> impl IntoView {
             None => view! { <Tool load_demo=!opened_link && served_from_loopback() /> }.into_any(),
         }}
     }
+    .into_any()
 }
 
 /// The tool itself: form, plan, progress, results.
@@ -127,5 +128,5 @@ fn Tool(load_demo: bool) -> impl IntoView {
                 <Results />
             </Show>
         </main>
-    }
+    }.into_any()
 }

@@ -20,6 +20,7 @@ pub fn ChannelBadge(channel: Channel) -> impl IntoView {
             <span aria-hidden="true">{symbol}" "</span>{channel.as_str()}
         </span>
     }
+    .into_any()
 }
 
 /// A spec verdict.
@@ -35,4 +36,5 @@ pub fn ConformanceBadge(conformance: Conformance) -> impl IntoView {
             <span aria-hidden="true">{symbol}" "</span>{word}
         </span>
     }
+    .into_any()
 }

@@ -22,4 +22,5 @@ pub fn CopyButton(
             {move || if done.get() { "Copied ✓" } else { label }}
         </button>
     }
+    .into_any()
 }

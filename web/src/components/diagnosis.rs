@@ -12,8 +12,8 @@ pub fn DiagnosisCard(diagnosis: Diagnosis) -> impl IntoView {
         <section class="card diagnosis" data-testid="diagnosis" aria-label="CORS doctor">
             <h3>"CORS doctor"</h3>
             <p data-testid="diagnosis-conclusion">{diagnosis.conclusion.clone()}</p>
-            {diagnosis.blocked_step.map(|s| view! { <p class="meta">"Blocked step: " <code data-testid="blocked-step">{s}</code></p> })}
-            {diagnosis.context.iter().map(|c| view! { <p class="warn">{c.clone()}</p> }).collect_view()}
+            {diagnosis.blocked_step.map(|s| view! { <p class="meta">"Blocked step: " <code data-testid="blocked-step">{s}</code></p> }.into_any())}
+            {diagnosis.context.iter().map(|c| view! { <p class="warn">{c.clone()}</p> }.into_any()).collect_view()}
             <p>"Allow these request headers: " <code>{diagnosis.allow_headers.join(", ")}</code></p>
             <p>"Expose these response headers: " <code>{diagnosis.expose_headers.join(", ")}</code></p>
             <p>"Send " <code>"Access-Control-Max-Age"</code> " so browsers cache the preflight. Allow exactly this page's origin, never " <code>"*"</code> "."</p>
@@ -23,7 +23,7 @@ pub fn DiagnosisCard(diagnosis: Diagnosis) -> impl IntoView {
                     <pre class="snippet" tabindex="0">{s.code.clone()}</pre>
                     <CopyButton label="Copy snippet" text=s.code />
                 </details>
-            }).collect_view()}
+            }.into_any()).collect_view()}
         </section>
-    }
+    }.into_any()
 }

@@ -59,9 +59,9 @@ pub fn Examples() -> impl IntoView {
             <div class="actions">
                 {EXAMPLES.iter().map(|(name, label)| view! {
                     <button type="button" data-testid=format!("example-{name}") on:click=move |_| open(name)>{*label}</button>
-                }).collect_view()}
+                }.into_any()).collect_view()}
             </div>
             <p class="error" role="alert">{move || error.get()}</p>
         </div>
-    }
+    }.into_any()
 }

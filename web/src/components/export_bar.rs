@@ -65,5 +65,5 @@ pub fn ExportBar(report: RunReport, endpoint: Endpoint) -> impl IntoView {
                 <pre class="snippet" tabindex="0" data-testid="markdown-preview">{markdown}</pre>
             </details>
         </section>
-    }
+    }.into_any()
 }

@@ -49,5 +49,5 @@ pub fn Paste() -> impl IntoView {
             <p class="error" role="alert" data-testid="paste-error">{move || error.get()}</p>
             <button type="button" data-testid="paste-classify" on:click=classify>"Classify"</button>
         </div>
-    }
+    }.into_any()
 }

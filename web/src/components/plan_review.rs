@@ -121,7 +121,7 @@ pub fn PlanReview() -> impl IntoView {
                         <label for=format!("tool-{id}")>"Tool"</label>
                         <input id=format!("tool-{id}") data-testid=format!("tool-{id}") type="text" autocomplete="off" spellcheck="false"
                             prop:value=move || tool.get() on:input=move |ev| tool.set(event_target_value(&ev)) />
-                        {move || risk().map(|r| { let (label, class) = risk_label(r); view! { <span class=format!("badge risk {class}")>{label}</span> } })}
+                        {move || risk().map(|r| { let (label, class) = risk_label(r); view! { <span class=format!("badge risk {class}")>{label}</span> }.into_any() })}
                         <label for=format!("args-{id}")>"Arguments (JSON object)"</label>
                         <textarea id=format!("args-{id}") data-testid=format!("args-{id}") rows="3" spellcheck="false"
                             prop:value=move || args.get() on:input=move |ev| args.set(event_target_value(&ev))></textarea>
@@ -131,9 +131,9 @@ pub fn PlanReview() -> impl IntoView {
                             on:change=move |ev| opt_in.set(event_target_checked(&ev)) />" I accept that this call may have side effects"</label>
                         {original.payload.clone().map(|p| view! {
                             <details><summary>"Exact payload as planned"</summary><pre class="envelope" tabindex="0"><VisibleText text=p cap=4000 /></pre></details>
-                        })}
+                        }.into_any())}
                     </fieldset>
-                }
+                }.into_any()
             }).collect_view()}
             <div class="card">
                 <h3>"Transport checks"</h3>
@@ -146,7 +146,7 @@ pub fn PlanReview() -> impl IntoView {
                 <ul class="catalogue" data-testid="catalogue">
                     {tools.into_iter().map(|(name, risk)| { let (label, class) = risk_label(risk); view! {
                         <li><code><VisibleText text=name cap=128 /></code> " " <span class=format!("badge risk {class}")>{label}</span></li>
-                    }}).collect_view()}
+                    }.into_any()}).collect_view()}
                 </ul>
             </div>
             <p class="error" role="alert" data-testid="plan-error">{move || error.get()}</p>
@@ -155,6 +155,6 @@ pub fn PlanReview() -> impl IntoView {
                 <button type="button" data-testid="cancel" on:click=move |_| state.cancel()>"Cancel"</button>
             </div>
         </section>
-    }
+    }.into_any()
     .into_any()
 }

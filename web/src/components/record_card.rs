@@ -98,9 +98,9 @@ pub fn RecordCard(record: Record, secret_header_names: Vec<String>) -> impl Into
                 <ChannelBadge channel=v.channel />
             </header>
             <p class="meta">
-                {tool.map(|t| view! { <span>"Tool "<code><VisibleText text=t cap=128 /></code>" · "</span> })}
+                {tool.map(|t| view! { <span>"Tool "<code><VisibleText text=t cap=128 /></code>" · "</span> }.into_any())}
                 <span>"HTTP " {status}</span>
-                {v.jsonrpc_code.map(|c| view! { <span>" · JSON-RPC " <code data-testid="jsonrpc-code">{c.to_string()}</code></span> })}
+                {v.jsonrpc_code.map(|c| view! { <span>" · JSON-RPC " <code data-testid="jsonrpc-code">{c.to_string()}</code></span> }.into_any())}
             </p>
             <p class="cause">
                 "Cause: " <strong data-testid="cause">{v.cause.as_str()}</strong>
@@ -109,8 +109,8 @@ pub fn RecordCard(record: Record, secret_header_names: Vec<String>) -> impl Into
                 </span>
             </p>
             {(!flags.is_empty()).then(|| view! {
-                <p class="flags">{flags.iter().map(|f| view! { <span class="badge flag" data-testid="flag">"⚑ "{f.as_str()}</span> }).collect_view()}</p>
-            })}
+                <p class="flags">{flags.iter().map(|f| view! { <span class="badge flag" data-testid="flag">"⚑ "{f.as_str()}</span> }.into_any()).collect_view()}</p>
+            }.into_any())}
             <h4>"Evidence"</h4>
             <ul class="evidence">
                 {evidence.into_iter().map(|e| {
@@ -123,12 +123,12 @@ pub fn RecordCard(record: Record, secret_header_names: Vec<String>) -> impl Into
                     view! {
                         <li class=format!("ev {kind}")>
                             <span class="badge kind">{kind}</span> " " {e.fact.clone()}
-                            {e.pointer.clone().map(|p| view! { " " <code class="ptr">{p}</code> })}
+                            {e.pointer.clone().map(|p| view! { " " <code class="ptr">{p}</code> }.into_any())}
                             {target.map(|t| view! {
                                 <blockquote class="decoded"><VisibleText text=t cap=512 highlight=e.range.unwrap_or([0, 0]) /></blockquote>
-                            })}
+                            }.into_any())}
                         </li>
-                    }
+                    }.into_any()
                 }).collect_view()}
             </ul>
             <div class="advice">
@@ -137,7 +137,7 @@ pub fn RecordCard(record: Record, secret_header_names: Vec<String>) -> impl Into
                 <p class="party">"Who must act: " {a.advice.party.as_str().replace('_', " ")}</p>
                 <h4>"What the server author could change"</h4>
                 <p data-testid="server-advice">{a.advice.server}</p>
-                {flag_advice.into_iter().map(|f| view! { <p class="flag-advice">{f}</p> }).collect_view()}
+                {flag_advice.into_iter().map(|f| view! { <p class="flag-advice">{f}</p> }.into_any()).collect_view()}
             </div>
             {spec.map(|s| view! {
                 <div class="spec" data-testid="spec">
@@ -146,45 +146,45 @@ pub fn RecordCard(record: Record, secret_header_names: Vec<String>) -> impl Into
                     <blockquote class="rule">{s.rule}</blockquote>
                     <p><a href=s.link.clone() target="_blank" rel="noopener noreferrer">{s.link.clone()}</a></p>
                 </div>
-            })}
+            }.into_any())}
             {challenge.map(|c| view! {
                 <div class="challenge" data-testid="challenge">
                     <h4>"WWW-Authenticate challenge"</h4>
                     <dl>
                         <dt>"scheme"</dt><dd>{c.scheme.clone()}</dd>
-                        {c.params.into_iter().map(|(k, val)| view! { <dt>{k}</dt><dd><VisibleText text=val cap=256 /></dd> }).collect_view()}
+                        {c.params.into_iter().map(|(k, val)| view! { <dt>{k}</dt><dd><VisibleText text=val cap=256 /></dd> }.into_any()).collect_view()}
                     </dl>
                     {metadata_url.clone().map(|url| view! {
                         <button type="button" data-testid="fetch-metadata" on:click=move |_| {
                             if let Some(s) = state { s.fetch_metadata(url.clone()) }
                         }>"Fetch resource_metadata (without the token, endpoint origin only)"</button>
-                    })}
+                    }.into_any())}
                 </div>
-            })}
+            }.into_any())}
             {envelope.map(|env| view! {
                 <h4>"Envelope"</h4>
                 <pre class="envelope" data-testid="envelope" tabindex="0"><VisibleText text=env cap=4000 /></pre>
-            })}
-            {transport_error.map(|t| view! { <p class="error">{t}</p> })}
+            }.into_any())}
+            {transport_error.map(|t| view! { <p class="error">{t}</p> }.into_any())}
             {(!problems.is_empty()).then(|| view! {
-                <ul class="problems">{problems.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
-            })}
+                <ul class="problems">{problems.into_iter().map(|p| view! { <li>{p}</li> }.into_any()).collect_view()}</ul>
+            }.into_any())}
             <details class="raw">
                 <summary>"HTTP details: status, headers, raw body, request, timing"</summary>
                 <p>"Status " {v.http_status.map(|s| s.to_string()).unwrap_or_else(|| "—".into())} " · " {elapsed} " · body " {body_end}</p>
                 <p class="help">"Seen from a browser: response headers the server does not expose through CORS are invisible here, not necessarily absent."</p>
                 <h5>"Response headers"</h5>
-                <ul class="headers">{resp_headers.into_iter().map(|(k, val)| view! { <li><code>{k}</code>": " <VisibleText text=val cap=256 /></li> }).collect_view()}</ul>
+                <ul class="headers">{resp_headers.into_iter().map(|(k, val)| view! { <li><code>{k}</code>": " <VisibleText text=val cap=256 /></li> }.into_any()).collect_view()}</ul>
                 <h5>"Raw body"</h5>
                 <pre class="raw-body" tabindex="0"><VisibleText text=raw_body.clone() cap=2000 /></pre>
                 <h5>"Request sent"</h5>
                 <p><code>{ex.request.method.clone()}" "</code><VisibleText text=ex.request.url.clone() cap=512 /></p>
-                <ul class="headers" data-testid="request-headers">{req_headers.into_iter().map(|(k, val)| view! { <li><code>{k}</code>": " {val}</li> }).collect_view()}</ul>
+                <ul class="headers" data-testid="request-headers">{req_headers.into_iter().map(|(k, val)| view! { <li><code>{k}</code>": " {val}</li> }.into_any()).collect_view()}</ul>
                 <pre class="raw-body" tabindex="0"><VisibleText text=req_body cap=2000 /></pre>
             </details>
             <div class="card-actions">
                 <CopyButton label="Copy as curl" text=curl testid="copy-curl" />
             </div>
         </article>
-    }
+    }.into_any()
 }

@@ -50,19 +50,19 @@ pub fn Summary(report: RunReport) -> impl IntoView {
             <ul class="verdicts">
                 {verdicts.into_iter().map(|(step, s)| view! {
                     <li><span class="step">{step.label()}</span> " " <ConformanceBadge conformance=s.conformance /></li>
-                }).collect_view()}
+                }.into_any()).collect_view()}
                 {report.origin.clone().map(|o| view! {
                     <li><span class="step">"origin"</span> " " <ConformanceBadge conformance=o.conformance /> " " <span class="help">{o.reason.clone()}</span></li>
-                })}
+                }.into_any())}
             </ul>
             {report.c_not_provoked.then(|| view! {
                 <p class="warn" data-testid="c-not-provoked">"Probe C succeeded, so no failure was provoked: use Review first to pick a call that makes the backend fail."</p>
-            })}
+            }.into_any())}
             {(!report.notes.is_empty()).then(|| view! {
-                <ul class="notes">{report.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul>
-            })}
+                <ul class="notes">{report.notes.iter().map(|n| view! { <li>{n.clone()}</li> }.into_any()).collect_view()}</ul>
+            }.into_any())}
         </section>
-    }
+    }.into_any()
 }
 
 /// Everything after a run.
@@ -111,28 +111,28 @@ pub fn Results() -> impl IntoView {
         view! {
             <section class="results" data-testid="results" aria-label="Results">
                 <h2 id="results-heading" tabindex="-1">"Results"</h2>
-                {move || state.source.get().map(|s| view! { <p class="banner" data-testid="source-banner">{s}</p> })}
+                {move || state.source.get().map(|s| view! { <p class="banner" data-testid="source-banner">{s}</p> }.into_any())}
                 <Summary report=report.clone() />
-                {move || state.diagnosis.get().map(|d| view! { <DiagnosisCard diagnosis=d /> })}
+                {move || state.diagnosis.get().map(|d| view! { <DiagnosisCard diagnosis=d /> }.into_any())}
                 {(!connect_shown.is_empty()).then(|| view! {
                     <h3 class="section">"Connection"</h3>
                     <div class="cards">
-                        {connect_shown.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names4.clone() /> }).collect_view()}
+                        {connect_shown.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names4.clone() /> }.into_any()).collect_view()}
                     </div>
-                })}
+                }.into_any())}
                 <h3 class="section">"Probes"</h3>
                 <div class="cards">
-                    {probes.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names.clone() /> }).collect_view()}
+                    {probes.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names.clone() /> }.into_any()).collect_view()}
                     {skipped.into_iter().map(|p| view! {
                         <article class="card skipped" data-testid=format!("card-{}", p.probe.as_str())>
                             <h3>{format!("{} · skipped", p.probe.as_str())}</h3>
                             <p data-testid="skip-reason">{p.skipped.map(|s| s.describe()).unwrap_or_default()}</p>
                         </article>
-                    }).collect_view()}
+                    }.into_any()).collect_view()}
                 </div>
                 <h3 class="section">"Transport checks"</h3>
                 <div class="cards">
-                    {checks.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names2.clone() /> }).collect_view()}
+                    {checks.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names2.clone() /> }.into_any()).collect_view()}
                 </div>
                 {move || {
                     let fetched = state.metadata.get();
@@ -141,22 +141,22 @@ pub fn Results() -> impl IntoView {
                         <h3 class="section">"Resource metadata"</h3>
                         <p class="error" data-testid="metadata-error">{error}</p>
                         <div class="cards" data-testid="metadata">
-                            {fetched.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=vec![] /> }).collect_view()}
+                            {fetched.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=vec![] /> }.into_any()).collect_view()}
                         </div>
-                    })
+                    }.into_any())
                 }}
                 <details class="connect">
                     <summary>"Connection exchanges (initialize, tools/list, …)"</summary>
                     <div class="cards">
-                        {connect.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names3.clone() /> }).collect_view()}
+                        {connect.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names3.clone() /> }.into_any()).collect_view()}
                     </div>
                 </details>
                 {endpoint.map(|ep| view! {
                     <ExportBar report=report.clone() endpoint=ep.clone() />
                     <SharePanel report=report.clone() endpoint=ep />
-                })}
+                }.into_any())}
             </section>
-        }
+        }.into_any()
         .into_any()
     }
 }

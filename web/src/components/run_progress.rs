@@ -21,7 +21,7 @@ pub fn RunProgress() -> impl IntoView {
             <button type="button" data-testid="cancel" disabled=move || !running() on:click=move |_| state.cancel()>"Cancel (Esc)"</button>
             <details class="log">
                 <summary>"Run log"</summary>
-                <ol data-testid="run-log">{move || state.log.get().into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ol>
+                <ol data-testid="run-log">{move || state.log.get().into_iter().map(|l| view! { <li>{l}</li> }.into_any()).collect_view()}</ol>
             </details>
             <ol class="steps">
                 {move || state.steps.get().into_iter().map(|row| {
@@ -32,9 +32,9 @@ pub fn RunProgress() -> impl IntoView {
                         StepState::TimedOut => ("⏱", "timed out".to_string()),
                         StepState::Aborted => ("✕", "aborted".to_string()),
                     };
-                    view! { <li data-testid="step"><span aria-hidden="true">{symbol}" "</span>{row.step.label()}" — "<span class="state">{word}</span></li> }
+                    view! { <li data-testid="step"><span aria-hidden="true">{symbol}" "</span>{row.step.label()}" — "<span class="state">{word}</span></li> }.into_any()
                 }).collect_view()}
             </ol>
         </section>
-    }
+    }.into_any()
 }

@@ -81,5 +81,5 @@ pub fn SharePanel(report: RunReport, endpoint: Endpoint) -> impl IntoView {
                 </div>
             </Show>
         </section>
-    }
+    }.into_any()
 }

@@ -31,7 +31,7 @@ pub fn SharedView(shared: Result<ShareV1, ShareError>, on_leave: Callback<()>) -
                 <p>"This link is invalid or damaged, so nothing from it is shown."</p>
                 <button type="button" class="primary" data-testid="run-own" on:click=leave>"Run against your own endpoint"</button>
             </section>
-        }
+        }.into_any()
         .into_any();
     };
     view! {
@@ -46,10 +46,10 @@ pub fn SharedView(shared: Result<ShareV1, ShareError>, on_leave: Callback<()>) -
                 <p class="score">"Distinguishability by structure alone: "
                     <strong data-testid="score">{p.score.map(|s| format!("{s}/3")).unwrap_or_else(|| "n/a".into())}</strong></p>
                 <p class="meta">"Endpoint " <code><VisibleText text=p.endpoint.clone() cap=512 /></code>
-                    {p.server.clone().map(|(n, v)| view! { " · server " <VisibleText text=format!("{n} {v}") cap=200 /> })}
-                    {p.version.clone().map(|v| view! { " · protocol " <VisibleText text=v cap=32 /> })}
+                    {p.server.clone().map(|(n, v)| view! { " · server " <VisibleText text=format!("{n} {v}") cap=200 /> }.into_any())}
+                    {p.version.clone().map(|v| view! { " · protocol " <VisibleText text=v cap=32 /> }.into_any())}
                 </p>
-                <ul class="notes">{p.notes.iter().map(|n| view! { <li><VisibleText text=n.clone() cap=256 /></li> }).collect_view()}</ul>
+                <ul class="notes">{p.notes.iter().map(|n| view! { <li><VisibleText text=n.clone() cap=256 /></li> }.into_any()).collect_view()}</ul>
             </section>
             <div class="cards">
                 {p.rows.into_iter().map(|row| {
@@ -59,12 +59,12 @@ pub fn SharedView(shared: Result<ShareV1, ShareError>, on_leave: Callback<()>) -
                         <article class="card" data-testid=id>
                             <header class="card-head">
                                 <h3>{title(&row.step)}</h3>
-                                {row.skipped.is_none().then(|| view! { <ChannelBadge channel=channel /> })}
+                                {row.skipped.is_none().then(|| view! { <ChannelBadge channel=channel /> }.into_any())}
                             </header>
-                            {row.skipped.clone().map(|s| view! { <p data-testid="skip-reason">"Skipped: " <VisibleText text=s cap=256 /></p> })}
+                            {row.skipped.clone().map(|s| view! { <p data-testid="skip-reason">"Skipped: " <VisibleText text=s cap=256 /></p> }.into_any())}
                             {row.skipped.is_none().then(|| view! {
                                 <p class="meta">
-                                    {row.tool.clone().map(|t| view! { "Tool " <code><VisibleText text=t cap=128 /></code> " · " })}
+                                    {row.tool.clone().map(|t| view! { "Tool " <code><VisibleText text=t cap=128 /></code> " · " }.into_any())}
                                     {row.status.map(|s| format!("HTTP {s}"))}
                                     {row.code.map(|c| format!(" · JSON-RPC {c}"))}
                                 </p>
@@ -73,24 +73,24 @@ pub fn SharedView(shared: Result<ShareV1, ShareError>, on_leave: Callback<()>) -
                                 <p>"Agent: " <span class="badge action">{row.action.replace('_', " ")}</span></p>
                                 <ul class="evidence">{row.evidence.iter().map(|(fact, matched)| view! {
                                     <li><VisibleText text=fact.clone() cap=256 />
-                                        {matched.clone().map(|m| view! { " — " <mark><VisibleText text=m cap=128 /></mark> })}</li>
-                                }).collect_view()}</ul>
-                                {(!row.flags.is_empty()).then(|| view! { <p class="flags">{row.flags.join(", ")}</p> })}
+                                        {matched.clone().map(|m| view! { " — " <mark><VisibleText text=m cap=128 /></mark> }.into_any())}</li>
+                                }.into_any()).collect_view()}</ul>
+                                {(!row.flags.is_empty()).then(|| view! { <p class="flags">{row.flags.join(", ")}</p> }.into_any())}
                                 {row.spec.clone().map(|(conf, version, link, reason)| {
                                     let c = match conf.as_str() { "conforms" => Conformance::Conforms, "deviates" => Conformance::Deviates, _ => Conformance::NotApplicable };
                                     view! {
                                         <p>"Spec " {version} " " <ConformanceBadge conformance=c /> " " <VisibleText text=reason cap=512 /></p>
                                         <p><a href=link.clone() target="_blank" rel="noopener noreferrer">{link.clone()}</a></p>
-                                    }
+                                    }.into_any()
                                 })}
-                                {row.excerpt.clone().map(|e| view! { <pre class="envelope" tabindex="0"><VisibleText text=e cap=1024 /></pre> })}
-                            })}
+                                {row.excerpt.clone().map(|e| view! { <pre class="envelope" tabindex="0"><VisibleText text=e cap=1024 /></pre> }.into_any())}
+                            }.into_any())}
                         </article>
-                    }
+                    }.into_any()
                 }).collect_view()}
             </div>
             <button type="button" class="primary" data-testid="run-own" on:click=leave>"Run against your own endpoint"</button>
         </section>
-    }
+    }.into_any()
     .into_any()
 }

@@ -159,7 +159,7 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
                     {move || demo.get().map(|d| view! {
                         <span data-testid="demo-hint">"Demo server (" {d.server.clone()} ") token: "
                             <code>{d.token_hint.clone()}</code></span>
-                    })}
+                    }.into_any())}
                 </p>
                 <p id="token-error" class="error" role="alert" data-testid="token-error">
                     {move || token_problem.get().unwrap_or_default()}
@@ -177,7 +177,7 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
                             prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev)) />
                         <button type="button" aria-label="Remove this header" on:click=move |_| extras.update(|x| x.retain(|(k, _, _)| *k != key))>"Remove"</button>
                     </div>
-                }).collect_view()}
+                }.into_any()).collect_view()}
                 <button type="button" data-testid="add-header" on:click=move |_| {
                     let key = next_extra.get_value();
                     next_extra.set_value(key + 1);
@@ -190,7 +190,7 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
                 <select id="era" data-testid="era" on:change=move |ev| era.set(event_target_value(&ev))>
                     {ERAS.iter().map(|(value, label)| view! {
                         <option value=*value selected=move || era.get() == *value>{*label}</option>
-                    }).collect_view()}
+                    }.into_any()).collect_view()}
                 </select>
             </div>
             <div class="actions">
@@ -203,5 +203,5 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
                 </button>
             </div>
         </form>
-    }
+    }.into_any()
 }

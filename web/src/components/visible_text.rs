@@ -68,6 +68,7 @@ fn render(text: &str, highlight: Option<[usize; 2]>) -> impl IntoView + use<> {
             Piece::Token(t) => {
                 view! { <span class="ctl" title="an invisible or control character">{t}</span> }
                     .into_any()
+                    .into_any()
             }
             Piece::Mark(t) => view! { <mark>{t}</mark> }.into_any(),
         })
@@ -98,7 +99,7 @@ pub fn VisibleText(
                     <span class="truncated">{format!("… (truncated, {bytes} bytes)")}</span>
                     " "
                     <button type="button" class="linkish" on:click=move |_| expanded.set(true)>"show all"</button>
-                }
+                }.into_any()
             >
                 {move || {
                     let all: String = full.with_value(|t| t.chars().take(SHOW_ALL_CAP).collect());
@@ -106,7 +107,7 @@ pub fn VisibleText(
                 }}
             </Show>
         </span>
-    }
+    }.into_any()
     .into_any()
 }
 
