@@ -69,7 +69,7 @@ pub fn RecordCard(record: Record, secret_header_names: Vec<String>) -> impl Into
     let flag_advice = a.flag_advice.clone();
     let elapsed = ex
         .elapsed_ms
-        .map(|ms| format!("{ms:.0} ms"))
+        .map(|ms| format!("{} ms", ms.max(0.0).round() as u64))
         .unwrap_or_else(|| "—".into());
     let body_end = ex
         .response
