@@ -85,11 +85,6 @@ impl Flights {
         n
     }
 
-    /// How many requests are in flight.
-    pub fn count(&self) -> usize {
-        self.inner.borrow().len()
-    }
-
     fn add(&self, c: &AbortController, reason: &Rc<Cell<Option<BodyEnd>>>) {
         self.inner.borrow_mut().push((c.clone(), reason.clone()));
     }

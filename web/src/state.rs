@@ -245,21 +245,6 @@ impl AppState {
         }
     }
 
-    /// Back to an empty form.
-    pub fn reset(&self) {
-        if let Some(run) = self.run.get_value() {
-            run.engine.borrow_mut().cancel();
-            run.flights.abort_all();
-        }
-        self.run.set_value(None);
-        self.report.set(None);
-        self.plan.set(None);
-        self.steps.set(Vec::new());
-        self.diagnosis.set(None);
-        self.log.set(Vec::new());
-        self.phase.set(Phase::Form);
-    }
-
     /// True while `run` is the current run (a reset or an example replaces it).
     fn is_current(&self, run: &Run) -> bool {
         self.run

@@ -31,6 +31,20 @@ pub enum BodyKind {
     Malformed,
 }
 
+impl BodyKind {
+    /// A word for people: `JSON`, `SSE`, `HTML`, …
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BodyKind::Empty => "empty",
+            BodyKind::Json => "JSON",
+            BodyKind::EventStream => "SSE",
+            BodyKind::Html => "HTML",
+            BodyKind::Text => "text",
+            BodyKind::Malformed => "malformed",
+        }
+    }
+}
+
 /// Where a decoded JSON value came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "from", rename_all = "snake_case")]

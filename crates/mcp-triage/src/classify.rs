@@ -436,28 +436,11 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
         } else {
             b.structure(format!(
                 "no JSON-RPC response with our id in a {} body",
-                decoded.kind_str()
+                decoded.kind.as_str()
             ));
         }
     }
     b.v
-}
-
-trait KindStr {
-    fn kind_str(&self) -> &'static str;
-}
-
-impl KindStr for DecodedBody {
-    fn kind_str(&self) -> &'static str {
-        match self.kind {
-            BodyKind::Empty => "empty",
-            BodyKind::Json => "JSON",
-            BodyKind::EventStream => "SSE",
-            BodyKind::Html => "HTML",
-            BodyKind::Text => "text",
-            BodyKind::Malformed => "malformed",
-        }
-    }
 }
 
 fn pointer_for(origin: Origin, inner: &str) -> String {
@@ -525,7 +508,7 @@ fn get_stream(mut b: Builder, resp: &Response, decoded: &DecodedBody) -> Verdict
     b.structure(format!(
         "GET answered with HTTP {} and a {} body",
         resp.status,
-        decoded.kind_str()
+        decoded.kind.as_str()
     ));
     b.v
 }

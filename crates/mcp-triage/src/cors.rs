@@ -167,6 +167,15 @@ fn is_loopback_origin(origin: &str) -> bool {
     .any(|p| origin == *p || origin.starts_with(&format!("{p}:")))
 }
 
+/// Header names rendered for one language's snippet and joined.
+fn list(headers: &[&str], render: impl Fn(&str) -> String, sep: &str) -> String {
+    headers
+        .iter()
+        .map(|h| render(h))
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
 /// Concludes from the outcomes of [`plan`] (in order, possibly cut after the first rejection).
 pub fn diagnose(
     page_origin: &str,
@@ -219,36 +228,13 @@ pub fn diagnose(
             .into(),
     };
     let origin = page_origin;
-    let allow = ALLOW_HEADERS
-        .iter()
-        .map(|h| format!("'{h}'"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let expose = EXPOSE_HEADERS
-        .iter()
-        .map(|h| format!("'{h}'"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let allow_py = ALLOW_HEADERS
-        .iter()
-        .map(|h| format!("\"{h}\""))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let expose_py = EXPOSE_HEADERS
-        .iter()
-        .map(|h| format!("\"{h}\""))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let allow_rs = ALLOW_HEADERS
-        .iter()
-        .map(|h| format!("HeaderName::from_static(\"{}\")", h.to_ascii_lowercase()))
-        .collect::<Vec<_>>()
-        .join(",\n        ");
-    let expose_rs = EXPOSE_HEADERS
-        .iter()
-        .map(|h| format!("HeaderName::from_static(\"{}\")", h.to_ascii_lowercase()))
-        .collect::<Vec<_>>()
-        .join(",\n        ");
+    let allow = list(ALLOW_HEADERS, |h| format!("'{h}'"), ", ");
+    let expose = list(EXPOSE_HEADERS, |h| format!("'{h}'"), ", ");
+    let allow_py = list(ALLOW_HEADERS, |h| format!("\"{h}\""), ", ");
+    let expose_py = list(EXPOSE_HEADERS, |h| format!("\"{h}\""), ", ");
+    let rust_name = |h: &str| format!("HeaderName::from_static(\"{}\")", h.to_ascii_lowercase());
+    let allow_rs = list(ALLOW_HEADERS, rust_name, ",\n        ");
+    let expose_rs = list(EXPOSE_HEADERS, rust_name, ",\n        ");
     let snippets = vec![
         Snippet {
             stack: "TypeScript SDK (Express + cors)",

@@ -188,8 +188,6 @@ pub struct EngineConfig {
     pub limits: Limits,
     /// This tool's version, sent as clientInfo.
     pub client_version: String,
-    /// Where the exchanges are observed from.
-    pub vantage: Vantage,
 }
 
 /// A probe as planned: the tool, the payload, or why it is skipped.

@@ -13,6 +13,9 @@ pub const MARK: &str = "[REDACTED]";
 #[derive(Clone, Default)]
 pub struct Secrets {
     values: Vec<String>,
+    /// Every encoded form of every value, longest first, computed once (redaction runs on every
+    /// header and body of a run).
+    forms: Vec<String>,
 }
 
 impl std::fmt::Debug for Secrets {
@@ -32,7 +35,10 @@ impl Secrets {
             .collect();
         values.sort_by_key(|v| std::cmp::Reverse(v.len()));
         values.dedup();
-        Secrets { values }
+        let mut forms: Vec<String> = values.iter().flat_map(|v| encodings(v)).collect();
+        forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
+        forms.dedup();
+        Secrets { values, forms }
     }
 
     /// True when there is nothing to redact but patterns.
@@ -208,15 +214,9 @@ fn redact_jwt(text: &str, count: &mut usize) -> String {
 
 /// Redacts one server-derived string; returns the text and how many spans were replaced.
 pub fn redact(text: &str, secrets: &Secrets) -> (String, usize) {
-    let mut count = 0;
-    let mut out = text.to_string();
-    for secret in &secrets.values {
-        for form in encodings(secret) {
-            out = replace_all(&out, &form, &mut count);
-        }
-    }
-    out = redact_bearer(&out, &mut count);
-    out = redact_jwt(&out, &mut count);
+    let (out, mut count) = redact_exact(text, secrets);
+    let out = redact_bearer(&out, &mut count);
+    let out = redact_jwt(&out, &mut count);
     (out, count)
 }
 
@@ -225,21 +225,10 @@ pub fn redact(text: &str, secrets: &Secrets) -> (String, usize) {
 pub fn redact_exact(text: &str, secrets: &Secrets) -> (String, usize) {
     let mut count = 0;
     let mut out = text.to_string();
-    for secret in &secrets.values {
-        for form in encodings(secret) {
-            out = replace_all(&out, &form, &mut count);
-        }
+    for form in &secrets.forms {
+        out = replace_all(&out, form, &mut count);
     }
     (out, count)
-}
-
-/// Redacts a string in place, returning the count.
-pub fn redact_in_place(text: &mut String, secrets: &Secrets) -> usize {
-    let (out, count) = redact(text, secrets);
-    if count > 0 {
-        *text = out;
-    }
-    count
 }
 
 #[cfg(test)]

@@ -97,7 +97,6 @@ fn config(era: Era, mode: Mode, has_token: bool) -> EngineConfig {
         random: 0xabcdef,
         limits: Limits::default(),
         client_version: "test".into(),
-        vantage: Vantage::Browser,
     }
 }
 

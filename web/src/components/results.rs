@@ -3,7 +3,6 @@
 
 use leptos::prelude::*;
 use mcp_triage::engine::{RunReport, Step};
-use mcp_triage::export;
 
 use super::badge::ConformanceBadge;
 use super::diagnosis::DiagnosisCard;
@@ -159,13 +158,4 @@ pub fn Results() -> impl IntoView {
         }.into_any()
         .into_any()
     }
-}
-
-/// Markdown for a report (used by the export bar).
-pub fn markdown_for(
-    report: &RunReport,
-    endpoint: &mcp_triage::endpoint::Endpoint,
-    include_path: bool,
-) -> String {
-    export::markdown(report, endpoint, include_path)
 }

@@ -4,7 +4,6 @@ use leptos::prelude::*;
 use mcp_triage::Limits;
 use mcp_triage::endpoint::{check_token, parse_endpoint};
 use mcp_triage::engine::{EngineConfig, Era, Mode};
-use mcp_triage::exchange::Vantage;
 
 use crate::net::{Credentials, DemoConfig};
 use crate::state::{AppState, Phase};
@@ -124,7 +123,6 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
             random,
             limits: Limits::default(),
             client_version: env!("CARGO_PKG_VERSION").into(),
-            vantage: Vantage::Browser,
         };
         state.start(ep, cfg, creds);
     };
