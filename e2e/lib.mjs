@@ -73,42 +73,146 @@ export async function startDemo(port, appOrigins, extra = []) {
   return `http://127.0.0.1:${port}/mcp`;
 }
 
+/**
+ * Launches Debian's Chromium. Every context made from it is watched: console errors, uncaught page
+ * errors (a wasm trap is one: `RuntimeError: unreachable`) and CSP violations of every page go to the
+ * running test's problem list, and the runner fails the test on any problem it did not declare.
+ */
 export async function launch() {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await watchContext(context);
+    return context;
+  };
+  return browser;
 }
 
-/** Opens a page that records console errors, page errors and CSP violations. */
-export async function watchedPage(context) {
-  const page = await context.newPage();
-  const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()} ${m.location()?.url || ''}`); });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  await page.addInitScript(() => {
-    window.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+/** The problems seen while the current test runs (the runner resets it before each test). */
+let problems = [];
+/** How many problems the running test has seen so far (for tests that wait for one). */
+export const problemCount = () => problems.length;
+
+async function watchContext(context) {
+  context.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()} ${m.location()?.url || ''}`.trimEnd());
   });
-  page.problems = async () => [...problems, ...(await page.evaluate(() => window.__csp || []).catch(() => []))];
-  return page;
+  context.on('weberror', (e) => problems.push(`pageerror: ${e.error()?.message ?? e.error()}`));
+  // CSP violations reach Node as they happen (a binding is not subject to the page's CSP).
+  await context.exposeBinding('__e2eCspViolation', (_source, text) => problems.push(`csp: ${text}`));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      // eslint-disable-next-line no-undef
+      window.__e2eCspViolation(`${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
 }
+
+/** A page in `context` (every page of a launched browser is watched; this name is kept for clarity). */
+export async function watchedPage(context) {
+  return context.newPage();
+}
+
+/**
+ * Problems a test provokes on purpose, declared one by one (never ignored wholesale). Each is a
+ * RegExp over the problem line, made by these helpers from the exact status and URL.
+ */
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const expected = {
+  /** Chromium's log line for an HTTP error status the test provoked, at exactly this URL. */
+  status: (code, url) => new RegExp(`^console: Failed to load resource: the server responded with a status of ${code} \\([^)]*\\) ${escape(url)}$`),
+  /** Chromium's log lines for a request blocked by CORS, to exactly this URL. */
+  cors: (url) => new RegExp(`^console: (Access to fetch at '${escape(url)}'.* has been blocked by CORS policy.*|Failed to load resource: net::ERR_FAILED ${escape(url)})$`),
+  /** The 401 of the no-token check (a Quick check always makes it), at exactly this endpoint. */
+  noToken: (endpoint) => expected.status(401, endpoint),
+  /** The 405 of the GET check where a server refuses GET, at exactly this endpoint. */
+  get405: (endpoint) => expected.status(405, endpoint),
+  /** A request the browser could not complete at all (connection refused), to exactly this URL. */
+  failed: (url, reason = 'ERR_[A-Z_]+') => new RegExp(`^console: Failed to load resource: net::${reason} ${escape(url)}$`),
+};
 
 export const shared = {};
+
+/**
+ * The hostile server (behaviour no SDK produces: echoes the token, redirects, serves markup), started
+ * once by whichever test file needs it first, so each file also runs on its own.
+ */
+export const HOSTILE_PORT = 18810;
+export const REDIRECT_TARGET_PORT = 18812;
+let hostile = null;
+export function startHostile() {
+  hostile ??= startProcess('node', ['e2e/hostile.mjs', '--port', String(HOSTILE_PORT), '--origin', shared.appOrigin,
+    '--redirect-to', `http://127.0.0.1:${REDIRECT_TARGET_PORT}/mcp`], { ready: 'hostile server' });
+  return hostile;
+}
+
+const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** The token sentinel of this run: random, so no fixed string can make the leak checks pass. */
+export const SENTINEL = `mcptriageSENTINEL_${Array.from({ length: 32 }, () => letters[Math.floor(Math.random() * 52)]).join('')}`;
+
+/** Every form of the secret a leak check looks for (8-char substrings of the random part, encodings). */
+export function leakForms(secret) {
+  const forms = new Set();
+  const random = secret.slice('mcptriageSENTINEL_'.length);
+  for (let i = 0; i + 8 <= random.length; i++) forms.add(random.slice(i, i + 8));
+  for (const pad of ['', 'x', 'xy']) {
+    const b64 = Buffer.from(pad + secret).toString('base64');
+    const skip = Math.ceil((pad.length * 4) / 3);
+    forms.add(b64.slice(skip, skip + 16));
+    forms.add(b64.slice(skip, skip + 16).replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  forms.add(encodeURIComponent(secret));
+  forms.add(Buffer.from(secret).toString('hex').slice(0, 24));
+  forms.add(JSON.stringify(secret).slice(1, -1));
+  return [...forms];
+}
+
+/** The leak forms of `secret` found in `text`. */
+export function leaks(text, secret = SENTINEL) {
+  return leakForms(secret).filter((f) => text.includes(f));
+}
 const tests = [];
-export function test(name, fn) { tests.push({ name, fn }); }
+/**
+ * Registers a test. `allow` lists the problems (RegExps from `expected`) the test provokes on purpose;
+ * any other console error, page error or CSP violation during the test fails it.
+ */
+export function test(name, fn, { allow = [] } = {}) { tests.push({ name, fn, allow }); }
+
+/** Runs one test and returns its outcome: `null` when it passed, or the failure text. */
+export async function runOne(t) {
+  const outer = problems; // a test may run a test (the guard's own control does)
+  problems = [];
+  let failure = null;
+  try {
+    await t.fn();
+  } catch (e) {
+    failure = e && e.stack ? e.stack : String(e);
+  }
+  const seen = problems;
+  problems = outer;
+  const unexpected = seen.filter((p) => !t.allow.some((re) => re.test(p)));
+  if (!failure && unexpected.length) {
+    failure = `undeclared browser problems (${unexpected.length}):\n  ${unexpected.join('\n  ')}`;
+  }
+  return failure;
+}
+
 export async function run() {
   let passed = 0, failed = 0;
   for (const t of tests) {
     const start = Date.now();
-    try {
-      await t.fn();
+    const failure = await runOne(t);
+    if (failure) {
+      failed++;
+      console.log(`FAIL ${t.name}\n${failure}`);
+    } else {
       passed++;
       console.log(`ok   ${t.name} (${Date.now() - start} ms)`);
-    } catch (e) {
-      failed++;
-      console.log(`FAIL ${t.name}\n${e && e.stack ? e.stack : e}`);
     }
   }
   console.log(`e2e: ${passed} passed, ${failed} failed`);

@@ -1,9 +1,14 @@
-// Prints the size of the built app (raw and gzip) per file and in total: what every user downloads.
+// Prints the size of the built app (raw and gzip -9) per file and in total: what every user downloads.
+// With --budget FILE, fails when the gzip total exceeds the committed budget (a deterministic gate).
 import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 
-const dir = process.argv[2] || 'dist';
+const args = process.argv.slice(2);
+const budgetAt = args.indexOf('--budget');
+const budgetFile = budgetAt >= 0 ? args[budgetAt + 1] : null;
+const dir = args.find((a, i) => !a.startsWith('--') && (budgetAt < 0 || i !== budgetAt + 1)) || 'dist';
+
 const rows = [];
 for (const name of readdirSync(dir).sort()) {
   const path = join(dir, name);
@@ -19,6 +24,21 @@ for (const [name, r, g] of rows) {
   raw += r; gz += g;
 }
 out += `${'total (first load)'.padEnd(48)} ${kb(raw)} ${kb(gz)}\n`;
+out += `gzip bytes: ${gz}\n`;
+let over = false;
+if (budgetFile) {
+  const budget = JSON.parse(readFileSync(budgetFile, 'utf8'));
+  const max = budget.gzip_bytes_max;
+  if (!Number.isInteger(max) || max <= 0) {
+    out += `budget file ${budgetFile} has no positive integer gzip_bytes_max\n`;
+    over = true;
+  } else {
+    const pct = ((100 * gz) / max).toFixed(1);
+    over = gz > max;
+    out += `${over ? 'OVER BUDGET' : 'within budget'}: ${gz} of ${max} gzip bytes (${pct} %) — ${budgetFile}\n`;
+  }
+}
 process.stdout.write(out);
 mkdirSync('target', { recursive: true });
 writeFileSync('target/size-report.txt', out);
+process.exit(over ? 1 : 0);

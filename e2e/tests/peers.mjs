@@ -1,5 +1,5 @@
 // Python `mcp` 2.3.0 peers (MCPServer, stateless and stateful) and the Origin refusal.
-import { assert, cardOutcome, eq, runQuick, shared, startPython, test, watchedPage } from '../lib.mjs';
+import { assert, cardOutcome, eq, expected, runQuick, shared, startPython, test, watchedPage } from '../lib.mjs';
 
 const stateless = await startPython(18791, shared.appOrigin);
 const stateful = await startPython(18792, shared.appOrigin, ['--stateful']);
@@ -22,7 +22,7 @@ test('Python MCPServer, stateless: its own answers, the withheld message flagged
   assert((await page.getByTestId('card-C').innerText()).includes('message_withheld'), 'C withheld');
   assert((await page.getByTestId('summary').innerText()).includes('3 sequential rounds'), 'stateless rounds');
   await context.close();
-});
+}, { allow: [expected.get405(stateless)] });
 
 test('Python MCPServer, stateful: the session is kept, four rounds, DELETE at the end', async () => {
   const { context, page } = await runAgainst(stateful);
@@ -32,7 +32,7 @@ test('Python MCPServer, stateful: the session is kept, four rounds, DELETE at th
   assert((await page.getByTestId('summary').innerText()).includes('4 sequential rounds'), 'stateful rounds');
   assert((await page.getByTestId('progress').innerText()).includes('DELETE session'), 'session closed');
   await context.close();
-});
+}, { allow: [expected.get405(stateful)] });
 
 test('Python MCPServer that refuses this page\'s Origin: origin_rejected with the right advice', async () => {
   const { context, page } = await runAgainst(refusing);
@@ -40,7 +40,7 @@ test('Python MCPServer that refuses this page\'s Origin: origin_rejected with th
   assert((await page.getByTestId('card-connect').getByTestId('server-advice').innerText()).includes('exactly this origin'), 'advice');
   assert((await page.getByTestId('summary').innerText()).includes('validates Origin'), 'origin verdict');
   await context.close();
-});
+}, { allow: [expected.status(403, refusing)] });
 
 test('2026-07-28 era against the Python peer: two rounds, _meta and Mcp-Method/Mcp-Name', async () => {
   const { context, page } = await runAgainst(stateless, { era: '2026-07-28' });
@@ -49,7 +49,7 @@ test('2026-07-28 era against the Python peer: two rounds, _meta and Mcp-Method/M
   const reqHeaders = await page.getByTestId('card-A').getByTestId('request-headers').textContent();
   assert(reqHeaders.includes('Mcp-Method') && reqHeaders.includes('Mcp-Name'), reqHeaders);
   await context.close();
-});
+}, { allow: [expected.get405(stateless)] });
 
 test('auto era against the TypeScript demo: discover refused, fell back to initialize', async () => {
   const context = await shared.browser.newContext();
@@ -60,4 +60,4 @@ test('auto era against the TypeScript demo: discover refused, fell back to initi
   assert((await page.getByTestId('summary').innerText()).includes('fell back to initialize'), 'auto note');
   eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['◆ tool_error', 'tool_execution']), 'C');
   await context.close();
-});
+}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });

@@ -1,6 +1,6 @@
 // The probes against the real demo server (TypeScript SDK 1.29.0): Quick check and Review first.
 import { join } from 'node:path';
-import { ARTIFACTS, assert, cardOutcome, eq, runQuick, shared, test, watchedPage } from '../lib.mjs';
+import { ARTIFACTS, assert, cardOutcome, eq, expected, runQuick, shared, test, watchedPage } from '../lib.mjs';
 
 const stats = async () => (await fetch(shared.demoEndpoint.replace('/mcp', '/__stats'))).json();
 const before = {};
@@ -55,7 +55,7 @@ test('Quick check on the demo server: the seed\'s three failures, a success, and
   console.log(`     rounds: 3; requests: ${shared.posts} POST, ${(after.methods.GET || 0) - (before.methods.GET || 0)} GET; preflights: ${shared.preflights}`);
   await page.screenshot({ path: join(ARTIFACTS, 'results-wide-light.png'), fullPage: true });
   await context.close();
-});
+}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
 
 test('a default run never calls a tool that is not declared read-only', async () => {
   const s = await stats();
@@ -93,4 +93,4 @@ test('Review first: exact payloads, destructive tool marked, opt-in enforced, sk
   eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['◆ tool_error', 'tool_execution']), 'C');
   eq((await stats()).tools.lead_delete_all || 0, 0, 'still never called');
   await context.close();
-});
+}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });

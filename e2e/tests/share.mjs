@@ -1,6 +1,11 @@
 // Share links: no secret inside (decoded and raw), opening one sends no request, damage is one view.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { inflateRawSync, deflateRawSync } from 'node:zlib';
-import { assert, eq, runQuick, shared, test, watchedPage } from '../lib.mjs';
+import { HOSTILE_PORT, ROOT, SENTINEL, assert, eq, expected, leaks, runQuick, shared, startHostile, test, watchedPage } from '../lib.mjs';
+
+await startHostile();
+const ECHO = `http://127.0.0.1:${HOSTILE_PORT}/echo/mcp/secretpath?api_key=topsecret123`;
 
 function decodeLink(link) {
   const data = link.split('#r=v1.')[1];
@@ -19,20 +24,20 @@ test('the share link built after an echoing server holds no trace of the token',
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
-  await runQuick(page, { endpoint: 'http://127.0.0.1:18810/echo/mcp/secretpath?api_key=topsecret123', token: shared.SENTINEL });
+  await runQuick(page, { endpoint: ECHO, token: SENTINEL });
   await page.getByTestId('share-open').click();
   link = await page.getByTestId('share-link').inputValue();
   assert(link.length <= 8000, `link length ${link.length}`);
   const decoded = decodeLink(link);
-  eq(JSON.stringify(shared.leaks(link)), '[]', 'leak in the raw link');
-  eq(JSON.stringify(shared.leaks(decoded)), '[]', 'leak in the decoded link');
+  eq(JSON.stringify(leaks(link)), '[]', 'leak in the raw link');
+  eq(JSON.stringify(leaks(decoded)), '[]', 'leak in the decoded link');
   assert(!decoded.includes('secretpath') && !decoded.includes('topsecret123'), 'path and query left out by default');
   assert(decoded.includes('[REDACTED]'), 'the echoes were replaced by visible marks');
-  eq(JSON.parse(decoded).endpoint, 'http://127.0.0.1:18810', 'origin only');
+  eq(JSON.parse(decoded).endpoint, `http://127.0.0.1:${HOSTILE_PORT}`, 'origin only');
   const shown = await page.getByTestId('share-payload').innerText();
   eq(JSON.stringify(JSON.parse(shown)), JSON.stringify(JSON.parse(decoded)), 'the panel shows exactly what the link holds');
   await context.close();
-});
+}, { allow: [expected.noToken(ECHO), expected.get405(ECHO)] });
 
 test('opening a share link shows the results and sends no request beyond the page\'s own assets', async () => {
   const context = await shared.browser.newContext();
@@ -43,8 +48,13 @@ test('opening a share link shows the results and sends no request beyond the pag
   await page.getByTestId('shared-banner').waitFor();
   assert((await page.getByTestId('shared-banner').innerText()).includes('Shared results — not verified by this page'), 'banner');
   eq(await page.getByTestId('card-A').getByTestId('cause').innerText(), 'unknown_tool', 'A shown');
-  await page.waitForTimeout(300);
-  const foreign = requests.filter((u) => !u.startsWith(shared.appOrigin) || u.includes('demo.json'));
+  // Order, not a wait: a marker request made after the view rendered must arrive, and no request but
+  // the page's own assets may come before it.
+  const marker = `${shared.appUrl}index.html?after-render-marker`;
+  await page.evaluate((u) => fetch(u).then((r) => r.text()), marker);
+  const upTo = requests.indexOf(marker);
+  assert(upTo >= 0, `the marker request was seen: ${JSON.stringify(requests)}`);
+  const foreign = requests.slice(0, upTo).filter((u) => !u.startsWith(shared.appOrigin) || u.includes('demo.json'));
   eq(JSON.stringify(foreign), '[]', 'requests other than the page assets');
   eq(await page.getByTestId('endpoint').count(), 0, 'no form, no prefill');
   await page.getByTestId('run-own').click();
@@ -84,5 +94,26 @@ test('markup inside a crafted link stays text', async () => {
   assert((await page.getByTestId('finding').innerText()).includes('⟨U+202E⟩'), 'bidi shown');
   const hrefs = await page.evaluate(() => [...document.querySelectorAll('a')].map((a) => a.getAttribute('href')));
   assert(hrefs.every((h) => h.startsWith('https://modelcontextprotocol.io/')), `links: ${hrefs}`);
+  await context.close();
+});
+
+test('every committed share link made by an earlier page opens with the rows it holds', async () => {
+  const dir = join(ROOT, 'crates/mcp-triage/tests/share-links');
+  const names = readdirSync(dir).filter((f) => f.endsWith('.link')).sort();
+  assert(names.length >= 5, `committed links: ${names.length}`);
+  const context = await shared.browser.newContext();
+  const page = await context.newPage();
+  for (const name of names) {
+    const fragment = readFileSync(join(dir, name), 'utf8').trim();
+    const payload = JSON.parse(readFileSync(join(dir, name.replace(/\.link$/, '.json')), 'utf8'));
+    await page.goto('about:blank');
+    await page.goto(`${shared.appUrl}#${fragment}`);
+    await page.getByTestId('shared-view').waitFor({ timeout: 5000 });
+    eq(await page.getByTestId('damaged-link').count(), 0, `${name}: not shown as damaged`);
+    eq(await page.getByTestId('finding').innerText(), payload.finding, `${name}: finding`);
+    const causes = await page.getByTestId('shared-view').getByTestId('cause').allInnerTexts();
+    const want = payload.rows.filter((r) => !r.skipped).map((r) => r.cause);
+    for (const cause of want) assert(causes.includes(cause), `${name}: cause ${cause} shown in ${JSON.stringify(causes)}`);
+  }
   await context.close();
 });

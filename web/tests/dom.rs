@@ -50,6 +50,10 @@ async fn visible_text_shows_controls_and_truncates_with_show_all() {
     assert!(shown.contains("⟨U+202E⟩"), "{shown}");
     assert!(!shown.contains('\u{202E}'));
     assert!(shown.contains("truncated"));
+    assert!(
+        shown.matches('x').count() < 600,
+        "cut at the cap before show all"
+    );
     let button: web_sys::HtmlElement = root
         .query_selector("button")
         .unwrap()
@@ -112,7 +116,7 @@ async fn record_card_shows_the_seed_verdict() {
 }
 
 #[wasm_bindgen_test]
-async fn shared_view_renders_a_link_and_the_damaged_view() {
+async fn shared_view_marks_a_decoded_link_unverified_and_shows_nothing_from_a_damaged_one() {
     let root = container();
     let payload = mcp_triage::share::ShareV1 {
         v: 1,
@@ -138,17 +142,24 @@ async fn shared_view_renders_a_link_and_the_damaged_view() {
     })
     .forget();
     leptos::task::tick().await;
+    let shared = by_testid(&root, "shared-view").unwrap();
     assert!(
-        by_testid(&root, "shared-banner")
+        by_testid(&shared, "shared-banner")
             .unwrap()
             .inner_text()
             .contains("not verified by this page")
     );
     assert_eq!(
-        by_testid(&root, "finding").unwrap().inner_text(),
+        by_testid(&shared, "finding").unwrap().inner_text(),
         "finding text"
     );
-    assert!(by_testid(&root, "damaged-link").is_some());
+    assert!(by_testid(&shared, "damaged-link").is_none());
+    let damaged = by_testid(&root, "damaged-link").unwrap();
+    assert_eq!(damaged.get_attribute("role").as_deref(), Some("alert"));
+    assert!(
+        by_testid(&damaged, "finding").is_none() && by_testid(&damaged, "shared-banner").is_none(),
+        "nothing from a damaged link is shown"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -104,7 +104,7 @@ fn blind_copies_without_labels_classify_the_same() {
 }
 
 #[test]
-fn json_lines_carry_the_required_fields_in_order() {
+fn json_lines_carry_the_verdict_fields_in_input_order() {
     let dir = fixtures().join("ts-1.29.0-stateless");
     let files = vec![
         dir.join("A_unknown_tool.pv2025-06-18.json"),
@@ -116,9 +116,15 @@ fn json_lines_carry_the_required_fields_in_order() {
     assert_eq!(a["file"], files[0].to_string_lossy().as_ref());
     assert_eq!(a["channel"], "tool_error");
     assert_eq!(a["cause"], "unknown_tool");
-    assert!(a["jsonrpc_code"].is_null());
+    assert_eq!(
+        a.get("jsonrpc_code"),
+        Some(&serde_json::Value::Null),
+        "present, and null"
+    );
     assert!(a["evidence"].as_array().is_some_and(|e| !e.is_empty()));
     let d: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
+    assert_eq!(d["file"], files[1].to_string_lossy().as_ref());
+    assert_eq!(d["channel"], "success");
     assert_eq!(d["cause"], "none");
 }
 

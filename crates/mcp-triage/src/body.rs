@@ -340,6 +340,11 @@ mod tests {
         };
         let d = decode(b"data: {\"jsonrpc\":\"2.0\"}\n\n", None, false, &limits);
         assert!(d.truncated);
+        assert!(
+            d.problems.iter().any(|p| p.contains("only the first 8")),
+            "{:?}",
+            d.problems
+        );
         assert!(d.values.is_empty());
     }
 }

@@ -1189,7 +1189,7 @@ mod tests {
     }
 
     #[test]
-    fn html_400_without_json_and_a_stream_cut_by_the_deadline() {
+    fn html_502_is_a_server_error_a_deadline_cut_stream_a_timeout_and_batches_need_2025_03_26() {
         let v = classify(
             &exchange(502, "text/html", "<html>bad gateway</html>"),
             &Options::default(),

@@ -280,7 +280,7 @@ mod tests {
             assert!(p.len() <= 6);
             for r in &p {
                 for (k, v) in &r.headers {
-                    if k == "Authorization" {
+                    if k.eq_ignore_ascii_case("authorization") {
                         assert_eq!(v, "Bearer probe");
                     }
                 }

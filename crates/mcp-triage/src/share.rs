@@ -572,16 +572,36 @@ mod tests {
     #[test]
     fn fit_trims_excerpts_deterministically() {
         let mut p = sample();
-        let noisy: String = (0..1000)
-            .map(|i| char::from(b'a' + ((i * 7919) % 26) as u8))
-            .collect();
-        for _ in 0..7 {
+        // Excerpts that do not compress (a periodic one would fit untrimmed and prove nothing).
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut noisy = || -> String {
+            (0..1000)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    char::from(b'a' + (seed % 26) as u8)
+                })
+                .collect()
+        };
+        for _ in 0..15 {
             let mut row = p.rows[0].clone();
-            row.excerpt = Some(noisy.clone());
+            row.excerpt = Some(noisy());
             p.rows.push(row);
         }
+        assert!(
+            encode(&p).len() + 41 > MAX_LINK,
+            "the payload must need trimming"
+        );
         let fitted = fit(&p, 40).unwrap();
         assert!(encode(&fitted).len() + 41 <= MAX_LINK);
+        assert_eq!(fitted.rows.len(), p.rows.len(), "rows are kept");
+        assert!(
+            fitted.rows[1..]
+                .iter()
+                .all(|r| r.excerpt.as_ref().is_none_or(|e| e.chars().count() < 1000)),
+            "every long excerpt was trimmed"
+        );
         assert_eq!(fit(&p, 40).unwrap(), fitted);
         assert_eq!(decode(&encode(&fitted)), Ok(fitted));
     }

@@ -372,6 +372,38 @@ fn pagination_follows_next_cursor() {
 
 #[test]
 fn skip_reasons_when_nothing_is_safe_or_the_catalogue_fails() {
+    // A catalogue of tools none of which is declared read-only: B, C and D each say why they skipped.
+    let unsafe_only = drive(
+        Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false)),
+        |out| {
+            if out.step != Step::ToolsList(1) {
+                return serve("ts-1.29.0-stateless", "pv2025-06-18", out);
+            }
+            let tools = json!({"tools": [
+                {"name": "write_note", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}},
+                {"name": "lead_delete_all", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": true}}
+            ]});
+            let text = json!({"jsonrpc": "2.0", "id": out.expect_id, "result": tools}).to_string();
+            exchange(out, Some(response(200, "application/json", text)))
+        },
+    );
+    let reasons: Vec<_> = unsafe_only.plan()[1..].iter().map(|p| p.skipped).collect();
+    assert_eq!(
+        reasons,
+        vec![
+            Some(SkipReason::NoSafeToolWithRequiredArgument),
+            Some(SkipReason::NoSafeToolWithIdArgument),
+            Some(SkipReason::NoSafeToolWithoutRequiredArguments),
+        ]
+    );
+    assert!(
+        unsafe_only.records().iter().all(|r| !matches!(
+            r.step,
+            Step::Probe(ProbeName::B | ProbeName::C | ProbeName::D)
+        )),
+        "no unsafe tool was called"
+    );
+
     let engine = drive(
         Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false)),
         |out| {

@@ -7,7 +7,8 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use mcp_triage::{Cause, Exchange, Options, classify};
+use mcp_triage::{Cause, Channel, Exchange, Options, classify};
+use serde_json::Value;
 
 fn check_table(dir: &std::path::Path, table: &std::path::Path) -> Vec<String> {
     assert!(
@@ -113,12 +114,31 @@ fn public_captures_match_the_expectations_table() {
 #[test]
 fn failures_are_never_success_and_text_evidence_points_into_the_message() {
     let dir = common::public_fixtures_dir();
+    let mut failures = 0;
     for file in common::json_files(&dir) {
         let bytes = std::fs::read(dir.join(&file)).unwrap_or_default();
         let Ok(ex) = Exchange::from_json(&bytes) else {
             continue;
         };
         let v = classify(&ex, &Options::default());
+        // A failure, by structure alone: no response, a non-2xx status, or the response to our id is
+        // a JSON-RPC error frame or a result with isError: true. None of them is ever a success.
+        let status = ex.response.as_ref().map(|r| r.status);
+        let error_frame = v.message.as_ref().is_some_and(|m| m.get("error").is_some());
+        let is_error = v
+            .message
+            .as_ref()
+            .and_then(|m| m.pointer("/result/isError"))
+            == Some(&Value::Bool(true));
+        let failure = !status.is_some_and(|s| (200..300).contains(&s)) || error_frame || is_error;
+        if failure {
+            failures += 1;
+            assert_ne!(
+                v.channel,
+                Channel::Success,
+                "{file}: a failure (status {status:?}, error frame {error_frame}, isError {is_error}) classified as success"
+            );
+        }
         for e in v
             .evidence
             .iter()
@@ -153,6 +173,10 @@ fn failures_are_never_success_and_text_evidence_points_into_the_message() {
             );
         }
     }
+    assert!(
+        failures >= 100,
+        "only {failures} failures among the captures"
+    );
 }
 
 /// Every synthetic fixture cites where its strings come from.

@@ -1,0 +1,51 @@
+//! Share links already made keep opening: every committed link decodes to exactly the payload it held.
+//!
+//! `tests/share-links/NAME.link` is a fragment made by the page of its day (a real run, an example, a
+//! cancelled run); `NAME.json` beside it is that fragment's payload as inflated by Node's zlib when it
+//! was committed (an independent decoder). A later payload version must keep both passing: old versions
+//! are migrated into the current structure, and the migrated payload still says what the link said.
+
+// Test code: a panic is a failed test, not a crash on network data.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+
+use mcp_triage::share;
+
+fn links() -> Vec<(String, String, serde_json::Value)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/share-links");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|x| x == "link") {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let link = std::fs::read_to_string(&path).unwrap().trim().to_string();
+            let json = std::fs::read_to_string(path.with_extension("json")).unwrap();
+            out.push((name, link, serde_json::from_str(&json).unwrap()));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+#[test]
+fn every_committed_link_decodes_to_the_payload_it_was_made_with() {
+    let links = links();
+    // A run, a second SDK, an example, a cancelled run, and the 2026-07-28 era at least.
+    assert!(links.len() >= 5, "only {} committed links", links.len());
+    for (name, link, want) in &links {
+        let decoded = share::decode(link).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let got = serde_json::to_value(&decoded).unwrap();
+        assert_eq!(&got, want, "{name}: the link no longer says what it said");
+    }
+}
+
+#[test]
+fn committed_links_reencode_to_the_same_payload() {
+    // What the current encoder makes of an old payload opens to the same payload again.
+    for (name, link, _) in links() {
+        let decoded = share::decode(&link).unwrap();
+        let again = share::decode(&share::encode(&decoded)).unwrap();
+        assert_eq!(again, decoded, "{name}");
+    }
+}

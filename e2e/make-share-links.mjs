@@ -1,0 +1,67 @@
+// Makes the committed set of share links (crates/mcp-triage/tests/share-links/): real runs against the
+// real servers, an example, a cancelled run, each saved as the fragment (`NAME.link`) and its payload
+// inflated by Node's zlib (`NAME.json`). Run by hand when a new payload version ships (with the page of
+// that day built in dist/), never by the test command: old links are data the tests keep.
+//   node e2e/make-share-links.mjs PREFIX     (PREFIX names the files, e.g. v1)
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import { ROOT, launch, runQuick, serveDist, shared, stageDist, startDemo, startPython, stopAll } from './lib.mjs';
+
+const prefix = process.argv[2] || 'v1';
+const out = join(ROOT, 'crates/mcp-triage/tests/share-links');
+shared.APP_PORT = 18181;
+shared.appOrigin = `http://127.0.0.1:${shared.APP_PORT}`;
+const demo = await startDemo(18888, [shared.appOrigin]);
+const slow = await startDemo(18889, [shared.appOrigin], ['--tool-delay-ms', '4000']);
+const py = await startPython(18891, shared.appOrigin);
+const app = await serveDist(stageDist('links', demo), shared.APP_PORT);
+const browser = await launch();
+
+async function save(name, page) {
+  await page.getByTestId('share-open').click();
+  const link = await page.getByTestId('share-link').inputValue();
+  const fragment = link.slice(link.indexOf('#') + 1);
+  const data = fragment.slice(fragment.indexOf('.') + 1).replace(/-/g, '+').replace(/_/g, '/');
+  const json = JSON.parse(inflateRawSync(Buffer.from(data, 'base64')).toString('utf8'));
+  writeFileSync(join(out, `${prefix}-${name}.link`), `${fragment}\n`);
+  writeFileSync(join(out, `${prefix}-${name}.json`), `${JSON.stringify(json, null, 1)}\n`);
+  console.log(`${prefix}-${name}: ${fragment.length} characters, ${json.rows.length} rows`);
+}
+
+async function fresh() {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(app);
+  await page.getByTestId('target-form').waitFor();
+  return { context, page };
+}
+
+const runs = {
+  'ts-1.29.0-demo': async (page) => runQuick(page, { endpoint: demo, token: 'demo-token' }),
+  'ts-1.29.0-no-token': async (page) => runQuick(page, { endpoint: demo, token: '' }),
+  'py-mcp-2.3.0-stateless': async (page) => runQuick(page, { endpoint: py, token: '' }),
+  'py-mcp-2.3.0-2026-07-28': async (page) => runQuick(page, { endpoint: py, token: '', era: '2026-07-28' }),
+  'example-ts-1.20.0': async (page) => {
+    await page.locator('details.no-server > summary').click();
+    await page.getByTestId('example-ts-1.20.0').click();
+    await page.getByTestId('results').waitFor();
+  },
+  cancelled: async (page) => {
+    await page.getByTestId('endpoint').fill(slow);
+    await page.getByTestId('token').fill('demo-token');
+    await page.getByTestId('quick-check').click();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=step]')].some((li) => li.textContent.includes('probe C')));
+    await page.keyboard.press('Escape');
+    await page.getByTestId('results').waitFor({ timeout: 10000 });
+  },
+};
+for (const [name, act] of Object.entries(runs)) {
+  const { context, page } = await fresh();
+  await act(page);
+  await save(name, page);
+  await context.close();
+}
+await browser.close();
+stopAll();
+process.exit(0);
