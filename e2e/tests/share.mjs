@@ -8,14 +8,14 @@ await startHostile();
 const ECHO = `http://127.0.0.1:${HOSTILE_PORT}/echo/mcp/secretpath?api_key=topsecret123`;
 
 function decodeLink(link) {
-  const data = link.split('#r=v1.')[1];
+  const data = link.split('#r=')[1].replace(/^v\d+\./, '');
   const b64 = data.replace(/-/g, '+').replace(/_/g, '/');
   return inflateRawSync(Buffer.from(b64, 'base64')).toString('utf8');
 }
 
 function linkFor(payload) {
   const packed = deflateRawSync(Buffer.from(JSON.stringify(payload)));
-  return `${shared.appUrl}#r=v1.${packed.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+  return `${shared.appUrl}#r=v2.${packed.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
 }
 
 let link = null;
@@ -79,7 +79,7 @@ test('a link cut by 1..64 characters always shows the damaged-link view', async 
 test('markup inside a crafted link stays text', async () => {
   const evil = '<img src=x onerror=window.__pwned=1>';
   const crafted = linkFor({
-    v: 1, tool: '"><svg onload=window.__pwned=1>', date: '2026', endpoint: 'javascript:window.__pwned=1', version: null,
+    v: 2, tool: '"><svg onload=window.__pwned=1>', date: '2026', endpoint: 'javascript:window.__pwned=1', version: null,
     server: [evil, '1'], score: 0, finding: `</textarea><script>window.__pwned=1</script> \u202Eevil`,
     rows: [{ step: 'A', tool: evil, status: 200, channel: 'tool_error', cause: 'unknown_tool', code: null, decided_by: 'text',
       evidence: [[evil, evil]], action: 'pick_another_tool', flags: [], spec: null, excerpt: evil, skipped: null }],

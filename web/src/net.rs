@@ -3,7 +3,8 @@
 //!
 //! Every request: `redirect: "manual"`, `credentials: "omit"`, `referrerPolicy: "no-referrer"`,
 //! `cache: "no-store"`, its own AbortController. The token goes only into the `Authorization` header
-//! of requests to the endpoint the user typed; what comes back is redacted before it is recorded.
+//! of requests to the endpoint the user typed; what comes back is handed to the core, which redacts it
+//! before anything reads or records it.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -14,7 +15,7 @@ use mcp_triage::cors::{DiagOutcome, DiagRequest};
 use mcp_triage::engine::{Outgoing, recorded_request};
 use mcp_triage::exchange::{BodyEnd, Exchange, Response, TransportError, Vantage};
 use mcp_triage::reader::{BodyReader, ReadStep};
-use mcp_triage::redact::{Secrets, redact, redact_exact};
+use mcp_triage::redact::{Secrets, redact_exchange};
 use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
@@ -30,6 +31,8 @@ use web_sys::{
 pub struct Credentials {
     token: String,
     extra: Vec<(String, String)>,
+    /// Extra headers the user marked as not secret: sent and recorded as they are.
+    plain: Vec<(String, String)>,
 }
 
 impl std::fmt::Debug for Credentials {
@@ -39,9 +42,17 @@ impl std::fmt::Debug for Credentials {
 }
 
 impl Credentials {
-    /// A token (may be empty) and extra secret headers.
-    pub fn new(token: String, extra: Vec<(String, String)>) -> Credentials {
-        Credentials { token, extra }
+    /// A token (may be empty), extra secret headers, and extra plain headers.
+    pub fn new(
+        token: String,
+        extra: Vec<(String, String)>,
+        plain: Vec<(String, String)>,
+    ) -> Credentials {
+        Credentials {
+            token,
+            extra,
+            plain,
+        }
     }
 
     /// True when a token was given.
@@ -187,7 +198,8 @@ fn build_init(
 }
 
 /// Sends one request of the plan and records it as an `mcp-exchange/1` with `vantage: "browser"`,
-/// redacted. Never fails: a rejected fetch becomes an exchange without a response.
+/// as it came (the engine redacts it in `handle`). Never fails: a rejected fetch becomes an exchange
+/// without a response.
 pub async fn send(
     out: &Outgoing,
     creds: &Credentials,
@@ -196,7 +208,6 @@ pub async fn send(
     on_event: &dyn Fn(FlightEvent),
     on_server_request: &dyn Fn(Value),
 ) -> Exchange {
-    let secrets = creds.secrets();
     let token_sent = out.with_token && creds.has_token();
     let mut exchange = Exchange {
         format: mcp_triage::exchange::FORMAT.into(),
@@ -205,7 +216,7 @@ pub async fn send(
         server: None,
         vantage: Vantage::Browser,
         protocol_version: None,
-        request: recorded_request(out, &creds.header_names(), token_sent),
+        request: recorded_request(out, &creds.header_names(), &creds.plain, token_sent),
         response: None,
         transport_error: None,
         transport_error_detail: None,
@@ -213,10 +224,6 @@ pub async fn send(
         negotiated_version: None,
         intent: out.intent.clone(),
     };
-    // Our own bodies can carry server-chosen values (a reply echoes the server request's id).
-    if let Some(body) = exchange.request.body.as_mut() {
-        *body = redact(body, &secrets).0;
-    }
     let started = now_ms();
     let Some(window) = web_sys::window() else {
         exchange.transport_error = Some(TransportError::Network);
@@ -234,7 +241,7 @@ pub async fn send(
         if creds.has_token() {
             let _ = headers.append("Authorization", &format!("Bearer {}", creds.token));
         }
-        for (k, v) in &creds.extra {
+        for (k, v) in creds.extra.iter().chain(&creds.plain) {
             let _ = headers.append(k, v);
         }
     }
@@ -286,14 +293,8 @@ pub async fn send(
             let pair = js_sys::Array::from(&entry);
             let k = pair.get(0).as_string().unwrap_or_default();
             let v = pair.get(1).as_string().unwrap_or_default();
-            // A session id is sent back verbatim: only exact secrets are removed from it (a
-            // JWT-shaped id is the server's own, and the engine refuses one that held a secret).
-            let clean = if k.eq_ignore_ascii_case("mcp-session-id") {
-                redact_exact(&v, &secrets).0
-            } else {
-                redact(&v, &secrets).0
-            };
-            resp_headers.push((k, clean));
+            // Recorded as they came: the core redacts the exchange when it is handed back.
+            resp_headers.push((k, v));
         }
     }
     let content_type = resp_headers
@@ -363,14 +364,13 @@ pub async fn send(
     flights.remove(&controller);
     let status = response.status();
     let (text, base64) = body_reader.into_body();
-    let (text, _) = redact(&text, &secrets);
     exchange.response = Some(Response {
         status,
         headers: resp_headers,
         body: Some(text),
         body_complete: Some(end == BodyEnd::Complete),
         body_end: Some(end),
-        body_base64: base64.map(|b| redact(&b, &secrets).0),
+        body_base64: base64,
     });
     exchange.elapsed_ms = Some(now_ms() - started);
     exchange
@@ -552,6 +552,8 @@ pub async fn fetch_resource_metadata(
         wave: 0,
     };
     // Never with the token (`with_token: false`), but what comes back is redacted with the run's
-    // secrets all the same.
-    Ok(send(&out, creds, limits, flights, &|_| {}, &|_| {}).await)
+    // secrets all the same, by the core.
+    let mut exchange = send(&out, creds, limits, flights, &|_| {}, &|_| {}).await;
+    redact_exchange(&mut exchange, &creds.secrets());
+    Ok(exchange)
 }

@@ -118,8 +118,8 @@ async fn record_card_shows_the_seed_verdict() {
 #[wasm_bindgen_test]
 async fn shared_view_marks_a_decoded_link_unverified_and_shows_nothing_from_a_damaged_one() {
     let root = container();
-    let payload = mcp_triage::share::ShareV1 {
-        v: 1,
+    let payload = mcp_triage::share::Share {
+        v: mcp_triage::share::VERSION,
         tool: "0.1.0".into(),
         date: "2026-12-02".into(),
         endpoint: "https://mcp.example.com".into(),

@@ -58,7 +58,7 @@ fn main() {
 
 fn miniz_oxide_like(json: &str) -> String {
     // Build a valid fragment through the public encoder path.
-    let payload: share::ShareV1 = serde_json::from_str(json).unwrap_or_else(|_| share::ShareV1 {
+    let payload: share::Share = serde_json::from_str(json).unwrap_or_else(|_| share::Share {
         v: 1,
         tool: String::new(),
         date: String::new(),

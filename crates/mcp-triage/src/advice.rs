@@ -373,6 +373,9 @@ pub fn for_flag(flag: Flag) -> &'static str {
         Flag::HeadersMayBeHidden => {
             "Seen from a browser: headers the server does not expose through CORS are invisible here."
         }
+        Flag::SecretEchoed => {
+            "The answer repeats the client's credential (redacted here): never echo tokens or secret headers into responses or logs."
+        }
     }
 }
 

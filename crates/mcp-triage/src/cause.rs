@@ -157,6 +157,8 @@ labelled_enum! {
         UnrelatedMessagesFirst = "unrelated_messages_first",
         /// Response headers a browser cannot see may be missing (CORS exposes only some).
         HeadersMayBeHidden = "headers_may_be_hidden",
+        /// The answer held one of the run's secrets (the token or a secret header), in some encoding.
+        SecretEchoed = "secret_echoed",
     }
 }
 

@@ -4,6 +4,7 @@
 //! `connect-src` allows: a CSP source cannot name an IPv6 literal, so `http://[::1]` is refused with
 //! that reason; `https://[::1]` is fine). A token is printable ASCII without CR/LF, at most the token cap.
 
+use crate::limits::MIN_SECRET_RUN;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -221,6 +222,8 @@ pub enum TokenProblem {
     TooLong { max: usize },
     /// The `Bearer ` prefix was pasted too.
     HasBearerPrefix,
+    /// A secret shorter than [`MIN_SECRET_RUN`]: redaction could not tell it from ordinary text.
+    TooShort { min: usize },
 }
 
 impl fmt::Display for TokenProblem {
@@ -236,6 +239,11 @@ impl fmt::Display for TokenProblem {
                 )
             }
             TokenProblem::TooLong { max } => write!(f, "The token is longer than {max} bytes."),
+            TokenProblem::TooShort { min } => write!(
+                f,
+                "The token is shorter than {min} characters: a secret that short cannot be told apart from \
+                 ordinary text, so MCP Triage could not keep it out of the results."
+            ),
             TokenProblem::HasBearerPrefix => {
                 write!(
                     f,
@@ -248,6 +256,12 @@ impl fmt::Display for TokenProblem {
 
 /// Checks a bearer token (empty means "no token").
 pub fn check_token(token: &str, max_bytes: usize) -> Result<(), TokenProblem> {
+    check_header_value(token, max_bytes, true)
+}
+
+/// Checks a header value we will send: a secret one (the token, a secret extra header) must be at
+/// least [`MIN_SECRET_RUN`] characters; a plain one (`X-Tenant: acme`) may be short. Empty is fine.
+pub fn check_header_value(token: &str, max_bytes: usize, secret: bool) -> Result<(), TokenProblem> {
     if token.contains(['\r', '\n']) {
         return Err(TokenProblem::LineBreak);
     }
@@ -259,6 +273,11 @@ pub fn check_token(token: &str, max_bytes: usize) -> Result<(), TokenProblem> {
     }
     if token.len() > 7 && token[..7].eq_ignore_ascii_case("bearer ") {
         return Err(TokenProblem::HasBearerPrefix);
+    }
+    if secret && !token.is_empty() && token.trim().len() < MIN_SECRET_RUN {
+        return Err(TokenProblem::TooShort {
+            min: MIN_SECRET_RUN,
+        });
     }
     Ok(())
 }
@@ -339,5 +358,20 @@ mod tests {
             Err(TokenProblem::HasBearerPrefix)
         );
         assert_eq!(check_token("demo-token", 100), Ok(()));
+        assert_eq!(check_token("", 100), Ok(()), "no token");
+        assert_eq!(
+            check_token("abc1234", 100),
+            Err(TokenProblem::TooShort { min: 8 })
+        );
+        assert_eq!(
+            check_header_value("acme", 100, false),
+            Ok(()),
+            "a plain header may be short"
+        );
+        assert!(
+            TokenProblem::TooShort { min: 8 }
+                .to_string()
+                .contains("shorter than 8 characters")
+        );
     }
 }

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 
 use crate::assess::{Assessment, assess};
 use crate::catalogue::{self, Choice, SkipReason, ToolInfo, ToolRisk};
+use crate::cause::Flag;
 use crate::classify::{KNOWN_VERSIONS, Options};
 use crate::exchange::{Exchange, Request, Vantage};
 use crate::limits::Limits;
@@ -188,6 +189,8 @@ pub struct EngineConfig {
     pub limits: Limits,
     /// This tool's version, sent as clientInfo.
     pub client_version: String,
+    /// The run's secrets: every exchange is redacted with them the moment [`Engine::handle`] gets it.
+    pub secrets: crate::redact::Secrets,
 }
 
 /// A probe as planned: the tool, the payload, or why it is skipped.
@@ -820,9 +823,17 @@ impl Engine {
         }
     }
 
-    /// Hands back what happened to a request. The exchange should already be redacted.
+    /// Hands back what happened to a request, as it came: the session id is read from it verbatim
+    /// (it is sent back as the server chose it), then the exchange is redacted before anything else
+    /// reads it or it is recorded.
     pub fn handle(&mut self, step: Step, mut exchange: Exchange) {
         self.in_flight.retain(|s| *s != step);
+        let raw_session = exchange
+            .response
+            .as_ref()
+            .and_then(|r| r.header("mcp-session-id"))
+            .map(str::to_string);
+        let echoed = crate::redact::redact_exchange(&mut exchange, &self.cfg.secrets);
         let wave = self.wave_of(step).unwrap_or(0);
         let intent = match step {
             Step::Probe(p) => Some(p.as_str()),
@@ -896,12 +907,14 @@ impl Engine {
                         ));
                     }
                     self.server_info = res.get("serverInfo").cloned();
-                    let sid = exchange
-                        .response
-                        .as_ref()
-                        .and_then(|r| r.header("mcp-session-id"));
-                    match sid {
-                        Some(s) if usable_session_id(s, &self.cfg.limits) => self.session = Some(s.to_string()),
+                    // A session id that holds one of our secrets is never sent back (the token
+                    // goes nowhere but the Authorization header).
+                    let holds_secret =
+                        |s: &str| crate::redact::redact_exact(s, &self.cfg.secrets).1 > 0;
+                    match raw_session.as_deref() {
+                        Some(s) if usable_session_id(s, &self.cfg.limits) && !holds_secret(s) => {
+                            self.session = Some(s.to_string())
+                        }
                         Some(_) => self.notes.push(
                             "the Mcp-Session-Id is not visible ASCII, is too long, or holds a secret, so it is not sent back".into(),
                         ),
@@ -942,7 +955,10 @@ impl Engine {
             }
             _ => {}
         }
-        let assessment = assess(&exchange, &self.options(intent));
+        let mut assessment = assess(&exchange, &self.options(intent));
+        if echoed > 0 && !assessment.verdict.flags.contains(&Flag::SecretEchoed) {
+            assessment.verdict.flags.push(Flag::SecretEchoed);
+        }
         self.records.push(Record {
             step,
             wave,
@@ -1076,6 +1092,7 @@ pub struct RunReport {
 pub fn recorded_request(
     out: &Outgoing,
     secret_header_names: &[String],
+    plain_headers: &[(String, String)],
     token_sent: bool,
 ) -> Request {
     let mut headers = out.headers.clone();
@@ -1086,6 +1103,8 @@ pub fn recorded_request(
         for name in secret_header_names {
             headers.push((name.clone(), crate::redact::MARK.into()));
         }
+        // Headers the user marked as not secret (`X-Tenant: acme`) are recorded as sent.
+        headers.extend(plain_headers.iter().cloned());
     }
     Request {
         method: out.method.to_string(),

@@ -6,14 +6,20 @@ use serde_json::Value;
 use crate::endpoint::Endpoint;
 use crate::engine::{RunReport, Step};
 use crate::exchange::Request;
+use crate::redact::{self, Secrets};
 
 /// Hides the endpoint's path and query wherever they appear in text (keys often live there): the
 /// full URL becomes `origin/[path hidden]`, the query `[query hidden]`, and the path itself — also
 /// percent-encoded — `/[path hidden]`, wherever a server echoed it (metadata URLs, 404 pages).
 #[derive(Debug, Clone)]
 pub struct Scrub {
+    origin: String,
     replacements: Vec<(String, String)>,
 }
+
+/// Stands for the origin while the path is hidden (a path like `/mcp` also occurs inside
+/// `https://mcp.example.com`). A private-use character: never in a URL, never in our own text.
+const ORIGIN_HELD: &str = "\u{F8FF}origin\u{F8FF}";
 
 impl Scrub {
     /// The replacements for one endpoint.
@@ -44,15 +50,21 @@ impl Scrub {
             replacements.push((encoded, "[path hidden]".into()));
             replacements.push((path, "/[path hidden]".into()));
         }
-        Scrub { replacements }
+        Scrub {
+            origin: endpoint.origin(),
+            replacements,
+        }
     }
 
-    /// The text with the endpoint's path and query hidden.
+    /// The text with the endpoint's path and query hidden (the origin itself is left whole).
     pub fn apply(&self, text: &str) -> String {
         let mut out = text.to_string();
         for (from, to) in &self.replacements {
             if out.contains(from.as_str()) {
-                out = out.replace(from.as_str(), to);
+                out = out
+                    .replace(&self.origin, ORIGIN_HELD)
+                    .replace(from.as_str(), to)
+                    .replace(ORIGIN_HELD, &self.origin);
             }
         }
         out
@@ -73,15 +85,34 @@ pub fn scrub_endpoint(value: &mut Value, endpoint: &Endpoint) {
     Scrub::new(endpoint).walk(value);
 }
 
-/// The run as pretty JSON, endpoint reduced to its origin unless `include_path`.
-pub fn report_json(report: &RunReport, endpoint: &Endpoint, include_path: bool) -> String {
+fn redact_strings(value: &mut Value, secrets: &Secrets) {
+    match value {
+        Value::String(s) => *s = redact::redact(s, secrets).0,
+        Value::Array(items) => items.iter_mut().for_each(|v| redact_strings(v, secrets)),
+        Value::Object(map) => map.values_mut().for_each(|v| redact_strings(v, secrets)),
+        _ => {}
+    }
+}
+
+/// The run as pretty JSON (the user's own file: full content), endpoint reduced to its origin unless
+/// `include_path`; every string goes through redaction once more (a backstop: records are redacted
+/// when captured).
+pub fn report_json(
+    report: &RunReport,
+    endpoint: &Endpoint,
+    include_path: bool,
+    secrets: &Secrets,
+) -> String {
     let mut v = serde_json::to_value(report).unwrap_or(Value::Null);
+    redact_strings(&mut v, secrets);
     if !include_path {
         scrub_endpoint(&mut v, endpoint);
     }
     serde_json::to_string_pretty(&v).unwrap_or_default()
 }
 
+/// Server text for inside a code span: one line, capped, no backtick (it would end the span), `|`
+/// escaped (it would end the table cell even inside a span).
 fn md_cell(text: &str) -> String {
     let one_line: String = text
         .chars()
@@ -96,13 +127,54 @@ fn md_cell(text: &str) -> String {
     cut.replace('|', "\\|").replace('`', "'")
 }
 
-/// A Markdown report: the finding, and one row per probe and check.
-pub fn markdown(report: &RunReport, endpoint: &Endpoint, include_path: bool) -> String {
+/// Server text for running Markdown: [`md_cell`], and every character that Markdown or HTML would
+/// read as markup (emphasis, links, images, headings, tags, entities) escaped with a backslash, so
+/// a pasted report shows the server's words and nothing else.
+fn md_text(text: &str) -> String {
+    md_cell(text)
+        .chars()
+        .flat_map(|c| {
+            let escape = matches!(
+                c,
+                '\\' | '*'
+                    | '_'
+                    | '['
+                    | ']'
+                    | '('
+                    | ')'
+                    | '#'
+                    | '!'
+                    | '<'
+                    | '>'
+                    | '&'
+                    | '~'
+                    | '{'
+                    | '}'
+            );
+            escape.then_some('\\').into_iter().chain(std::iter::once(c))
+        })
+        .collect::<String>()
+        // md_cell already escaped `|` as `\|`; the loop above doubled that backslash.
+        .replace("\\\\|", "\\|")
+}
+
+/// A Markdown report: the finding, and one row per probe and check. Server text is escaped (Markdown
+/// and HTML) and redacted once more with the run's secrets.
+pub fn markdown(
+    report: &RunReport,
+    endpoint: &Endpoint,
+    include_path: bool,
+    secrets: &Secrets,
+) -> String {
     let shown = if include_path {
         endpoint.url.clone()
     } else {
         endpoint.origin()
     };
+    // Redacted before escaping: an escape inserted into an echoed secret would hide it from the
+    // matcher. The whole text is redacted once more at the end.
+    let md_cell = |t: &str| md_cell(&redact::redact(t, secrets).0);
+    let md_text = |t: &str| md_text(&redact::redact(t, secrets).0);
     let mut out = String::new();
     out.push_str("### MCP Triage report\n\n");
     out.push_str(&format!("- Endpoint: `{}`\n", md_cell(&shown)));
@@ -111,8 +183,8 @@ pub fn markdown(report: &RunReport, endpoint: &Endpoint, include_path: bool) -> 
         let version = info.get("version").and_then(Value::as_str).unwrap_or("");
         out.push_str(&format!(
             "- Server: {} {}\n",
-            md_cell(name),
-            md_cell(version)
+            md_text(name),
+            md_text(version)
         ));
     }
     out.push_str(&format!(
@@ -129,7 +201,7 @@ pub fn markdown(report: &RunReport, endpoint: &Endpoint, include_path: bool) -> 
         .unwrap_or_else(|| "n/a".into());
     out.push_str(&format!(
         "- Distinguishability: {score} — {}\n\n",
-        md_cell(&report.summary.finding)
+        md_text(&report.summary.finding)
     ));
     out.push_str("| Probe | Call | HTTP | Channel | Cause | JSON-RPC code | Decided by | Agent should | Spec |\n");
     out.push_str("|---|---|---|---|---|---|---|---|---|\n");
@@ -176,6 +248,7 @@ pub fn markdown(report: &RunReport, endpoint: &Endpoint, include_path: bool) -> 
         }
     }
     out.push_str("\n\n_Generated by MCP Triage; tokens are never included._\n");
+    let out = redact::redact(&out, secrets).0;
     if include_path {
         out
     } else {
@@ -203,7 +276,9 @@ pub fn header_env_name(name: &str) -> String {
 }
 
 /// A `curl` command that repeats a recorded request: full URL, the token as `$MCP_TOKEN`, extra secret
-/// headers as `$MCP_HEADER_<NAME>`.
+/// headers as `$MCP_HEADER_<NAME>`. Everything literal is single-quoted (a header name may hold `$`,
+/// a backtick or `'`); the variables stand outside the quotes, so the shell expands them and nothing
+/// else: `-H 'X-Key: '"$MCP_HEADER_X_KEY"`.
 pub fn curl(request: &Request, secret_header_names: &[String]) -> String {
     let mut parts = vec!["curl -sS -N".to_string()];
     if request.method != "GET" {
@@ -212,12 +287,19 @@ pub fn curl(request: &Request, secret_header_names: &[String]) -> String {
     parts.push(shell_quote(&request.url));
     for (k, v) in &request.headers {
         if k.eq_ignore_ascii_case("authorization") {
-            parts.push("-H \"Authorization: Bearer $MCP_TOKEN\"".into());
+            parts.push(format!(
+                "-H {}\"$MCP_TOKEN\"",
+                shell_quote("Authorization: Bearer ")
+            ));
         } else if secret_header_names
             .iter()
             .any(|n| n.eq_ignore_ascii_case(k))
         {
-            parts.push(format!("-H \"{k}: ${}\"", header_env_name(k)));
+            parts.push(format!(
+                "-H {}\"${}\"",
+                shell_quote(&format!("{k}: ")),
+                header_env_name(k)
+            ));
         } else {
             parts.push(format!("-H {}", shell_quote(&format!("{k}: {v}"))));
         }
@@ -250,8 +332,8 @@ mod tests {
         };
         let c = curl(&req, &["X-Api-Key".into()]);
         assert!(c.contains("'https://mcp.example.com/mcp?k=1'"));
-        assert!(c.contains("\"Authorization: Bearer $MCP_TOKEN\""));
-        assert!(c.contains("\"X-Api-Key: $MCP_HEADER_X_API_KEY\""));
+        assert!(c.contains(r#"-H 'Authorization: Bearer '"$MCP_TOKEN""#));
+        assert!(c.contains(r#"-H 'X-Api-Key: '"$MCP_HEADER_X_API_KEY""#));
         assert!(c.contains(r#"--data-raw '{"a":"it'\''s"}'"#));
         assert!(!c.contains("REDACTED"));
     }

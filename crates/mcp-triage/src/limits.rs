@@ -1,5 +1,9 @@
 //! The caps every decoder and reader applies to untrusted input (values from SECURITY.md).
 
+/// The shortest secret a run accepts (token and secret headers), and the shortest run of a secret
+/// form that redaction removes: any 8 consecutive characters of a secret, in any encoding, are a leak.
+pub const MIN_SECRET_RUN: usize = 8;
+
 /// Caps and deadlines, passed in by the caller so tests can shrink them and no code reads a clock.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {

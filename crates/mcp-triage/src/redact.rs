@@ -1,10 +1,19 @@
 //! Redaction of secrets from everything a server sent back, in one place that every output reuses
-//! (capture, display, JSON download, Markdown, share link).
+//! (capture in the engine, display, JSON download, Markdown, share link).
 //!
-//! Servers echo tokens in error text, headers and HTML pages. Before any server-derived string enters
-//! a result, the exact secrets (the token and extra secret header values) are replaced in all the
-//! encodings a server might use — raw, JSON-escaped, percent-encoded, base64 and base64url in all three
-//! alignments, hex — and then `Bearer …` spans and JWT-shaped strings are replaced too.
+//! Servers echo tokens in error text, headers and HTML pages, in whatever escaping their JSON or HTML
+//! writer uses. A secret is found by a *decoding matcher*: the text is read as it is, then with one
+//! layer of per-character escapes decoded (JSON `\uXXXX` in either hex case with surrogate pairs,
+//! `\/` and the other JSON escapes, `%XX` in either case, HTML character references: decimal, hex and
+//! the named references of printable ASCII, with or without `;`), then with one more JSON-string layer
+//! decoded (a JSON document inside a JSON string). In each reading, every run of
+//! [`MIN_SECRET_RUN`] or more consecutive characters of a *secret form* is
+//! replaced in the source text: the forms are the secret itself, its hex (either case), and the stable
+//! cores of base64 and base64url of the secret and of `Bearer <secret>` at all three alignments.
+//! Matching is linear: each 8-character window is one `u64` looked up in a sorted table.
+//! Then `Bearer …` spans holding a token-shaped value and JWT-shaped strings are replaced too.
+
+use crate::limits::MIN_SECRET_RUN;
 
 /// The visible mark left where a secret was.
 pub const MARK: &str = "[REDACTED]";
@@ -13,9 +22,10 @@ pub const MARK: &str = "[REDACTED]";
 #[derive(Clone, Default)]
 pub struct Secrets {
     values: Vec<String>,
-    /// Every encoded form of every value, longest first, computed once (redaction runs on every
-    /// header and body of a run).
-    forms: Vec<String>,
+    /// Every 8-character window of every case-sensitive form, packed in a `u64`, sorted.
+    windows: Vec<u64>,
+    /// The same for the hex forms, lower-cased (matched against lower-cased text).
+    hex_windows: Vec<u64>,
 }
 
 impl std::fmt::Debug for Secrets {
@@ -24,27 +34,91 @@ impl std::fmt::Debug for Secrets {
     }
 }
 
+/// Packs 8 printable ASCII bytes into a window key.
+fn key(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0u64, |k, b| (k << 8) | u64::from(*b))
+}
+
+fn windows_of(form: &str, out: &mut Vec<u64>) {
+    let b = form.as_bytes();
+    if b.len() >= MIN_SECRET_RUN {
+        out.extend(b.windows(MIN_SECRET_RUN).map(key));
+    }
+}
+
 impl Secrets {
-    /// Secrets from the token and extra secret header values (empty ones are ignored).
+    /// Secrets from the token and extra secret header values. Values shorter than
+    /// [`MIN_SECRET_RUN`] characters are ignored here (the form refuses them before a run).
     pub fn new<'a>(values: impl IntoIterator<Item = &'a str>) -> Secrets {
         let mut values: Vec<String> = values
             .into_iter()
             .map(str::trim)
-            .filter(|v| v.len() >= 4)
+            .filter(|v| v.len() >= MIN_SECRET_RUN)
             .map(str::to_string)
             .collect();
         values.sort_by_key(|v| std::cmp::Reverse(v.len()));
         values.dedup();
-        let mut forms: Vec<String> = values.iter().flat_map(|v| encodings(v)).collect();
-        forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
-        forms.dedup();
-        Secrets { values, forms }
+        let mut windows = Vec::new();
+        let mut hex_windows = Vec::new();
+        for v in &values {
+            for form in case_sensitive_forms(v) {
+                windows_of(&form, &mut windows);
+            }
+            windows_of(&hex_lower(v), &mut hex_windows);
+        }
+        windows.sort_unstable();
+        windows.dedup();
+        hex_windows.sort_unstable();
+        hex_windows.dedup();
+        Secrets {
+            values,
+            windows,
+            hex_windows,
+        }
     }
 
     /// True when there is nothing to redact but patterns.
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
+}
+
+fn hex_lower(s: &str) -> String {
+    s.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The case-sensitive forms: the value and the stable base64 / base64url cores of the value and of
+/// `Bearer <value>` at the three alignments.
+fn case_sensitive_forms(secret: &str) -> Vec<String> {
+    let mut forms = vec![secret.to_string()];
+    for subject in [secret.to_string(), format!("Bearer {secret}")] {
+        forms.extend(base64_cores(subject.as_bytes()));
+    }
+    forms
+}
+
+/// The characters of base64 and base64url of `bytes` that do not depend on the bytes around them,
+/// for each of the three alignments.
+fn base64_cores(subject: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    for table in [B64_STD, B64_URL] {
+        for shift in 0..3usize {
+            let mut bytes = vec![0u8; shift];
+            bytes.extend_from_slice(subject);
+            let encoded = base64_with(&bytes, table, false);
+            // Drop characters influenced by the unknown bytes before and after the subject.
+            let skip = if shift == 0 {
+                0
+            } else {
+                (shift * 4).div_ceil(3)
+            };
+            let keep_until = (shift + subject.len()) * 8 / 6;
+            if keep_until > skip {
+                out.push(encoded[skip..keep_until.min(encoded.len())].to_string());
+            }
+        }
+    }
+    out
 }
 
 const B64_STD: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -96,55 +170,31 @@ fn percent_encode(s: &str) -> String {
     percent_encode_with(s, false)
 }
 
-/// Every form of `secret` a server might echo. Base64 forms are the stable cores: the characters that
-/// do not depend on the bytes around the secret, for each of the three alignments.
+/// Every form of `secret` a server might echo, spelled out (for leak checks and tests; redaction
+/// itself matches windows of these and decodes escapes, see the module docs).
 pub fn encodings(secret: &str) -> Vec<String> {
-    let mut forms = vec![secret.to_string()];
+    let mut forms = case_sensitive_forms(secret);
     let json = serde_json::to_string(secret).unwrap_or_default();
     forms.push(json.trim_matches('"').to_string());
     forms.push(percent_encode(secret));
-    // Lower-case escapes (`%2f`) keep the secret's own letters as they are.
     forms.push(percent_encode_with(secret, true));
-    let hex: String = secret.bytes().map(|b| format!("{b:02x}")).collect();
+    let hex = hex_lower(secret);
     forms.push(hex.to_ascii_uppercase());
     forms.push(hex);
-    for table in [B64_STD, B64_URL] {
-        for shift in 0..3usize {
-            let mut bytes = vec![0u8; shift];
-            bytes.extend_from_slice(secret.as_bytes());
-            let encoded = base64_with(&bytes, table, false);
-            // Drop characters influenced by the unknown bytes before and after the secret.
-            let skip = if shift == 0 {
-                0
-            } else {
-                (shift * 4).div_ceil(3)
-            };
-            let total_bits = (shift + secret.len()) * 8;
-            let keep_until = total_bits / 6;
-            if keep_until > skip + 3 {
-                forms.push(encoded[skip..keep_until.min(encoded.len())].to_string());
-            }
-        }
-    }
-    forms.retain(|f| f.len() >= 4);
+    forms.retain(|f| f.len() >= MIN_SECRET_RUN);
     forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
     forms.dedup();
     forms
-}
-
-fn replace_all(text: &str, needle: &str, count: &mut usize) -> String {
-    if needle.is_empty() || !text.contains(needle) {
-        return text.to_string();
-    }
-    *count += text.matches(needle).count();
-    text.replace(needle, MARK)
 }
 
 fn is_token68(c: char) -> bool {
     c.is_ascii_alphanumeric() || "-._~+/=".contains(c)
 }
 
-/// Replaces `Bearer <token>` spans (any case) with `Bearer [REDACTED]`.
+/// Replaces `Bearer <token>` spans (any case) with `Bearer [REDACTED]` — only when what follows the
+/// scheme is token-shaped (a token68). Auth-params (`realm="…"`, `error=invalid_token`,
+/// `resource_metadata="…"`) are not tokens and stay: a `=` inside the run, or a run that ends in `=`
+/// followed by a quote, is a parameter.
 fn redact_bearer(text: &str, count: &mut usize) -> String {
     let lower = text.to_ascii_lowercase();
     let mut out = String::with_capacity(text.len());
@@ -158,11 +208,15 @@ fn redact_bearer(text: &str, count: &mut usize) -> String {
             .take_while(|c| is_token68(*c))
             .map(char::len_utf8)
             .sum();
-        if len >= 8 && &rest[..len] != MARK {
+        let run = &rest[..len];
+        let body = run.trim_end_matches('=');
+        let is_param =
+            body.contains('=') || (body.len() < run.len() && rest[len..].starts_with('"'));
+        if len >= 8 && run != MARK && !is_param {
             out.push_str(MARK);
             *count += 1;
         } else {
-            out.push_str(&rest[..len]);
+            out.push_str(run);
         }
         i = start + len;
     }
@@ -214,21 +268,328 @@ fn redact_jwt(text: &str, count: &mut usize) -> String {
 
 /// Redacts one server-derived string; returns the text and how many spans were replaced.
 pub fn redact(text: &str, secrets: &Secrets) -> (String, usize) {
-    let (out, mut count) = redact_exact(text, secrets);
-    let out = redact_bearer(&out, &mut count);
-    let out = redact_jwt(&out, &mut count);
+    let (out, secret_hits, pattern_hits) = redact_counted(text, secrets);
+    (out, secret_hits + pattern_hits)
+}
+
+/// [`redact`], counting the run's own secrets apart from the generic `Bearer`/JWT patterns.
+fn redact_counted(text: &str, secrets: &Secrets) -> (String, usize, usize) {
+    let (out, secret_hits) = redact_exact(text, secrets);
+    let mut pattern_hits = 0;
+    let out = redact_bearer(&out, &mut pattern_hits);
+    let out = redact_jwt(&out, &mut pattern_hits);
+    (out, secret_hits, pattern_hits)
+}
+
+/// Redacts a captured exchange in place, the moment it is recorded: every server-derived string
+/// (response headers, body, undecodable bytes, our own bodies that carry server-chosen values,
+/// transport details). A server-chosen `Mcp-Session-Id` keeps its shape (only secrets are removed
+/// from it). Returns how many times the run's own secrets were found in the answer: a server that
+/// echoes credentials is a finding.
+pub fn redact_exchange(ex: &mut crate::exchange::Exchange, secrets: &Secrets) -> usize {
+    let mut echoed = 0;
+    let clean = |text: &mut String, exact_only: bool, counts: bool, echoed: &mut usize| {
+        let (out, hits) = if exact_only {
+            redact_exact(text, secrets)
+        } else {
+            let (out, secret_hits, _) = redact_counted(text, secrets);
+            (out, secret_hits)
+        };
+        if counts {
+            *echoed += hits;
+        }
+        *text = out;
+    };
+    for (name, value) in &mut ex.request.headers {
+        // Our Authorization header is recorded by the shell as `Bearer [REDACTED]` already.
+        clean(
+            value,
+            name.eq_ignore_ascii_case("mcp-session-id"),
+            false,
+            &mut echoed,
+        );
+    }
+    if let Some(body) = ex.request.body.as_mut() {
+        clean(body, false, false, &mut echoed);
+    }
+    if let Some(r) = ex.response.as_mut() {
+        for (name, value) in &mut r.headers {
+            clean(
+                value,
+                name.eq_ignore_ascii_case("mcp-session-id"),
+                true,
+                &mut echoed,
+            );
+        }
+        if let Some(body) = r.body.as_mut() {
+            clean(body, false, true, &mut echoed);
+        }
+        if let Some(b64) = r.body_base64.as_mut() {
+            clean(b64, false, true, &mut echoed);
+        }
+    }
+    if let Some(detail) = ex.transport_error_detail.as_mut() {
+        clean(detail, false, true, &mut echoed);
+    }
+    echoed
+}
+
+/// Redacts only the secrets (in every form and escaping), not the `Bearer`/JWT patterns: for values
+/// the client must show verbatim, such as a server-chosen `Mcp-Session-Id` that may look like a JWT.
+pub fn redact_exact(text: &str, secrets: &Secrets) -> (String, usize) {
+    if secrets.values.is_empty() || text.len() < MIN_SECRET_RUN {
+        return (text.to_string(), 0);
+    }
+    let mut spans = Vec::new();
+    // Reading 0: the text as it is.
+    let raw = Layer::of_text(text);
+    scan(&raw, secrets, &mut spans);
+    // Readings 1 and 2: one layer of escapes decoded, then one more JSON-string layer.
+    if text.bytes().any(|b| matches!(b, b'\\' | b'%' | b'&')) {
+        let once = raw.decoded();
+        scan(&once, secrets, &mut spans);
+        if once.chars.contains(&b'\\') {
+            let twice = once.decoded();
+            scan(&twice, secrets, &mut spans);
+        }
+    }
+    replace_spans(text, spans)
+}
+
+/// Replaces the byte spans (merged where they touch) with the mark; returns how many marks.
+fn replace_spans(text: &str, mut spans: Vec<(usize, usize)>) -> (String, usize) {
+    if spans.is_empty() {
+        return (text.to_string(), 0);
+    }
+    spans.sort_unstable();
+    let mut out = String::with_capacity(text.len());
+    let mut count = 0;
+    let mut at = 0;
+    let mut i = 0;
+    while i < spans.len() {
+        let (start, mut end) = spans[i];
+        i += 1;
+        while i < spans.len() && spans[i].0 <= end {
+            end = end.max(spans[i].1);
+            i += 1;
+        }
+        // Spans come from char boundaries of the text; guard anyway (never panic on odd input).
+        let (Some(before), true) = (text.get(at..start.max(at)), text.is_char_boundary(end)) else {
+            continue;
+        };
+        out.push_str(before);
+        out.push_str(MARK);
+        count += 1;
+        at = end.max(at);
+    }
+    out.push_str(text.get(at..).unwrap_or(""));
     (out, count)
 }
 
-/// Redacts only the exact secrets (in every encoding), not the `Bearer`/JWT patterns: for values the
-/// client must send back verbatim, such as a server-chosen `Mcp-Session-Id` that may look like a JWT.
-pub fn redact_exact(text: &str, secrets: &Secrets) -> (String, usize) {
-    let mut count = 0;
-    let mut out = text.to_string();
-    for form in &secrets.forms {
-        out = replace_all(&out, form, &mut count);
+/// One reading of a text: a character per unit (printable ASCII as itself, anything else as 0) and
+/// where each unit starts in the source text. Units tile the source: a unit ends where the next starts.
+struct Layer {
+    chars: Vec<u8>,
+    starts: Vec<usize>,
+    end: usize,
+}
+
+fn printable(c: u32) -> u8 {
+    if (0x20..0x7f).contains(&c) {
+        c as u8
+    } else {
+        0
     }
-    (out, count)
+}
+
+fn hex_value(b: u8) -> Option<u32> {
+    (b as char).to_digit(16)
+}
+
+/// Named character references of printable ASCII characters.
+const NAMED: &[(&str, u8)] = &[
+    ("DiacriticalGrave", b'`'),
+    ("VerticalLine", b'|'),
+    ("UnderBar", b'_'),
+    ("percnt", b'%'),
+    ("period", b'.'),
+    ("commat", b'@'),
+    ("equals", b'='),
+    ("dollar", b'$'),
+    ("midast", b'*'),
+    ("lbrack", b'['),
+    ("rbrack", b']'),
+    ("lbrace", b'{'),
+    ("rbrace", b'}'),
+    ("lowbar", b'_'),
+    ("verbar", b'|'),
+    ("colon", b':'),
+    ("comma", b','),
+    ("quest", b'?'),
+    ("grave", b'`'),
+    ("apos", b'\''),
+    ("quot", b'"'),
+    ("QUOT", b'"'),
+    ("plus", b'+'),
+    ("bsol", b'\\'),
+    ("excl", b'!'),
+    ("lpar", b'('),
+    ("rpar", b')'),
+    ("semi", b';'),
+    ("lsqb", b'['),
+    ("rsqb", b']'),
+    ("lcub", b'{'),
+    ("rcub", b'}'),
+    ("vert", b'|'),
+    ("amp", b'&'),
+    ("AMP", b'&'),
+    ("sol", b'/'),
+    ("num", b'#'),
+    ("ast", b'*'),
+    ("Hat", b'^'),
+    ("lt", b'<'),
+    ("LT", b'<'),
+    ("gt", b'>'),
+    ("GT", b'>'),
+];
+
+impl Layer {
+    fn of_text(text: &str) -> Layer {
+        let mut chars = Vec::with_capacity(text.len());
+        let mut starts = Vec::with_capacity(text.len());
+        for (i, c) in text.char_indices() {
+            chars.push(printable(c as u32));
+            starts.push(i);
+        }
+        Layer {
+            chars,
+            starts,
+            end: text.len(),
+        }
+    }
+
+    /// One escape decoded at `i`: (the character, how many units it took), or `None`.
+    fn escape_at(&self, i: usize) -> Option<(u8, usize)> {
+        let c = &self.chars;
+        let at = |k: usize| c.get(i + k).copied().unwrap_or(0);
+        match at(0) {
+            b'\\' => match at(1) {
+                b'u' => {
+                    let unit = |o: usize| -> Option<u32> {
+                        (0..4).try_fold(0u32, |acc, k| Some(acc * 16 + hex_value(at(o + k))?))
+                    };
+                    let hi = unit(2)?;
+                    if (0xD800..0xDC00).contains(&hi)
+                        && at(6) == b'\\'
+                        && at(7) == b'u'
+                        && unit(8).is_some_and(|lo| (0xDC00..0xE000).contains(&lo))
+                    {
+                        // A surrogate pair: one character outside ASCII.
+                        return Some((0, 12));
+                    }
+                    Some((printable(hi), 6))
+                }
+                b'"' => Some((b'"', 2)),
+                b'\\' => Some((b'\\', 2)),
+                b'/' => Some((b'/', 2)),
+                b'b' | b'f' | b'n' | b'r' | b't' => Some((0, 2)),
+                _ => None,
+            },
+            b'%' => {
+                let v = hex_value(at(1))? * 16 + hex_value(at(2))?;
+                Some((printable(v), 3))
+            }
+            b'&' => {
+                if at(1) == b'#' {
+                    let (radix, first) = if matches!(at(2), b'x' | b'X') {
+                        (16, 3)
+                    } else {
+                        (10, 2)
+                    };
+                    let mut v: u32 = 0;
+                    let mut n = 0;
+                    while n < 8 {
+                        match (at(first + n) as char).to_digit(radix) {
+                            Some(d) => v = v.saturating_mul(radix).saturating_add(d),
+                            None => break,
+                        }
+                        n += 1;
+                    }
+                    if n == 0 {
+                        return None;
+                    }
+                    let semi = usize::from(at(first + n) == b';');
+                    return Some((printable(v), first + n + semi));
+                }
+                let (name, ch) = NAMED
+                    .iter()
+                    .find(|(name, _)| name.bytes().enumerate().all(|(k, b)| at(1 + k) == b))?;
+                let semi = usize::from(at(1 + name.len()) == b';');
+                Some((*ch, 1 + name.len() + semi))
+            }
+            _ => None,
+        }
+    }
+
+    /// This reading with one layer of escapes decoded.
+    fn decoded(&self) -> Layer {
+        let mut chars = Vec::with_capacity(self.chars.len());
+        let mut starts = Vec::with_capacity(self.chars.len());
+        let mut i = 0;
+        while i < self.chars.len() {
+            let (ch, took) = self.escape_at(i).unwrap_or((self.chars[i], 1));
+            chars.push(ch);
+            starts.push(self.starts[i]);
+            i += took.max(1);
+        }
+        Layer {
+            chars,
+            starts,
+            end: self.end,
+        }
+    }
+
+    fn unit_end(&self, i: usize) -> usize {
+        self.starts.get(i + 1).copied().unwrap_or(self.end)
+    }
+}
+
+/// Marks every run of 8+ units that is a window of a secret form (hex forms in any case).
+fn scan(layer: &Layer, secrets: &Secrets, spans: &mut Vec<(usize, usize)>) {
+    let n = MIN_SECRET_RUN;
+    let mut exact: u64 = 0;
+    let mut lower: u64 = 0;
+    let mut valid = 0usize;
+    let mut open: Option<(usize, usize)> = None;
+    for (i, &c) in layer.chars.iter().enumerate() {
+        if c == 0 {
+            valid = 0;
+            continue;
+        }
+        exact = (exact << 8) | u64::from(c);
+        lower = (lower << 8) | u64::from(c.to_ascii_lowercase());
+        valid += 1;
+        if valid < n {
+            continue;
+        }
+        let hit = secrets.windows.binary_search(&exact).is_ok()
+            || secrets.hex_windows.binary_search(&lower).is_ok();
+        if hit {
+            let start = layer.starts[i + 1 - n];
+            let end = layer.unit_end(i);
+            open = match open {
+                Some((s, e)) if start <= e => Some((s, end.max(e))),
+                Some(done) => {
+                    spans.push(done);
+                    Some((start, end))
+                }
+                None => Some((start, end)),
+            };
+        }
+    }
+    if let Some(done) = open {
+        spans.push(done);
+    }
 }
 
 #[cfg(test)]
@@ -239,31 +600,302 @@ mod tests {
     use super::*;
 
     const SENTINEL: &str = "mcptriageSENTINEL_abcdefghijklmnopqrstuvwxyzABCDEF";
+    /// Printable ASCII with the characters escapers treat specially, 40+ characters.
+    const HARD: &str = r#"mcpT+riage/SENT"INEL\qwe rty+uiop/asdf"ghjk\zxcv"#;
 
-    #[test]
-    fn every_encoding_of_the_token_is_removed() {
-        let secrets = Secrets::new([SENTINEL]);
-        for prefix in ["", "x", "xy", "xyz"] {
-            let blob = format!("{prefix}{SENTINEL}!");
-            let samples = [
-                format!("token {SENTINEL} echoed"),
-                format!("b64 {} here", base64_std(blob.as_bytes())),
-                format!("b64url {} here", base64url(blob.as_bytes())),
-                format!("pct {}", percent_encode(&blob)),
-                format!(
-                    "hex {}",
-                    blob.bytes().map(|b| format!("{b:02x}")).collect::<String>()
-                ),
-            ];
-            for s in samples {
-                let (out, n) = redact(&s, &secrets);
-                assert!(n > 0, "not redacted: {s}");
-                assert!(!out.contains("SENTINEL"), "{out}");
-                for form in encodings(SENTINEL) {
-                    assert!(!out.contains(&form), "{form} left in {out}");
+    fn json_u(s: &str, upper: bool) -> String {
+        s.chars()
+            .enumerate()
+            .map(|(i, c)| match (i % 3, upper) {
+                // Every third character plain: a per-character mix.
+                (0, _) if c.is_ascii_alphanumeric() => c.to_string(),
+                (_, true) => format!("\\u{:04X}", c as u32),
+                (_, false) => format!("\\u{:04x}", c as u32),
+            })
+            .collect()
+    }
+
+    fn html(s: &str, kind: usize) -> String {
+        s.chars()
+            .enumerate()
+            .map(|(i, c)| match (kind + i) % 4 {
+                0 => format!("&#{};", c as u32),
+                1 => format!("&#x{:x}", c as u32),
+                2 => match c {
+                    '+' => "&plus;".into(),
+                    '/' => "&sol".into(),
+                    '"' => "&quot;".into(),
+                    '\\' => "&bsol;".into(),
+                    ' ' => "&#32;".into(),
+                    _ => c.to_string(),
+                },
+                _ => c.to_string(),
+            })
+            .collect()
+    }
+
+    fn pct(s: &str) -> String {
+        s.bytes()
+            .enumerate()
+            .map(|(i, b)| {
+                if i % 2 == 0 {
+                    format!("%{b:02x}")
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
+            .collect()
+    }
+
+    /// The secret written every way the issue lists, each embedded in ordinary text.
+    fn echoes(secret: &str) -> Vec<(String, String)> {
+        let json = serde_json::to_string(secret).unwrap();
+        let php = json.replace('/', "\\/");
+        let nested = serde_json::to_string(&format!("{{\"token\":{json}}}")).unwrap();
+        let nested_u =
+            serde_json::to_string(&format!("{{\"token\":\"{}\"}}", json_u(secret, true))).unwrap();
+        let mut out = vec![
+            ("exact".into(), secret.to_string()),
+            ("json".into(), json),
+            ("json with \\/".into(), php),
+            ("json \\u upper".into(), json_u(secret, true)),
+            ("json \\u lower".into(), json_u(secret, false)),
+            ("nested json".into(), nested),
+            ("nested json \\u".into(), nested_u),
+            ("percent mixed case".into(), pct(secret)),
+            (
+                "hex lower".into(),
+                secret.bytes().map(|b| format!("{b:02x}")).collect(),
+            ),
+            (
+                "hex upper".into(),
+                secret.bytes().map(|b| format!("{b:02X}")).collect(),
+            ),
+            ("html 0".into(), html(secret, 0)),
+            ("html 1".into(), html(secret, 1)),
+            ("html 2".into(), html(secret, 2)),
+        ];
+        for prefix in ["", "x", "xy"] {
+            for subject in [secret.to_string(), format!("Bearer {secret}")] {
+                let blob = format!("{prefix}{subject}!");
+                out.push((
+                    format!("base64 {prefix:?} {}", subject.len()),
+                    base64_std(blob.as_bytes()),
+                ));
+                out.push((
+                    format!("base64url {prefix:?} {}", subject.len()),
+                    base64url(blob.as_bytes()),
+                ));
+            }
+        }
+        out
+    }
+
+    /// Whole-text decoders for the checker, written apart from the matcher (which decodes per unit).
+    fn json_unescape(t: &str) -> String {
+        let c: Vec<char> = t.chars().collect();
+        let mut out = String::new();
+        let mut i = 0;
+        while i < c.len() {
+            if c[i] == '\\' && i + 1 < c.len() {
+                match c[i + 1] {
+                    'u' if i + 6 <= c.len() => {
+                        let h: String = c[i + 2..i + 6].iter().collect();
+                        if let Ok(v) = u32::from_str_radix(&h, 16) {
+                            out.push(char::from_u32(v).unwrap_or('\u{FFFD}'));
+                            i += 6;
+                            continue;
+                        }
+                    }
+                    '"' | '\\' | '/' => {
+                        out.push(c[i + 1]);
+                        i += 2;
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            out.push(c[i]);
+            i += 1;
+        }
+        out
+    }
+
+    fn percent_decode(t: &str) -> String {
+        let b = t.as_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] == b'%'
+                && let Some(Ok(v)) = t.get(i + 1..i + 3).map(|h| u8::from_str_radix(h, 16))
+            {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+            out.push(b[i]);
+            i += 1;
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    fn html_decode(t: &str) -> String {
+        let mut out = t.to_string();
+        for (name, ch) in [
+            ("plus", "+"),
+            ("sol", "/"),
+            ("quot", "\""),
+            ("bsol", "\\"),
+            ("amp", "&"),
+        ] {
+            out = out
+                .replace(&format!("&{name};"), ch)
+                .replace(&format!("&{name}"), ch);
+        }
+        let mut res = String::new();
+        let mut rest = out.as_str();
+        while let Some(at) = rest.find("&#") {
+            res.push_str(&rest[..at]);
+            let after = &rest[at + 2..];
+            let (radix, digits) = match after.strip_prefix('x') {
+                Some(h) => (16, h),
+                None => (10, after),
+            };
+            let n = digits.chars().take_while(|c| c.is_digit(radix)).count();
+            match u32::from_str_radix(&digits[..n], radix)
+                .ok()
+                .and_then(char::from_u32)
+            {
+                Some(ch) if n > 0 => {
+                    res.push(ch);
+                    let consumed = rest.len() - digits.len() + n;
+                    rest = &rest[consumed..];
+                    rest = rest.strip_prefix(';').unwrap_or(rest);
+                }
+                _ => {
+                    res.push_str("&#");
+                    rest = after;
                 }
             }
         }
+        res.push_str(rest);
+        res
+    }
+
+    /// The 8-character windows of the secret's forms that survive in `text`, in the plain reading
+    /// and after whole-text decoding (JSON twice, percent, HTML): a brute-force leak check.
+    fn survivors(text: &str, secret: &str) -> Vec<String> {
+        let once = json_unescape(text);
+        let readings = [
+            text.to_string(),
+            json_unescape(&once),
+            once,
+            percent_decode(text),
+            html_decode(text),
+        ];
+        let mut forms = vec![secret.to_string()];
+        forms.extend(encodings(secret));
+        let mut found = Vec::new();
+        for r in &readings {
+            let lower = r.to_ascii_lowercase();
+            for f in &forms {
+                let hex = f.bytes().all(|b| b.is_ascii_hexdigit());
+                let fl = f.to_ascii_lowercase();
+                for w in 0..f.len().saturating_sub(7) {
+                    if r.contains(&f[w..w + 8]) || (hex && lower.contains(&fl[w..w + 8])) {
+                        found.push(f[w..w + 8].to_string());
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn every_form_and_escaping_of_a_secret_is_removed_and_the_text_around_it_kept() {
+        for secret in [SENTINEL, HARD] {
+            let secrets = Secrets::new([secret]);
+            for (form, echo) in echoes(secret) {
+                let text = format!("before «{echo}» after");
+                let (out, n) = redact(&text, &secrets);
+                assert!(n >= 1, "{form}: not redacted: {text}");
+                assert!(
+                    out.starts_with("before «") && out.ends_with("» after"),
+                    "{form}: {out}"
+                );
+                assert!(!out.contains("SENT"), "{form}: {out}");
+                assert!(out.contains(MARK), "{form}: {out}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_partial_echo_of_eight_characters_is_removed_and_seven_are_left() {
+        let secrets = Secrets::new([SENTINEL]);
+        let eight = &SENTINEL[20..28];
+        let (out, n) = redact(&format!("x {eight} y"), &secrets);
+        assert_eq!((out.as_str(), n), ("x [REDACTED] y", 1));
+        let seven = &SENTINEL[20..27];
+        assert_eq!(redact(&format!("x {seven} y"), &secrets).1, 0);
+    }
+
+    #[test]
+    fn no_eight_characters_of_a_secret_survive_a_cut_anywhere() {
+        // A body cap, a line cap or a display cap can cut an echo at any byte: what is kept after
+        // redaction must never hold 8 characters of any secret form, in any reading.
+        let secrets = Secrets::new([HARD]);
+        for (form, echo) in echoes(HARD) {
+            let text = format!("ab {echo} cd");
+            for cut in (0..=text.len()).filter(|c| text.is_char_boundary(*c)) {
+                let (out, _) = redact(&text[..cut], &secrets);
+                let left = survivors(&out, HARD);
+                assert!(left.is_empty(), "{form} cut at {cut}: {left:?} in {out}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_control_sees_every_echo_when_nothing_is_redacted() {
+        // The checker above must be able to fail: every echo, unredacted, is flagged by it.
+        for (form, echo) in echoes(HARD) {
+            assert!(
+                !survivors(&echo, HARD).is_empty(),
+                "{form}: the checker misses {echo}"
+            );
+        }
+    }
+
+    #[test]
+    fn short_secrets_are_not_secrets_and_ordinary_text_stays() {
+        let secrets = Secrets::new(["short12"]);
+        assert!(secrets.is_empty());
+        let secrets = Secrets::new([SENTINEL]);
+        let text = "{\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"caf\\u00e9 &amp; 100% \\/ ok\"}]}}";
+        assert_eq!(redact(text, &secrets), (text.to_string(), 0));
+    }
+
+    #[test]
+    fn challenges_keep_their_parameters() {
+        let s = Secrets::default();
+        // TypeScript SDK (1.29.0 bearer middleware), raw and as formatted evidence without quotes.
+        let ts = r#"Bearer error="invalid_token", error_description="Missing Authorization header", resource_metadata="http://127.0.0.1:8787/.well-known/oauth-protected-resource/mcp""#;
+        assert_eq!(redact(ts, &s), (ts.to_string(), 0));
+        let ts_formatted = "WWW-Authenticate: Bearer error=invalid_token error_description=Missing Authorization header resource_metadata=http://127.0.0.1:8787/.well-known/oauth-protected-resource/mcp";
+        assert_eq!(redact(ts_formatted, &s), (ts_formatted.to_string(), 0));
+        // fastmcp: the scheme followed directly by resource_metadata.
+        let fastmcp = r#"Bearer resource_metadata="http://127.0.0.1:8000/.well-known/oauth-protected-resource/mcp""#;
+        assert_eq!(redact(fastmcp, &s), (fastmcp.to_string(), 0));
+        let realm = r#"Bearer realm="mcp", scope="tools:read""#;
+        assert_eq!(redact(realm, &s), (realm.to_string(), 0));
+        // A token after the scheme still goes, padding and all.
+        assert_eq!(redact("Bearer abcDEF123456==", &s).0, "Bearer [REDACTED]");
+        // A parameter that holds our secret is redacted by the secret matcher.
+        let secrets = Secrets::new([SENTINEL]);
+        let echoed = format!(r#"Bearer error="invalid_token", error_description="bad {SENTINEL}""#);
+        assert_eq!(
+            redact(&echoed, &secrets).0,
+            r#"Bearer error="invalid_token", error_description="bad [REDACTED]""#
+        );
     }
 
     #[test]

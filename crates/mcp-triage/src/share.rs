@@ -1,7 +1,10 @@
 //! Share links that carry no secret: a versioned, allowlisted payload, compact JSON → raw deflate →
-//! base64url in the URL fragment (`#r=v1.…`), which browsers never send to a server.
+//! base64url in the URL fragment (`#r=v2.…`), which browsers never send to a server.
 //!
-//! Version 1 is frozen once released: a later schema is version 2, and v1 links keep decoding.
+//! Share links are a public format. A payload version, once released, is frozen: any new identifier
+//! makes a new version, and every older version keeps opening by being *migrated* into the current
+//! structure (never by a frozen copy of an old decoder). Version 1 (2026-12-02) had no
+//! `secret_echoed` flag; version 2 adds it. `tests/share-links/` holds links of every version.
 //! Decoding refuses long fragments before doing any work, accepts only strict base64url, inflates
 //! with a hard output limit, parses with `deny_unknown_fields`, and checks every length cap and every
 //! identifier; any failure is one error, never a partial result.
@@ -16,8 +19,19 @@ use crate::engine::{RunReport, Step};
 use crate::export::Scrub;
 use crate::redact::{self, Secrets};
 
-/// The fragment prefix of version 1.
-pub const PREFIX_V1: &str = "r=v1.";
+/// The payload version this build writes.
+pub const VERSION: u8 = 2;
+/// The fragment prefix of the version this build writes.
+pub const PREFIX: &str = "r=v2.";
+
+/// The payload version in which a flag identifier first appeared: a link may only carry the flags
+/// its own version knew.
+fn flag_since(flag: Flag) -> u8 {
+    match flag {
+        Flag::SecretEchoed => 2,
+        _ => 1,
+    }
+}
 /// Generated links stay within this many characters (the whole URL).
 pub const MAX_LINK: usize = 8_000;
 /// The decoder refuses fragments longer than this before decoding.
@@ -25,7 +39,7 @@ pub const MAX_FRAGMENT: usize = 16_384;
 /// Inflated payloads larger than this are refused (a deflate bomb stops here).
 pub const MAX_INFLATED: usize = 64 * 1024;
 
-/// Length caps (characters) of the v1 schema.
+/// Length caps (characters) of the schema (the same in v1 and v2).
 mod cap {
     pub(super) const SHORT: usize = 32;
     pub(super) const NAME: usize = 128;
@@ -39,7 +53,7 @@ mod cap {
 /// A shared run, version 1.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ShareV1 {
+pub struct Share {
     /// Always 1.
     pub v: u8,
     /// The MCP Triage version that made the link.
@@ -99,7 +113,7 @@ pub struct ShareRow {
 pub enum ShareError {
     /// Longer than [`MAX_FRAGMENT`].
     TooLong,
-    /// Not `r=v1.` followed by data.
+    /// Not `r=v1.` or `r=v2.` followed by data.
     WrongPrefix,
     /// A version this build does not know.
     UnknownVersion,
@@ -107,7 +121,7 @@ pub enum ShareError {
     BadEncoding,
     /// Not valid deflate, or larger than [`MAX_INFLATED`] once inflated.
     BadCompression,
-    /// Not the v1 schema, or a field out of its caps.
+    /// Not the schema of its version, or a field out of its caps.
     BadPayload(String),
     /// Even trimmed, the link would exceed [`MAX_LINK`].
     TooLargeToShare,
@@ -167,7 +181,7 @@ pub fn build(
     secrets: &Secrets,
     date: &str,
     tool_version: &str,
-) -> ShareV1 {
+) -> Share {
     let probes_ran = report
         .records
         .iter()
@@ -266,8 +280,8 @@ pub fn build(
     } else {
         endpoint.origin()
     };
-    ShareV1 {
-        v: 1,
+    Share {
+        v: VERSION,
         tool: clip(tool_version, cap::SHORT),
         date: clip(date, cap::SHORT),
         endpoint: clean(&shown, secrets, scrub, cap::ENDPOINT),
@@ -295,9 +309,9 @@ pub fn build(
 }
 
 /// Runs redaction once more over every string of a payload (the second pass the design asks for).
-pub fn redact_payload(p: &ShareV1, secrets: &Secrets) -> ShareV1 {
+pub fn redact_payload(p: &Share, secrets: &Secrets) -> Share {
     let r = |s: &str| redact::redact(s, secrets).0;
-    ShareV1 {
+    Share {
         endpoint: r(&p.endpoint),
         server: p.server.as_ref().map(|(n, v)| (r(n), r(v))),
         finding: r(&p.finding),
@@ -322,15 +336,15 @@ pub fn redact_payload(p: &ShareV1, secrets: &Secrets) -> ShareV1 {
 }
 
 /// The fragment (without `#`) for a payload, untrimmed.
-pub fn encode(p: &ShareV1) -> String {
+pub fn encode(p: &Share) -> String {
     let json = serde_json::to_vec(p).unwrap_or_default();
     let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
-    format!("{PREFIX_V1}{}", redact::base64url(&packed))
+    format!("{PREFIX}{}", redact::base64url(&packed))
 }
 
 /// Trims excerpts (then evidence, then notes) deterministically until the link — `base_len`
 /// characters of page URL plus `#` plus the fragment — fits in [`MAX_LINK`].
-pub fn fit(p: &ShareV1, base_len: usize) -> Result<ShareV1, ShareError> {
+pub fn fit(p: &Share, base_len: usize) -> Result<Share, ShareError> {
     let budget = MAX_LINK.saturating_sub(base_len + 1);
     let mut current = p.clone();
     if encode(&current).len() <= budget {
@@ -383,8 +397,8 @@ fn within(s: &str, max: usize) -> bool {
     s.chars().count() <= max
 }
 
-fn validate(p: &ShareV1) -> Result<(), ShareError> {
-    check(p.v == 1, "version")?;
+fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
+    check(p.v == declared, "version")?;
     check(
         within(&p.tool, cap::SHORT) && within(&p.date, cap::SHORT),
         "tool or date",
@@ -434,7 +448,11 @@ fn validate(p: &ShareV1) -> Result<(), ShareError> {
         }
         check(within(&row.action, cap::SHORT), "action")?;
         check(
-            row.flags.len() <= cap::ITEMS && row.flags.iter().all(|f| Flag::parse(f).is_some()),
+            row.flags.len() <= cap::ITEMS
+                && row
+                    .flags
+                    .iter()
+                    .all(|f| Flag::parse(f).is_some_and(|f| flag_since(f) <= declared)),
             "flags",
         )?;
         if let Some((conf, version, link, reason)) = &row.spec {
@@ -466,7 +484,7 @@ fn validate(p: &ShareV1) -> Result<(), ShareError> {
 }
 
 /// Opens a fragment (with or without the leading `#`). Any failure is one error, never partial data.
-pub fn decode(fragment: &str) -> Result<ShareV1, ShareError> {
+pub fn decode(fragment: &str) -> Result<Share, ShareError> {
     if fragment.len() > MAX_FRAGMENT {
         return Err(ShareError::TooLong);
     }
@@ -474,16 +492,27 @@ pub fn decode(fragment: &str) -> Result<ShareV1, ShareError> {
     let Some(rest) = fragment.strip_prefix("r=") else {
         return Err(ShareError::WrongPrefix);
     };
-    let Some(data) = rest.strip_prefix("v1.") else {
-        return Err(ShareError::UnknownVersion);
+    let (declared, data) = match rest.split_once('.') {
+        Some(("v1", data)) => (1u8, data),
+        Some(("v2", data)) => (2u8, data),
+        _ => return Err(ShareError::UnknownVersion),
     };
     let packed = decode_base64url(data).ok_or(ShareError::BadEncoding)?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED)
         .map_err(|_| ShareError::BadCompression)?;
-    let payload: ShareV1 =
+    let payload: Share =
         serde_json::from_slice(&json).map_err(|e| ShareError::BadPayload(e.to_string()))?;
-    validate(&payload)?;
-    Ok(payload)
+    validate(&payload, declared)?;
+    Ok(migrate(payload))
+}
+
+/// Brings a payload of any released version into the current structure. v1 → v2: the structure is
+/// the same and v1 could not carry `secret_echoed`, so only the version number changes.
+fn migrate(mut p: Share) -> Share {
+    if p.v < VERSION {
+        p.v = VERSION;
+    }
+    p
 }
 
 #[cfg(test)]
@@ -493,9 +522,9 @@ mod tests {
 
     use super::*;
 
-    fn sample() -> ShareV1 {
-        ShareV1 {
-            v: 1,
+    fn sample() -> Share {
+        Share {
+            v: VERSION,
             tool: "0.1.0".into(),
             date: "2026-12-02T15:00:00Z".into(),
             endpoint: "https://mcp.example.com".into(),
@@ -526,7 +555,7 @@ mod tests {
     fn round_trip_and_fragment_shape() {
         let p = sample();
         let frag = encode(&p);
-        assert!(frag.starts_with("r=v1."));
+        assert!(frag.starts_with("r=v2."));
         assert_eq!(decode(&frag), Ok(p.clone()));
         assert_eq!(decode(&format!("#{frag}")), Ok(p));
     }
@@ -537,7 +566,7 @@ mod tests {
         for cut in 1..=64.min(frag.len() - 5) {
             assert!(decode(&frag[..frag.len() - cut]).is_err(), "cut {cut}");
         }
-        assert_eq!(decode("r=v2.AAAA"), Err(ShareError::UnknownVersion));
+        assert_eq!(decode("r=v9.AAAA"), Err(ShareError::UnknownVersion));
         assert_eq!(decode("x=v1.AAAA"), Err(ShareError::WrongPrefix));
         assert_eq!(decode("r=v1.AA=A"), Err(ShareError::BadEncoding));
         assert_eq!(decode(&"r=v1.".repeat(4000)), Err(ShareError::TooLong));
@@ -551,16 +580,45 @@ mod tests {
         unknown_field["extra"] = serde_json::json!(1);
         let packed = miniz_oxide::deflate::compress_to_vec(unknown_field.to_string().as_bytes(), 9);
         assert!(matches!(
-            decode(&format!("r=v1.{}", redact::base64url(&packed))),
+            decode(&format!("r=v2.{}", redact::base64url(&packed))),
             Err(ShareError::BadPayload(_))
         ));
+    }
+
+    #[test]
+    fn a_v1_link_is_migrated_and_may_not_carry_a_flag_v1_did_not_know() {
+        let pack = |p: &Share, prefix: &str| {
+            let json = serde_json::to_vec(p).unwrap();
+            let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+            format!("{prefix}{}", redact::base64url(&packed))
+        };
+        let mut v1 = sample();
+        v1.v = 1;
+        let opened = decode(&pack(&v1, "r=v1.")).unwrap();
+        assert_eq!(opened.v, VERSION, "migrated into the current version");
+        assert_eq!(Share { v: 1, ..opened }, v1, "and says what it said");
+        // `secret_echoed` arrived with v2: a v1 link holding it is not a link any page made.
+        v1.rows[0].flags = vec!["secret_echoed".into()];
+        assert!(matches!(
+            decode(&pack(&v1, "r=v1.")),
+            Err(ShareError::BadPayload(_))
+        ));
+        let mut v2 = v1.clone();
+        v2.v = 2;
+        assert_eq!(decode(&pack(&v2, "r=v2.")).unwrap(), v2);
+        // The prefix and the payload must name the same version.
+        assert!(matches!(
+            decode(&pack(&v2, "r=v1.")),
+            Err(ShareError::BadPayload(_))
+        ));
+        assert_eq!(decode("r=v3.AAAA"), Err(ShareError::UnknownVersion));
     }
 
     #[test]
     fn a_deflate_bomb_stops_at_the_limit() {
         let zeros = vec![0u8; 8 * 1024 * 1024];
         let packed = miniz_oxide::deflate::compress_to_vec(&zeros, 10);
-        let frag = format!("r=v1.{}", redact::base64url(&packed));
+        let frag = format!("r=v2.{}", redact::base64url(&packed));
         assert!(
             frag.len() < MAX_FRAGMENT,
             "the bomb fits in a link: {}",

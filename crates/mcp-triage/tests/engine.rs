@@ -9,6 +9,7 @@ mod common;
 use mcp_triage::cause::{Cause, Channel};
 use mcp_triage::engine::{Engine, EngineConfig, Era, Mode, Outgoing, ProbeEdit, ProbeName, Step};
 use mcp_triage::exchange::{Exchange, Response, Vantage};
+use mcp_triage::redact::Secrets;
 use mcp_triage::{Limits, catalogue::SkipReason};
 use serde_json::{Value, json};
 
@@ -78,7 +79,7 @@ fn exchange(out: &Outgoing, response: Option<Response>) -> Exchange {
         server: None,
         vantage: Vantage::Browser,
         protocol_version: None,
-        request: mcp_triage::engine::recorded_request(out, &[], true),
+        request: mcp_triage::engine::recorded_request(out, &[], &[], true),
         response,
         transport_error: None,
         transport_error_detail: None,
@@ -97,8 +98,12 @@ fn config(era: Era, mode: Mode, has_token: bool) -> EngineConfig {
         random: 0xabcdef,
         limits: Limits::default(),
         client_version: "test".into(),
+        secrets: Secrets::new([TOKEN]),
     }
 }
+
+/// The run's token in these tests: printable ASCII with the characters escapers change.
+const TOKEN: &str = r#"engine+test/token"with\escapes-0123456789"#;
 
 /// Answers every request from one captured stack, like that server would.
 fn serve(stack: &str, suffix: &str, out: &Outgoing) -> Exchange {
@@ -564,4 +569,78 @@ fn an_old_http_sse_endpoint_is_recognised_and_named() {
             .iter()
             .all(|p| p.skipped == Some(SkipReason::RunEnded))
     );
+}
+
+#[test]
+fn an_echoed_token_is_redacted_at_capture_flagged_and_a_session_id_holding_it_is_not_sent_back() {
+    // System.Text.Json writes `+` as \u002B; PHP writes `/` as \/: the engine must see through both.
+    let escaped = TOKEN
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('+', "\\u002B")
+        .replace('/', "\\/");
+    let engine = drive(
+        Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, true)),
+        |out| {
+            let body: Value = out
+                .body
+                .as_deref()
+                .and_then(|b| serde_json::from_str(b).ok())
+                .unwrap_or(Value::Null);
+            let id = body.get("id").cloned().unwrap_or(Value::Null);
+            let text = match body.get("method").and_then(Value::as_str) {
+                Some("initialize") => format!(
+                    r#"{{"jsonrpc":"2.0","id":{id},"result":{{"protocolVersion":"2025-11-25","capabilities":{{"tools":{{}}}},"serverInfo":{{"name":"echo {escaped}","version":"1"}}}}}}"#
+                ),
+                Some("tools/list") => {
+                    format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"tools":[]}}}}"#)
+                }
+                _ => format!(
+                    r#"{{"jsonrpc":"2.0","id":{id},"result":{{"isError":true,"content":[{{"type":"text","text":"bad token {escaped}"}}]}}}}"#
+                ),
+            };
+            let mut resp = response(200, "application/json", text);
+            // The session id is the token itself: it must never be sent back.
+            resp.headers
+                .push(("mcp-session-id".into(), TOKEN.replace(['"', '\\', ' '], "")));
+            exchange(out, Some(resp))
+        },
+    );
+    let secrets_in = |s: &str| {
+        s.contains("engine+test") || s.contains("engine\\u002Btest") || s.contains("0123456789")
+    };
+    for r in engine.records() {
+        let ex = serde_json::to_string(&r.exchange).unwrap();
+        assert!(!secrets_in(&ex), "{:?}: {ex}", r.step);
+    }
+    let report = engine.report();
+    let name = report
+        .server_info
+        .as_ref()
+        .and_then(|i| i.get("name"))
+        .and_then(Value::as_str);
+    assert_eq!(name, Some("echo [REDACTED]"));
+    let a = engine
+        .records()
+        .iter()
+        .find(|r| r.step == Step::Probe(ProbeName::A))
+        .unwrap();
+    assert!(
+        a.assessment
+            .verdict
+            .flags
+            .contains(&mcp_triage::cause::Flag::SecretEchoed)
+    );
+    // No later request carried the session id the server chose (it held the token).
+    for r in engine.records() {
+        assert!(
+            r.exchange
+                .request
+                .headers
+                .iter()
+                .all(|(k, _)| !k.eq_ignore_ascii_case("mcp-session-id")),
+            "{:?} sent a session id",
+            r.step
+        );
+    }
 }

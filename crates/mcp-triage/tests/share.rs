@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use mcp_triage::redact::{Secrets, encodings};
-use mcp_triage::share::{self, ShareRow, ShareV1};
+use mcp_triage::share::{self, Share, ShareRow};
 
 mod common;
 
@@ -22,15 +22,19 @@ impl Text for Rng {
             .map(|_| char::from_u32(0x20 + (self.next() % 0x2000) as u32).unwrap_or('x'))
             .collect();
         if self.next().is_multiple_of(3) {
-            s.push_str(&format!(" Bearer {secret} "));
+            // The secret in one of the forms a server might echo it in (not behind `Bearer`,
+            // which the generic pattern would catch anyway).
+            let forms = encodings(secret);
+            let form = &forms[(self.next() % forms.len() as u64) as usize];
+            s.push_str(&format!(" {form} "));
         }
         s.chars().take(max).collect()
     }
 }
 
-const SECRET: &str = "mcptriageSENTINEL_qwertyuiopasdfghjklzxcvbnmQWERTY";
+const SECRET: &str = r#"mcptriage+SENTINEL/qwe"rtyuiop\asdfghjklzxcvbnmQWERTY"#;
 
-fn generated(rng: &mut Rng) -> ShareV1 {
+fn generated(rng: &mut Rng) -> Share {
     let rows = (0..(rng.next() % 9) as usize)
         .map(|i| ShareRow {
             step: ["A", "B", "C", "D", "no_token", "get"][i % 6].into(),
@@ -48,8 +52,8 @@ fn generated(rng: &mut Rng) -> ShareV1 {
             skipped: None,
         })
         .collect();
-    ShareV1 {
-        v: 1,
+    Share {
+        v: share::VERSION,
         tool: "0.1.0".into(),
         date: "2026-12-02".into(),
         endpoint: "https://mcp.example.com".into(),
@@ -62,9 +66,38 @@ fn generated(rng: &mut Rng) -> ShareV1 {
     }
 }
 
+/// Windows of 8 characters of any form of the secret found in `text`.
+fn leaked(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for form in encodings(SECRET) {
+        for w in 0..form.len().saturating_sub(7) {
+            if text.contains(&form[w..w + 8]) {
+                found.push(form[w..w + 8].to_string());
+            }
+        }
+    }
+    found
+}
+
 #[test]
 fn decode_of_encode_is_fit_of_redact_and_carries_no_secret() {
-    let secrets = Secrets::new([SECRET]);
+    decode_of_encode_is_fit_of_redact(true);
+}
+
+#[test]
+fn control_without_redaction_the_same_payloads_leak() {
+    // The check above must be able to fail: with redaction off it flags the very same payloads.
+    assert!(decode_of_encode_is_fit_of_redact(false) > 20);
+}
+
+/// Returns how many payloads leaked (always 0 when `redaction` is on, or the test fails).
+fn decode_of_encode_is_fit_of_redact(redaction: bool) -> usize {
+    let secrets = if redaction {
+        Secrets::new([SECRET])
+    } else {
+        Secrets::default()
+    };
+    let mut leaks = 0;
     let mut rng = Rng(7);
     for _ in 0..120 {
         let p = generated(&mut rng);
@@ -76,22 +109,23 @@ fn decode_of_encode_is_fit_of_redact_and_carries_no_secret() {
                 let back = share::decode(&frag).unwrap();
                 assert_eq!(back, fitted);
                 let json = serde_json::to_string(&back).unwrap();
-                for form in encodings(SECRET) {
-                    assert!(
-                        !json.contains(&form) && !frag.contains(&form),
-                        "{form} leaked"
-                    );
+                let found = [leaked(&json), leaked(&frag)].concat();
+                if redaction {
+                    assert!(found.is_empty(), "leaked: {found:?}");
+                } else if !found.is_empty() {
+                    leaks += 1;
                 }
             }
             Err(e) => assert_eq!(e, share::ShareError::TooLargeToShare),
         }
     }
+    leaks
 }
 
 #[test]
 fn payloads_that_already_fit_round_trip_exactly() {
     let mut rng = Rng(11);
-    let p = ShareV1 {
+    let p = Share {
         rows: vec![],
         ..generated(&mut rng)
     };

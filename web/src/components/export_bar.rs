@@ -36,12 +36,18 @@ pub fn ExportBar(report: RunReport, endpoint: Endpoint) -> impl IntoView {
     let report = StoredValue::new(report);
     let endpoint = StoredValue::new(endpoint);
     let copied = RwSignal::new(false);
+    let secrets = StoredValue::new(expect_context::<crate::state::AppState>().secrets());
     let json = move || {
-        report
-            .with_value(|r| endpoint.with_value(|e| export::report_json(r, e, include_path.get())))
+        let secrets = secrets.get_value();
+        report.with_value(|r| {
+            endpoint.with_value(|e| export::report_json(r, e, include_path.get(), &secrets))
+        })
     };
     let markdown = move || {
-        report.with_value(|r| endpoint.with_value(|e| export::markdown(r, e, include_path.get())))
+        let secrets = secrets.get_value();
+        report.with_value(|r| {
+            endpoint.with_value(|e| export::markdown(r, e, include_path.get(), &secrets))
+        })
     };
     view! {
         <section class="export" aria-label="Take results away">
@@ -52,7 +58,7 @@ pub fn ExportBar(report: RunReport, endpoint: Endpoint) -> impl IntoView {
                 " Include the endpoint's path and query (API keys often live there)"
             </label>
             <div class="actions">
-                <button type="button" data-testid="download-json" on:click=move |_| download("mcp-triage-report.json", &json())>"Download JSON"</button>
+                <button type="button" data-testid="download-json" title="Your own file: it keeps the server's full answers (tokens redacted)" on:click=move |_| download("mcp-triage-report.json", &json())>"Download JSON"</button>
                 <button type="button" data-testid="copy-markdown" on:click=move |_| {
                     if let Some(w) = web_sys::window() {
                         let _ = w.navigator().clipboard().write_text(&markdown());

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 use mcp_triage::cause::Channel;
-use mcp_triage::share::{ShareError, ShareV1};
+use mcp_triage::share::{Share, ShareError};
 use mcp_triage::spec::Conformance;
 
 use super::badge::{ChannelBadge, ConformanceBadge};
@@ -22,7 +22,7 @@ fn title(step: &str) -> String {
 
 /// The shared results, or the one "invalid or damaged link" view.
 #[component]
-pub fn SharedView(shared: Result<ShareV1, ShareError>, on_leave: Callback<()>) -> impl IntoView {
+pub fn SharedView(shared: Result<Share, ShareError>, on_leave: Callback<()>) -> impl IntoView {
     let leave = move |_| on_leave.run(());
     let Ok(p) = shared else {
         return view! {

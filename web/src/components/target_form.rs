@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 use mcp_triage::Limits;
-use mcp_triage::endpoint::{check_token, parse_endpoint};
+use mcp_triage::endpoint::{check_header_value, check_token, parse_endpoint};
 use mcp_triage::engine::{EngineConfig, Era, Mode};
 
 use crate::net::{Credentials, DemoConfig};
@@ -32,11 +32,11 @@ const RESERVED: &[&str] = &[
     "referer",
 ];
 
-/// One extra secret header being edited: a stable key, its name and its value.
-type ExtraHeader = (usize, RwSignal<String>, RwSignal<String>);
+/// One extra header being edited: a stable key, its name, its value, and whether it is a secret.
+type ExtraHeader = (usize, RwSignal<String>, RwSignal<String>, RwSignal<bool>);
 
-/// Checks an extra header (name and value); `None` when fine.
-pub fn header_problem(name: &str, value: &str) -> Option<String> {
+/// Checks an extra header (name, value, secret or plain); `None` when fine.
+pub fn header_problem(name: &str, value: &str, secret: bool) -> Option<String> {
     let name = name.trim();
     if name.is_empty() {
         return Some("Give the header a name.".into());
@@ -50,7 +50,7 @@ pub fn header_problem(name: &str, value: &str) -> Option<String> {
     if RESERVED.contains(&name.to_ascii_lowercase().as_str()) {
         return Some(format!("{name} is set by MCP Triage itself."));
     }
-    check_token(value, Limits::default().max_token_bytes)
+    check_header_value(value, Limits::default().max_token_bytes, secret)
         .err()
         .map(|p| p.to_string().replace("token", "value"))
 }
@@ -87,7 +87,7 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
         extras
             .get()
             .iter()
-            .find_map(|(_, n, v)| header_problem(&n.get(), &v.get()))
+            .find_map(|(_, n, v, secret)| header_problem(&n.get(), &v.get(), secret.get()))
     });
     let host = Memo::new(move |_| parse_endpoint(&endpoint.get()).ok().map(|e| e.origin()));
     let busy = move || {
@@ -108,12 +108,18 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
         if token_problem.get_untracked().is_some() || extras_problem.get_untracked().is_some() {
             return;
         }
-        let extra: Vec<(String, String)> = extras
+        let (extra, plain): (Vec<_>, Vec<_>) = extras
             .get_untracked()
             .iter()
-            .map(|(_, n, v)| (n.get_untracked().trim().to_string(), v.get_untracked()))
-            .collect();
-        let creds = Credentials::new(token.get_untracked(), extra);
+            .map(|(_, n, v, secret)| {
+                (
+                    (n.get_untracked().trim().to_string(), v.get_untracked()),
+                    secret.get_untracked(),
+                )
+            })
+            .partition(|(_, secret)| *secret);
+        let strip = |v: Vec<((String, String), bool)>| v.into_iter().map(|(h, _)| h).collect();
+        let creds = Credentials::new(token.get_untracked(), strip(extra), strip(plain));
         let random = (js_sys::Math::random() * (u64::MAX as f64)) as u64;
         let cfg = EngineConfig {
             endpoint: ep.url.clone(),
@@ -123,6 +129,7 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
             random,
             limits: Limits::default(),
             client_version: env!("CARGO_PKG_VERSION").into(),
+            secrets: creds.secrets(),
         };
         state.start(ep, cfg, creds);
     };
@@ -164,22 +171,27 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
                 </p>
             </div>
             <fieldset class="field extras">
-                <legend>"Extra secret headers (optional, e.g. X-API-Key)"</legend>
-                {move || extras.get().into_iter().map(|(key, name, value)| view! {
+                <legend>"Extra headers (optional, e.g. X-API-Key)"</legend>
+                {move || extras.get().into_iter().map(|(key, name, value, secret)| view! {
                     <div class="extra-row">
                         <label class="sr-only" for=format!("xh-name-{key}")>"Header name"</label>
                         <input id=format!("xh-name-{key}") data-testid="extra-name" type="text" placeholder="X-API-Key" autocomplete="off" spellcheck="false"
                             prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev)) />
-                        <label class="sr-only" for=format!("xh-value-{key}")>"Header value (secret)"</label>
-                        <input id=format!("xh-value-{key}") data-testid="extra-value" type="password" placeholder="value" autocomplete="off" spellcheck="false"
+                        <label class="sr-only" for=format!("xh-value-{key}")>"Header value"</label>
+                        <input id=format!("xh-value-{key}") data-testid="extra-value" type=move || if secret.get() { "password" } else { "text" } placeholder="value" autocomplete="off" spellcheck="false"
                             prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev)) />
-                        <button type="button" aria-label="Remove this header" on:click=move |_| extras.update(|x| x.retain(|(k, _, _)| *k != key))>"Remove"</button>
+                        <label class="secret-toggle">
+                            <input type="checkbox" data-testid="extra-secret" prop:checked=move || secret.get() on:change=move |ev| secret.set(event_target_checked(&ev)) />
+                            " secret"
+                        </label>
+                        <button type="button" aria-label="Remove this header" on:click=move |_| extras.update(|x| x.retain(|(k, _, _, _)| *k != key))>"Remove"</button>
                     </div>
                 }.into_any()).collect_view()}
+                <p class="help">"A secret header is redacted wherever it could appear, like the token, and must be at least 8 characters; a plain one (X-Tenant: acme) is shown as sent."</p>
                 <button type="button" data-testid="add-header" on:click=move |_| {
                     let key = next_extra.get_value();
                     next_extra.set_value(key + 1);
-                    extras.update(|x| x.push((key, RwSignal::new(String::new()), RwSignal::new(String::new()))));
+                    extras.update(|x| x.push((key, RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(true))));
                 }>"Add a header"</button>
                 <p class="error" role="alert">{move || extras_problem.get().unwrap_or_default()}</p>
             </fieldset>

@@ -1,0 +1,139 @@
+//! Exports that cannot be turned against the user: the copied `curl` run by a real shell against a
+//! stub `curl` that prints its arguments, and Markdown that shows server text as text.
+
+// Test code: a panic is a failed test, not a crash on network data.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use mcp_triage::endpoint::parse_endpoint;
+use mcp_triage::engine::{Engine, EngineConfig, Era, Mode};
+use mcp_triage::exchange::Request;
+use mcp_triage::export;
+use mcp_triage::limits::Limits;
+use mcp_triage::redact::Secrets;
+
+/// Runs `command` with `sh -c` where `curl` is a stub printing one argument per line.
+fn run_with_stub_curl(command: &str, env: &[(&str, &str)]) -> Vec<String> {
+    let dir = std::env::temp_dir().join(format!("mcp-triage-curl-stub-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let stub = dir.join("curl");
+    std::fs::write(
+        &stub,
+        "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n",
+    )
+    .unwrap();
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&stub)
+        .status()
+        .unwrap();
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .env_clear()
+        .env("PATH", path)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_copied_curl_passes_names_and_values_literally_and_expands_only_the_secret_variables() {
+    // Header names a hostile catalogue or a user could write: `$`, a backtick, a quote.
+    let weird = "X-$(touch pwned)-`id`-'q'";
+    let req = Request {
+        method: "POST".into(),
+        url: "https://mcp.example.com/mcp?a=1&b=$HOME".into(),
+        headers: vec![
+            ("Content-Type".into(), "application/json".into()),
+            ("Authorization".into(), "Bearer [REDACTED]".into()),
+            ("X-Key".into(), "[REDACTED]".into()),
+            (weird.into(), "[REDACTED]".into()),
+            ("X-Plain".into(), "it's $PATH `x`".into()),
+        ],
+        body: Some(r#"{"a":"it's $(whoami) `id`"}"#.into()),
+    };
+    let command = export::curl(&req, &["X-Key".into(), weird.into()]);
+    let weird_var = export::header_env_name(weird);
+    let args = run_with_stub_curl(
+        &command,
+        &[
+            ("MCP_TOKEN", "tok'en$1"),
+            ("MCP_HEADER_X_KEY", "key value"),
+            (weird_var.as_str(), "weird-secret"),
+        ],
+    );
+    let expect = |s: &str| assert!(args.iter().any(|a| a == s), "{s:?} not in {args:#?}");
+    expect("https://mcp.example.com/mcp?a=1&b=$HOME");
+    expect("Authorization: Bearer tok'en$1");
+    expect("X-Key: key value");
+    expect(&format!("{weird}: weird-secret"));
+    expect("X-Plain: it's $PATH `x`");
+    expect(r#"{"a":"it's $(whoami) `id`"}"#);
+    assert!(!std::path::Path::new("pwned").exists());
+}
+
+#[test]
+fn markdown_shows_server_text_as_text_and_redacts_once_more() {
+    let cfg = EngineConfig {
+        endpoint: "https://mcp.example.com/mcp".into(),
+        era: Era::Legacy("2025-11-25".into()),
+        mode: Mode::Quick,
+        has_token: true,
+        random: 1,
+        limits: Limits::default(),
+        client_version: "test".into(),
+        secrets: Secrets::default(),
+    };
+    let mut report = Engine::new(cfg).report();
+    let evil = "<img src=x onerror=alert(1)> **bold** [link](javascript:alert(1)) &amp; # h | x";
+    report.server_info = Some(serde_json::json!({"name": evil, "version": "1"}));
+    report.summary.finding = format!("finding {evil}");
+    let ep = parse_endpoint("https://mcp.example.com/mcp").unwrap();
+    // Underscores would be escaped: the secret must be redacted before Markdown escaping.
+    let secret = "a_secret_value_0123456789";
+    report.notes.push(format!("note {secret}"));
+    report
+        .summary
+        .finding
+        .push_str(&format!(" echoed {secret}"));
+    let md = export::markdown(&report, &ep, false, &Secrets::new([secret]));
+    // Every markup character of the server's text stands escaped.
+    for line in md
+        .lines()
+        .filter(|l| l.starts_with("- Server") || l.starts_with("- Distinguishability"))
+    {
+        let line = line.replace("[REDACTED]", "");
+        let b = line.as_bytes();
+        for (i, c) in b.iter().enumerate() {
+            if b"<>*[]()&#|".contains(c) {
+                assert_eq!(
+                    b[i.saturating_sub(1)],
+                    b'\\',
+                    "unescaped {:?} at {i} in {line}",
+                    *c as char
+                );
+            }
+        }
+    }
+    assert!(md.contains("- Endpoint: `https://mcp.example.com`"), "{md}");
+    assert!(
+        md.contains(r"\<img src=x onerror=alert\(1\)\> \*\*bold\*\*"),
+        "{md}"
+    );
+    assert!(!md.contains(secret), "{md}");
+}
