@@ -3,8 +3,13 @@
 //   /echo/mcp      echoes the bearer token in error.message, error.data, content text, a header, HTML
 //   /redirect/mcp  307 to another port (which must never see a request)
 //   /xss/mcp       tool names, error texts and headers shaped like markup and script
+//   /leak/FORM/…   echoes the leak sentinels (token, secret header, path) in one FORM of the leak
+//                  checker's list, in every place a page reads: error.message, error.data, content
+//                  text, structuredContent, serverInfo.name, response headers, HTML and SSE bodies
 //   node e2e/hostile.mjs --port N --origin http://127.0.0.1:18081 --redirect-to http://127.0.0.1:M/mcp
+//                        [--leak ECHOES.json]   (from `leakcheck echoes`)
 import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
@@ -13,15 +18,21 @@ function arg(name, fallback) {
 const port = Number(arg('port', '18810'));
 const origin = arg('origin', 'http://127.0.0.1:18081');
 const redirectTo = arg('redirect-to', 'http://127.0.0.1:18812/mcp');
+const leakFile = arg('leak', '');
+const ECHOES = leakFile ? JSON.parse(readFileSync(leakFile, 'utf8')) : {};
+// Every Referer this server was sent (the page sends none).
+const referers = [];
 const XSS = ['<img src=x onerror=window.__pwned=1>', '"><svg onload=window.__pwned=1>', '</textarea><script>window.__pwned=1</script>', 'javascript:window.__pwned=1', 'bidi \u202Egnp.exe\u202C'];
 
-const cors = {
-  'Access-Control-Allow-Origin': origin,
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, X-Api-Key',
+const origins = origin.split(',');
+const baseCors = {
+  'Access-Control-Allow-Origin': origins[0],
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, X-Api-Key, X-Leak-Secret',
   'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
-  'Access-Control-Expose-Headers': 'Mcp-Session-Id, WWW-Authenticate, X-Echo, X-Evil',
+  'Access-Control-Expose-Headers': 'Mcp-Session-Id, WWW-Authenticate, X-Echo, X-Evil, X-Echo-Header, X-Echo-Path',
   'Access-Control-Max-Age': '600',
 };
+const cors = baseCors;
 
 function sse(res, message, extraHeaders = {}) {
   res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream', ...extraHeaders });
@@ -57,9 +68,74 @@ function rpc(mode, msg, token) {
   }
 }
 
+/** The raw answer of the leak route: bodies built as text, so each form stands as a writer put it. */
+function leakAnswer(req, res, form, body) {
+  // This route serves several pages (the real build and the leak-control build): allow the caller's
+  // origin when it is one of --origin's comma-separated list.
+  const cors = { ...baseCors, 'Access-Control-Allow-Origin': origins.includes(req.headers.origin) ? req.headers.origin : origins[0] };
+  const e = ECHOES[form];
+  if (!e) { res.writeHead(404, cors); res.end(); return; }
+  // Header values: visible Latin-1 only (a non-ASCII letter goes percent-encoded, as servers do).
+  const h = (s) => s.replace(/[^\x20-\x7e]/g, (c) => encodeURIComponent(c));
+  const echoHeaders = { 'X-Echo': `Bearer ${h(e.token.plain)}`, 'X-Echo-Header': h(e.header.plain), 'X-Echo-Path': h(e.path.plain) };
+  const html = `<html><body><p>token ${e.token.plain}</p><p>header ${e.header.plain}</p><p>path ${e.path.plain}</p></body></html>`;
+  if (req.method === 'GET') { res.writeHead(405, { ...cors, ...echoHeaders, 'Content-Type': 'text/html' }); res.end(html); return; }
+  if (!req.headers.authorization) {
+    res.writeHead(401, { ...cors, ...echoHeaders, 'WWW-Authenticate': `Bearer error="invalid_token", error_description="token ${h(e.token.plain)}"`, 'Content-Type': 'text/html' });
+    res.end(html);
+    return;
+  }
+  let msg;
+  try { msg = JSON.parse(body); } catch { res.writeHead(400, cors); res.end('bad json'); return; }
+  const id = JSON.stringify(msg.id ?? null);
+  const json = (text) => { res.writeHead(200, { ...cors, ...echoHeaders, 'Content-Type': 'application/json' }); res.end(text); };
+  const name = msg.params && msg.params.name;
+  switch (msg.method) {
+    case 'initialize':
+      return json(`{"jsonrpc":"2.0","id":${id},"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"leak ${e.token.in_json}","version":"0"}}}`);
+    case 'notifications/initialized':
+      res.writeHead(202, cors); res.end(); return;
+    case 'tools/list':
+      return json(`{"jsonrpc":"2.0","id":${id},"result":{"tools":[{"name":"lookup","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"annotations":{"readOnlyHint":true}},{"name":"status","inputSchema":{"type":"object","properties":{}},"annotations":{"readOnlyHint":true}}]}}`);
+    case 'tools/call':
+      if (name === 'status') {
+        // D: an HTML page the page reads as the answer to a POST.
+        res.writeHead(500, { ...cors, ...echoHeaders, 'Content-Type': 'text/html' }); res.end(html); return;
+      }
+      if (name === 'lookup' && msg.params.arguments && msg.params.arguments.id) {
+        // C: an SSE frame with isError, content text and structuredContent.
+        res.writeHead(200, { ...cors, ...echoHeaders, 'Content-Type': 'text/event-stream' });
+        res.end(`event: message\ndata: {"jsonrpc":"2.0","id":${id},"result":{"isError":true,"content":[{"type":"text","text":"header ${e.header.in_json} token ${e.token.in_json}"}],"structuredContent":{"header":"${e.header.in_json}","token":"${e.token.in_json}","path":"${e.path.in_json}"}}}\n\n`);
+        return;
+      }
+      if (name === 'lookup') {
+        // B: isError with the echo in content text.
+        return json(`{"jsonrpc":"2.0","id":${id},"result":{"isError":true,"content":[{"type":"text","text":"header ${e.header.in_json} token ${e.token.in_json} path ${e.path.in_json}"}]}}`);
+      }
+      // A: an error frame with the echo in message and data.
+      return json(`{"jsonrpc":"2.0","id":${id},"error":{"code":-32602,"message":"Unknown tool: token ${e.token.in_json}","data":"header ${e.header.in_json} path ${e.path.in_json}"}}`);
+    default:
+      if (msg.id === undefined) { res.writeHead(202, cors); res.end(); return; }
+      return json(`{"jsonrpc":"2.0","id":${id},"error":{"code":-32601,"message":"Method not found"}}`);
+  }
+}
+
 createServer((req, res) => {
   const mode = (req.url || '').split('/')[1];
+  if (req.url === '/__referers') { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end(JSON.stringify(referers)); return; }
+  if (req.headers.referer) referers.push(req.headers.referer);
+  if (mode === 'leak' && req.method === 'OPTIONS') {
+    res.writeHead(204, { ...baseCors, 'Access-Control-Allow-Origin': origins.includes(req.headers.origin) ? req.headers.origin : origins[0] });
+    res.end();
+    return;
+  }
   if (req.method === 'OPTIONS') { res.writeHead(204, cors); res.end(); return; }
+  if (mode === 'leak') {
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', () => leakAnswer(req, res, (req.url || '').split('/')[2], body));
+    return;
+  }
   if (mode === 'redirect') { res.writeHead(307, { ...cors, Location: redirectTo }); res.end(); return; }
   const auth = req.headers.authorization || '';
   const token = auth.replace(/^Bearer /, '');

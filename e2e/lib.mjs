@@ -31,10 +31,10 @@ export function stopAll() {
 process.on('exit', stopAll);
 
 /** Copies dist/ to a private folder with a demo.json pointing at `demoEndpoint` (or none). */
-export function stageDist(name, demoEndpoint) {
+export function stageDist(name, demoEndpoint, from = join(ROOT, 'dist')) {
   const dir = join(ROOT, 'target', 'e2e-dist', name);
   rmSync(dir, { recursive: true, force: true });
-  cpSync(join(ROOT, 'dist'), dir, { recursive: true });
+  cpSync(from, dir, { recursive: true });
   rmSync(join(dir, 'demo.json'), { force: true });
   if (demoEndpoint) {
     writeFileSync(join(dir, 'demo.json'), JSON.stringify({ endpoint: demoEndpoint, token_hint: 'demo-token', server: 'TypeScript SDK 1.29.0 McpServer' }));

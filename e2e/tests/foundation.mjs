@@ -19,7 +19,7 @@ test('app loads with the demo endpoint, no console errors, no CSP violations', a
   await context.close();
 });
 
-test('inline validation: cleartext to a remote host, non-ASCII token, bad extra header', async () => {
+test('inline validation: cleartext to a remote host, non-ASCII or short token, secret and plain extra headers', async () => {
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -33,8 +33,17 @@ test('inline validation: cleartext to a remote host, non-ASCII token, bad extra 
   await page.getByTestId('token').fill('tökén');
   assert((await page.getByTestId('token-error').textContent()).includes('HTTP header'), 'non-ASCII refused');
   assert(await page.getByTestId('quick-check').isDisabled(), 'run disabled for a bad token');
+  await page.getByTestId('token').fill('abc1234');
+  assert((await page.getByTestId('token-error').textContent()).includes('shorter than 8 characters'), 'a 7-character token is refused');
+  assert(await page.getByTestId('quick-check').isDisabled(), 'run disabled for a short token');
   await page.getByTestId('token').fill('');
   await page.getByTestId('add-header').click();
+  await page.getByTestId('extra-name').fill('X-Tenant');
+  await page.getByTestId('extra-value').fill('acme');
+  assert(await page.getByTestId('quick-check').isDisabled(), 'a 4-character secret header is refused');
+  await page.getByTestId('extra-secret').uncheck();
+  eq(await page.getByTestId('extra-value').getAttribute('type'), 'text', 'a plain header is shown');
+  assert(await page.getByTestId('quick-check').isEnabled(), 'a plain header may be short (X-Tenant: acme)');
   await page.getByTestId('extra-name').fill('Authorization');
   assert(await page.getByTestId('quick-check').isDisabled(), 'a reserved header name blocks the run');
   await context.close();

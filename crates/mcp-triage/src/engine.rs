@@ -958,6 +958,9 @@ impl Engine {
         let mut assessment = assess(&exchange, &self.options(intent));
         if echoed > 0 && !assessment.verdict.flags.contains(&Flag::SecretEchoed) {
             assessment.verdict.flags.push(Flag::SecretEchoed);
+            assessment
+                .flag_advice
+                .push(crate::advice::for_flag(Flag::SecretEchoed));
         }
         self.records.push(Record {
             step,

@@ -15,6 +15,8 @@ use crate::redact::{self, Secrets};
 pub struct Scrub {
     origin: String,
     replacements: Vec<(String, String)>,
+    /// The path's and the query's pieces as secrets: echoed in any encoding, they are hidden too.
+    pieces: Secrets,
 }
 
 /// Stands for the origin while the path is hidden (a path like `/mcp` also occurs inside
@@ -50,9 +52,16 @@ impl Scrub {
             replacements.push((encoded, "[path hidden]".into()));
             replacements.push((path, "/[path hidden]".into()));
         }
+        let pieces = Secrets::new(
+            endpoint
+                .path_and_query
+                .split(['/', '?', '&', '='])
+                .chain([endpoint.path_and_query.as_str()]),
+        );
         Scrub {
             origin: endpoint.origin(),
             replacements,
+            pieces,
         }
     }
 
@@ -66,6 +75,12 @@ impl Scrub {
                     .replace(from.as_str(), to)
                     .replace(ORIGIN_HELD, &self.origin);
             }
+        }
+        // Pieces of 8+ characters echoed in another encoding (hex, base64, escapes).
+        let held = out.replace(&self.origin, ORIGIN_HELD);
+        let (hidden, n) = redact::redact_exact_with(&held, &self.pieces, "[path hidden]");
+        if n > 0 {
+            out = hidden.replace(ORIGIN_HELD, &self.origin);
         }
         out
     }
@@ -350,5 +365,10 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("https://mcp.example.com/[path hidden]"));
+        // A piece of the path or query echoed in another encoding is hidden too.
+        let hex: String = "secretpath".bytes().map(|b| format!("{b:02x}")).collect();
+        let scrub = Scrub::new(&ep);
+        let out = scrub.apply(&format!("echo {hex} and abc123xyz"));
+        assert!(!out.contains(&hex) && !out.contains("abc123xyz"), "{out}");
     }
 }

@@ -18,6 +18,7 @@ pub mod engine;
 pub mod exchange;
 pub mod export;
 pub mod jsonrpc;
+pub mod leak;
 pub mod limits;
 pub mod reader;
 pub mod redact;

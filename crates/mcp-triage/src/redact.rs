@@ -91,15 +91,19 @@ fn hex_lower(s: &str) -> String {
 /// `Bearer <value>` at the three alignments.
 fn case_sensitive_forms(secret: &str) -> Vec<String> {
     let mut forms = vec![secret.to_string()];
-    for subject in [secret.to_string(), format!("Bearer {secret}")] {
-        forms.extend(base64_cores(subject.as_bytes()));
-    }
+    forms.extend(base64_cores(secret.as_bytes(), 0));
+    forms.extend(base64_cores(
+        format!("Bearer {secret}").as_bytes(),
+        "Bearer ".len(),
+    ));
     forms
 }
 
-/// The characters of base64 and base64url of `bytes` that do not depend on the bytes around them,
-/// for each of the three alignments.
-fn base64_cores(subject: &[u8]) -> Vec<String> {
+/// The characters of base64 and base64url of `subject` that do not depend on the bytes around them,
+/// for each of the three alignments. The first `public` bytes of the subject are no secret (`Bearer `):
+/// the core starts late enough that every 8-character window holds some of the secret's bits (the
+/// encoding of `Bearer ` alone is the same for every token, and is not a leak).
+fn base64_cores(subject: &[u8], public: usize) -> Vec<String> {
     let mut out = Vec::new();
     for table in [B64_STD, B64_URL] {
         for shift in 0..3usize {
@@ -113,8 +117,13 @@ fn base64_cores(subject: &[u8]) -> Vec<String> {
                 (shift * 4).div_ceil(3)
             };
             let keep_until = (shift + subject.len()) * 8 / 6;
-            if keep_until > skip {
-                out.push(encoded[skip..keep_until.min(encoded.len())].to_string());
+            // The first character made of the secret's bits alone; every window keeps at least
+            // one such character (a character mixing `Bearer ` with a few secret bits is shared
+            // by many secrets).
+            let first_secret_only = ((shift + public) * 8).div_ceil(6);
+            let start = skip.max(first_secret_only.saturating_sub(MIN_SECRET_RUN - 1));
+            if keep_until > start {
+                out.push(encoded[start..keep_until.min(encoded.len())].to_string());
             }
         }
     }
@@ -275,6 +284,9 @@ pub fn redact(text: &str, secrets: &Secrets) -> (String, usize) {
 /// [`redact`], counting the run's own secrets apart from the generic `Bearer`/JWT patterns.
 fn redact_counted(text: &str, secrets: &Secrets) -> (String, usize, usize) {
     let (out, secret_hits) = redact_exact(text, secrets);
+    if cfg!(feature = "leak-control") {
+        return (out, 0, 0);
+    }
     let mut pattern_hits = 0;
     let out = redact_bearer(&out, &mut pattern_hits);
     let out = redact_jwt(&out, &mut pattern_hits);
@@ -337,6 +349,14 @@ pub fn redact_exchange(ex: &mut crate::exchange::Exchange, secrets: &Secrets) ->
 /// Redacts only the secrets (in every form and escaping), not the `Bearer`/JWT patterns: for values
 /// the client must show verbatim, such as a server-chosen `Mcp-Session-Id` that may look like a JWT.
 pub fn redact_exact(text: &str, secrets: &Secrets) -> (String, usize) {
+    redact_exact_with(text, secrets, MARK)
+}
+
+/// [`redact_exact`] leaving `mark` where a secret was (the endpoint scrub leaves `[path hidden]`).
+pub fn redact_exact_with(text: &str, secrets: &Secrets, mark: &str) -> (String, usize) {
+    if cfg!(feature = "leak-control") {
+        return control_unredacted(text);
+    }
     if secrets.values.is_empty() || text.len() < MIN_SECRET_RUN {
         return (text.to_string(), 0);
     }
@@ -353,11 +373,22 @@ pub fn redact_exact(text: &str, secrets: &Secrets) -> (String, usize) {
             scan(&twice, secrets, &mut spans);
         }
     }
-    replace_spans(text, spans)
+    replace_spans(text, spans, mark)
+}
+
+/// The marker a `leak-control` build carries (the size gate checks `dist/` never does).
+#[cfg(feature = "leak-control")]
+const CONTROL_MARKER: &str = "MCP-TRIAGE-LEAK-CONTROL-BUILD: redaction is switched off";
+
+/// With the test-only `leak-control` feature, redaction returns its input (the leak tests' control).
+fn control_unredacted(text: &str) -> (String, usize) {
+    #[cfg(feature = "leak-control")]
+    std::hint::black_box(CONTROL_MARKER);
+    (text.to_string(), 0)
 }
 
 /// Replaces the byte spans (merged where they touch) with the mark; returns how many marks.
-fn replace_spans(text: &str, mut spans: Vec<(usize, usize)>) -> (String, usize) {
+fn replace_spans(text: &str, mut spans: Vec<(usize, usize)>, mark: &str) -> (String, usize) {
     if spans.is_empty() {
         return (text.to_string(), 0);
     }
@@ -378,7 +409,7 @@ fn replace_spans(text: &str, mut spans: Vec<(usize, usize)>) -> (String, usize) 
             continue;
         };
         out.push_str(before);
-        out.push_str(MARK);
+        out.push_str(mark);
         count += 1;
         at = end.max(at);
     }

@@ -1,0 +1,162 @@
+// The leak suite: a server echoes the token, a secret header and a path/query sentinel in every form
+// of the leak checker's list; every channel a secret could leave the page by is captured and checked
+// by the core's own checker (`leakcheck`). Against the real page every cell must be clean; against the
+// leak-control build (redaction switched off) the suite must flag exactly the committed matrix.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import { ROOT, assert, eq, expected, serveDist, shared, stageDist, startProcess, test } from '../lib.mjs';
+
+const LEAKCHECK = join(ROOT, 'target/debug/leakcheck');
+const CONTROL_DIST = join(ROOT, 'target/leak-control-dist');
+const PORT = 18830;
+const TARGET = 18832;
+const MATRIX = JSON.parse(readFileSync(join(ROOT, 'e2e/leak-matrix.json'), 'utf8'));
+
+function leakcheck(args, input) {
+  const r = spawnSync(LEAKCHECK, args, { input, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`leakcheck ${args.join(' ')}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+const seed = String(Math.floor(Math.random() * 2 ** 48));
+const S = leakcheck(['sentinels', seed]);
+const ECHOES = leakcheck(['echoes'], JSON.stringify(S));
+const FORMS = Object.keys(ECHOES);
+const echoFile = join(ROOT, 'target', 'leak-echoes.json');
+writeFileSync(echoFile, JSON.stringify(ECHOES));
+const CONTROL_PORT = shared.APP_PORT + 3;
+await startProcess('node', ['e2e/hostile.mjs', '--port', String(PORT), '--origin', `${shared.appOrigin},http://127.0.0.1:${CONTROL_PORT}`,
+  '--redirect-to', `http://127.0.0.1:${TARGET}/mcp`, '--leak', echoFile], { ready: 'hostile server' });
+const HOSTILE_ORIGIN = `http://127.0.0.1:${PORT}`;
+const controlUrl = existsSync(CONTROL_DIST)
+  ? await serveDist(stageDist('leak-control', null, CONTROL_DIST), CONTROL_PORT)
+  : null;
+const appOrigin = (url) => new URL(url).origin;
+
+const endpointFor = (form) => `${HOSTILE_ORIGIN}/leak/${form}/${S.path}/mcp?key=${S.path}`;
+
+/** One Quick check against the echoing server; returns every channel's text. */
+async function capture(appUrl, form) {
+  const endpoint = endpointFor(form);
+  const context = await shared.browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  const consoleText = [];
+  const requests = [];
+  page.on('console', (m) => consoleText.push(m.text()));
+  page.on('pageerror', (e) => consoleText.push(String(e && e.message)));
+  page.on('request', (r) => requests.push(r.url()));
+  await page.addInitScript(() => {
+    window.__clip = [];
+    const write = (t) => { window.__clip.push(String(t)); return Promise.resolve(); };
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: write }, configurable: true });
+  });
+  await page.goto(appUrl);
+  await page.getByTestId('target-form').waitFor();
+  await page.getByTestId('endpoint').fill(endpoint);
+  await page.getByTestId('token').fill(S.token);
+  await page.getByTestId('add-header').click();
+  await page.getByTestId('extra-name').fill('X-Leak-Secret');
+  await page.getByTestId('extra-value').fill(S.header);
+  await page.getByTestId('quick-check').click();
+  await page.getByTestId('results').waitFor({ timeout: 45000 });
+  // Render everything: open every disclosure, press every "show all".
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  for (let i = 0; i < 50; i++) {
+    const more = page.getByRole('button', { name: 'show all' });
+    if ((await more.count()) === 0) break;
+    await more.first().click();
+  }
+  const dom = await page.evaluate(() => {
+    const clone = document.documentElement.cloneNode(true);
+    // The two secret fields hold the secrets by design.
+    clone.querySelectorAll('[data-testid=token], [data-testid=extra-value]').forEach((el) => el.remove());
+    return clone.outerHTML;
+  });
+  const markdown = await page.getByTestId('markdown-preview').innerText();
+  for (const b of await page.getByTestId('copy-curl').all()) await b.click();
+  const curl = (await page.evaluate(() => window.__clip)).join('\n');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-json').click()]);
+  const json = readFileSync(await download.path(), 'utf8');
+  await page.getByTestId('share-open').click();
+  const link = await page.getByTestId('share-link').inputValue();
+  const data = link.split('#r=')[1].replace(/^v\d+\./, '').replace(/-/g, '+').replace(/_/g, '/');
+  const shareInflated = inflateRawSync(Buffer.from(data, 'base64')).toString('utf8');
+  const storage = await page.evaluate(async () => JSON.stringify({
+    local: Object.entries(localStorage),
+    session: Object.entries(sessionStorage),
+    cookie: document.cookie,
+    idb: indexedDB.databases ? (await indexedDB.databases()).map((d) => d.name) : [],
+  })) + JSON.stringify(await context.cookies());
+  const location = await page.evaluate(() => JSON.stringify([location.href, history.length, history.state]));
+  const referers = await (await fetch(`${HOSTILE_ORIGIN}/__referers`)).text();
+  const allowed = [appOrigin(appUrl), HOSTILE_ORIGIN];
+  const thirdHosts = requests.filter((u) => !allowed.some((o) => u.startsWith(o))).join('\n');
+  const results = await page.getByTestId('results').innerText();
+  await context.close();
+  return {
+    channels: {
+      dom, curl, markdown, json, share_inflated: shareInflated, share_raw: link,
+      console: consoleText.join('\n'), storage, location, referer: referers, third_hosts: thirdHosts,
+    },
+    results,
+  };
+}
+
+/** The secrets found per channel (path only where it is not shown by design). */
+function check(channels) {
+  const found = leakcheck(['check'], JSON.stringify({ secrets: { token: S.token, header: S.header, path: S.path }, channels }));
+  const pathShownByDesign = new Set(['dom', 'curl', 'location', 'console']);
+  for (const [channel, secrets] of Object.entries(found)) {
+    found[channel] = secrets.filter((s) => !(s === 'path' && pathShownByDesign.has(channel))).sort();
+  }
+  return found;
+}
+
+const provoked = (form) => [expected.noToken(endpointFor(form)), expected.get405(endpointFor(form)), expected.status(500, endpointFor(form))];
+const allProvoked = FORMS.flatMap(provoked);
+const hostileEndpoint = (form) => endpointFor(form).replace(S.path, encodeURIComponent(S.path)).replace(S.path, encodeURIComponent(S.path));
+const allProvokedEncoded = FORMS.flatMap((f) => [expected.noToken(hostileEndpoint(f)), expected.get405(hostileEndpoint(f)), expected.status(500, hostileEndpoint(f))]);
+
+test(`leaks: no secret in any of 11 channels, for each of the ${FORMS.length} echo forms, and the echo is a flagged finding`, async () => {
+  const dirty = [];
+  for (const form of FORMS) {
+    const { channels, results } = await capture(shared.appUrl, form);
+    assert(results.includes('secret_echoed'), `${form}: the card flags secret_echoed`);
+    assert(results.includes('never echo tokens or secret headers'), `${form}: with advice for the server author`);
+    for (const [channel, secrets] of Object.entries(check(channels))) {
+      if (secrets.length) dirty.push(`${form} × ${channel}: ${secrets.join(', ')}`);
+    }
+  }
+  eq(dirty.join('\n'), '', 'leaks found');
+  const hits = await (await fetch(`http://127.0.0.1:${TARGET}/__hits`)).json();
+  eq(hits.hits, 0, 'requests that reached another port');
+}, { allow: [...allProvoked, ...allProvokedEncoded] });
+
+test('leaks control: with redaction switched off the suite flags exactly the committed matrix', async () => {
+  assert(controlUrl, `the leak-control build is missing at ${CONTROL_DIST} (./x test builds it)`);
+  const want = [];
+  const got = [];
+  for (const form of FORMS) {
+    const { channels } = await capture(controlUrl, form);
+    const found = check(channels);
+    for (const [channel, cell] of Object.entries(MATRIX.cells)) {
+      const secrets = (cell.except || []).includes(form) ? cell.except_secrets || [] : cell.secrets;
+      want.push(`${form} × ${channel}: ${[...secrets].sort().join(', ')}`);
+      got.push(`${form} × ${channel}: ${(found[channel] || []).join(', ')}`);
+    }
+    eq(Object.keys(found).sort().join(','), Object.keys(MATRIX.cells).sort().join(','), 'channels checked');
+  }
+  const diff = want.filter((w, i) => w !== got[i]).map((w) => `want ${w}`);
+  const gotDiff = got.filter((g, i) => g !== want[i]).map((g) => `got  ${g}`);
+  eq([...diff, ...gotDiff].join('\n'), '', 'control matrix');
+  // The control build is served from loopback without a demo file, so the page asks for it once.
+}, { allow: [...allProvoked, ...allProvokedEncoded, expected.status(404, `http://127.0.0.1:${CONTROL_PORT}/demo.json`)] });
+
+test('the release bundle carries no leak-control code; the control build does', async () => {
+  const marker = 'MCP-TRIAGE-LEAK-CONTROL-BUILD';
+  const wasmIn = (dir) => readFileSync(join(dir, readFileSync(join(dir, 'index.html'), 'utf8').match(/'\.\/([^']+_bg\.wasm)'/)[1]));
+  assert(!wasmIn(join(ROOT, 'dist')).includes(marker), 'dist/ contains the leak-control marker');
+  assert(wasmIn(CONTROL_DIST).includes(marker), 'the control build lacks its marker (so the check above proves nothing)');
+});
