@@ -6,6 +6,8 @@
 //   /leak/FORM/…   echoes the leak sentinels (token, secret header, path) in one FORM of the leak
 //                  checker's list, in every place a page reads: error.message, error.data, content
 //                  text, structuredContent, serverInfo.name, response headers, HTML and SSE bodies
+//   /secretish/mcp error texts holding the server's own secret-shaped data (env pairs, a JSON
+//                  password, a connection string, a private key, a JWT, long base64 and hex runs)
 //   node e2e/hostile.mjs --port N --origin http://127.0.0.1:18081 --redirect-to http://127.0.0.1:M/mcp
 //                        [--leak ECHOES.json]   (from `leakcheck echoes`)
 import { createServer } from 'node:http';
@@ -39,8 +41,22 @@ function sse(res, message, extraHeaders = {}) {
   res.end(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 }
 
+/** The server's own secrets, as a careless server prints them into an error. */
+export const SECRETISH = [
+  'API_KEY=sk-live-51HxQe2EXAMPLEkey',
+  '"db_password": "hunter2-correct-horse"',
+  'postgres://app:s3cr3t-pw@db.internal:5432/app',
+  '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----',
+  'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzZXJ2aWNlIn0.c2lnbmF0dXJlLWJ5dGVz',
+  'QUtJQUlPU0ZPRE5ON0VYQU1QTEUxMjM0NTY3ODkwYWJjZGVmZ2g=',
+  'deadbeefcafebabe0123456789abcdef00112233',
+];
+
 function rpc(mode, msg, token) {
   const id = msg.id;
+  if (mode === 'secretish' && msg.method === 'tools/call') {
+    return { jsonrpc: '2.0', id, error: { code: -32603, message: `Internal error: config dump ${SECRETISH.join(' ')}` } };
+  }
   const b64 = Buffer.from(`x${token}y`).toString('base64');
   switch (msg.method) {
     case 'initialize':

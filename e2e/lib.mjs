@@ -21,7 +21,7 @@ export function startProcess(cmd, args, { ready, env, cwd } = {}) {
       if (!ready || output.includes(ready)) { clearTimeout(timer); resolve(child); }
     };
     child.stdout.on('data', onData);
-    child.stderr.on('data', (d) => { output += d.toString(); });
+    child.stderr.on('data', onData);
     child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${cmd} exited ${code}:\n${output}`)); });
   });
 }

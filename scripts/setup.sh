@@ -39,7 +39,8 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $WB_VERSION"; then
     cargo install --force wasm-bindgen-cli --version "$WB_VERSION"
 fi
 
-# 5. npm packages: binaryen 132 (wasm-opt), playwright-core, axe-core; the demo server's SDK.
+# 5. npm packages: binaryen 132 (wasm-opt), playwright-core, axe-core; the demo server's SDK; the
+#    reference server (@modelcontextprotocol/server-everything) as a live peer for the browser tests.
 # A stamp holding the lockfile's hash says whether node_modules matches it.
 npm_ci() {
   local dir=$1 stamp want
@@ -53,6 +54,7 @@ npm_ci() {
 }
 npm_ci .
 npm_ci demo
+npm_ci e2e/everything
 
 # 6. The Python MCP peer for the browser tests, in its own virtualenv (pinned by requirements.txt).
 want=$(sha256sum e2e/py/requirements.txt | cut -d' ' -f1)

@@ -117,3 +117,25 @@ test('every committed share link made by an earlier page opens with the rows it 
   }
   await context.close();
 });
+
+test('server values that look like secrets are withheld from a link, counted, and included only by opt-in', async () => {
+  const endpoint = `http://127.0.0.1:${HOSTILE_PORT}/secretish/mcp`;
+  const values = ['sk-live-51HxQe2EXAMPLEkey', 'hunter2-correct-horse', 's3cr3t-pw', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC',
+    'QUtJQUlPU0ZPRE5ON0VYQU1QTEUx', 'deadbeefcafebabe0123456789abcdef'];
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await runQuick(page, { endpoint, token: 'x-token-1234' });
+  await page.getByTestId('share-open').click();
+  const note = await page.getByTestId('share-withheld').innerText();
+  const n = Number((note.match(/^(\d+) values? that look/) || [])[1]);
+  assert(n >= values.length, `withheld count: ${note}`);
+  const withheld = decodeLink(await page.getByTestId('share-link').inputValue());
+  for (const v of [...values, 'eyJhbGciOiJIUzI1NiJ9']) assert(!withheld.includes(v), `${v} in the link`);
+  assert(withheld.includes('[withheld]'), 'visible marks where values were withheld');
+  // The control: the same run with the opt-in carries them, so the check above can fail.
+  await page.getByTestId('share-include-secret-shaped').check();
+  const included = decodeLink(await page.getByTestId('share-link').inputValue());
+  for (const v of values) assert(included.includes(v), `${v} missing after the opt-in`);
+  await context.close();
+}, { allow: [expected.noToken(`http://127.0.0.1:${HOSTILE_PORT}/secretish/mcp`), expected.get405(`http://127.0.0.1:${HOSTILE_PORT}/secretish/mcp`)] });

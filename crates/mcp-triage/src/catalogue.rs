@@ -203,15 +203,77 @@ impl SkipReason {
     }
 }
 
-/// The first candidate the preference likes, else the first candidate (catalogue order decides ties).
+/// Words in a tool's name or description that suggest its output is the server's sensitive data
+/// (its environment, secrets, configuration). A probe avoids such a tool when another candidate
+/// exists: the answer ends up on screen and in what people share. Seen in the wild:
+/// `@modelcontextprotocol/server-everything`'s read-only `get-env` returns the process environment.
+pub const SENSITIVE_OUTPUT_WORDS: &[&str] = &[
+    "env",
+    "environment",
+    "secret",
+    "token",
+    "key",
+    "credential",
+    "password",
+    "config",
+    "configuration",
+    "dump",
+    "whoami",
+];
+
+/// The words of a name or description: split at anything not a letter or digit and at camelCase.
+pub(crate) fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut prev_lower = false;
+    for c in text.chars() {
+        if (!c.is_ascii_alphanumeric() || (c.is_ascii_uppercase() && prev_lower))
+            && !word.is_empty()
+        {
+            out.push(std::mem::take(&mut word));
+        }
+        if c.is_ascii_alphanumeric() {
+            word.push(c.to_ascii_lowercase());
+        }
+        prev_lower = c.is_ascii_lowercase();
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+impl ToolInfo {
+    /// Its name or description suggests sensitive output ([`SENSITIVE_OUTPUT_WORDS`], or a plural).
+    pub fn suggests_sensitive_output(&self) -> bool {
+        words(&self.name)
+            .into_iter()
+            .chain(words(&self.summary))
+            .any(|w| {
+                SENSITIVE_OUTPUT_WORDS
+                    .iter()
+                    .any(|s| w == *s || w.strip_suffix('s') == Some(s))
+            })
+    }
+}
+
+/// The first candidate the preference likes, else the first candidate (catalogue order decides
+/// ties) — among the candidates whose output does not look sensitive, when there are any.
 fn first_best<'a>(
     candidates: impl Iterator<Item = &'a ToolInfo> + Clone,
     preferred: impl Fn(&ToolInfo) -> bool,
 ) -> Option<&'a ToolInfo> {
-    candidates
+    let plain = candidates
         .clone()
-        .find(|t| preferred(t))
-        .or_else(|| candidates.into_iter().next())
+        .filter(|t| !t.suggests_sensitive_output());
+    let pick = |c: &mut dyn Iterator<Item = &'a ToolInfo>| -> Option<&'a ToolInfo> {
+        let all: Vec<&ToolInfo> = c.collect();
+        all.iter()
+            .find(|t| preferred(t))
+            .or_else(|| all.first())
+            .copied()
+    };
+    pick(&mut plain.clone()).or_else(|| pick(&mut candidates.into_iter()))
 }
 
 /// Probe B: a read-only tool with a required property, called with none of its arguments.
@@ -219,7 +281,7 @@ pub fn choose_b(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
     let tool = tools
         .iter()
         .filter(|t| t.is_safe() && !t.required.is_empty())
-        .min_by_key(|t| t.required.len())
+        .min_by_key(|t| (t.suggests_sensitive_output(), t.required.len()))
         .ok_or(SkipReason::NoSafeToolWithRequiredArgument)?;
     Ok(Choice {
         tool: tool.name.clone(),
@@ -265,9 +327,7 @@ pub fn choose_c(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
 
 /// Probe D: a read-only tool with no required arguments, called with `{}`.
 pub fn choose_d(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
-    let words = [
-        "list", "ping", "status", "info", "health", "version", "whoami",
-    ];
+    let words = ["list", "ping", "status", "info", "health", "version"];
     let tool = first_best(
         tools
             .iter()
@@ -343,6 +403,29 @@ mod tests {
             choose_d(&tools),
             Err(SkipReason::NoSafeToolWithoutRequiredArguments)
         );
+    }
+
+    #[test]
+    fn probes_avoid_tools_whose_output_looks_sensitive_when_another_exists() {
+        // The reference server's read-only tools without arguments, in its catalogue order.
+        let list = json!({"tools": [
+            {"name": "get-env", "description": "Returns all environment variables, helpful for debugging MCP server configuration", "inputSchema": {"type": "object", "properties": {}}, "annotations": {"readOnlyHint": true}},
+            {"name": "getApiKey", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}, "annotations": {"readOnlyHint": true}},
+            {"name": "get-tiny-image", "description": "Returns a tiny MCP logo image.", "inputSchema": {"type": "object", "properties": {}}, "annotations": {"readOnlyHint": true}},
+            {"name": "echo", "description": "Echoes back the input string", "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]}, "annotations": {"readOnlyHint": true}},
+            {"name": "keyboard_layout", "inputSchema": {"type": "object", "properties": {}}, "annotations": {"readOnlyHint": true}}
+        ]});
+        let (tools, _) = parse_tools(&list);
+        assert!(tools[0].suggests_sensitive_output() && tools[1].suggests_sensitive_output());
+        assert!(
+            !tools[2].suggests_sensitive_output() && !tools[4].suggests_sensitive_output(),
+            "a word, not a substring"
+        );
+        assert_eq!(choose_d(&tools).unwrap().tool, "get-tiny-image");
+        assert_eq!(choose_b(&tools).unwrap().tool, "echo");
+        // When the only candidate looks sensitive it is still the candidate (Review first shows why).
+        assert_eq!(choose_c(&tools).unwrap().tool, "getApiKey");
+        assert_eq!(choose_d(&tools[..1]).unwrap().tool, "get-env");
     }
 
     #[test]

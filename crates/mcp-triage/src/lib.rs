@@ -27,6 +27,7 @@ pub mod spec;
 pub mod sse;
 pub mod summary;
 pub mod text_rules;
+pub mod withhold;
 
 pub use assess::{Assessment, assess};
 pub use cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};

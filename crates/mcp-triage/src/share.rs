@@ -1,10 +1,15 @@
 //! Share links that carry no secret: a versioned, allowlisted payload, compact JSON → raw deflate →
-//! base64url in the URL fragment (`#r=v2.…`), which browsers never send to a server.
+//! base64url in the URL fragment (`#r=v3.…`), which browsers never send to a server.
 //!
 //! Share links are a public format. A payload version, once released, is frozen: any new identifier
 //! makes a new version, and every older version keeps opening by being *migrated* into the current
 //! structure (never by a frozen copy of an old decoder). Version 1 (2026-12-02) had no
-//! `secret_echoed` flag; version 2 adds it. `tests/share-links/` holds links of every version.
+//! `secret_echoed` flag; version 2 adds it; version 3 replaces the excerpt of a successful result by
+//! its `shape` (the server's data is not ours to publish). `tests/share-links/` holds links of every
+//! version.
+//!
+//! Server text that looks like a secret (see [`crate::withhold`]) is withheld unless the user opts in
+//! for this link; [`build`] says how many values it withheld.
 //! Decoding refuses long fragments before doing any work, accepts only strict base64url, inflates
 //! with a hard output limit, parses with `deny_unknown_fields`, and checks every length cap and every
 //! identifier; any failure is one error, never a partial result.
@@ -20,9 +25,9 @@ use crate::export::Scrub;
 use crate::redact::{self, Secrets};
 
 /// The payload version this build writes.
-pub const VERSION: u8 = 2;
+pub const VERSION: u8 = 3;
 /// The fragment prefix of the version this build writes.
-pub const PREFIX: &str = "r=v2.";
+pub const PREFIX: &str = "r=v3.";
 
 /// The payload version in which a flag identifier first appeared: a link may only carry the flags
 /// its own version knew.
@@ -39,7 +44,7 @@ pub const MAX_FRAGMENT: usize = 16_384;
 /// Inflated payloads larger than this are refused (a deflate bomb stops here).
 pub const MAX_INFLATED: usize = 64 * 1024;
 
-/// Length caps (characters) of the schema (the same in v1 and v2).
+/// Length caps (characters) of the schema (the same in every version).
 mod cap {
     pub(super) const SHORT: usize = 32;
     pub(super) const NAME: usize = 128;
@@ -106,6 +111,64 @@ pub struct ShareRow {
     pub excerpt: Option<String>,
     /// Why the probe was skipped.
     pub skipped: Option<String>,
+    /// v3: for a successful result, its shape instead of its content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<ResultShape>,
+}
+
+/// What a successful result looked like, without what it said: all a verdict needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResultShape {
+    /// Content blocks: their `type` and, for text, its length in characters.
+    pub blocks: Vec<(String, Option<u32>)>,
+    /// How many content blocks there were (the list above is capped).
+    pub block_count: u32,
+    /// The top-level keys of `structuredContent`, if any.
+    pub structured_keys: Vec<String>,
+    /// `result.isError`.
+    pub is_error: bool,
+}
+
+impl ResultShape {
+    /// The shape of a JSON-RPC result (`None` when it is not an object).
+    pub fn of(result: &serde_json::Value) -> Option<ResultShape> {
+        let obj = result.as_object()?;
+        let content = obj.get("content").and_then(|c| c.as_array());
+        let blocks = content
+            .map(|c| {
+                c.iter()
+                    .take(cap::ITEMS)
+                    .map(|b| {
+                        let kind = b.get("type").and_then(|t| t.as_str()).unwrap_or("?");
+                        let len = b
+                            .get("text")
+                            .and_then(|t| t.as_str())
+                            .map(|t| u32::try_from(t.chars().count()).unwrap_or(u32::MAX));
+                        (clip(kind, cap::SHORT), len)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some(ResultShape {
+            blocks,
+            block_count: content.map_or(0, |c| u32::try_from(c.len()).unwrap_or(u32::MAX)),
+            structured_keys: obj
+                .get("structuredContent")
+                .and_then(|s| s.as_object())
+                .map(|m| {
+                    m.keys()
+                        .take(cap::ITEMS)
+                        .map(|k| clip(k, cap::SHORT))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            is_error: obj
+                .get("isError")
+                .and_then(|e| e.as_bool())
+                .unwrap_or(false),
+        })
+    }
 }
 
 /// Why a link cannot be opened or made.
@@ -113,7 +176,7 @@ pub struct ShareRow {
 pub enum ShareError {
     /// Longer than [`MAX_FRAGMENT`].
     TooLong,
-    /// Not `r=v1.` or `r=v2.` followed by data.
+    /// Not `r=v1.`, `r=v2.` or `r=v3.` followed by data.
     WrongPrefix,
     /// A version this build does not know.
     UnknownVersion,
@@ -153,13 +216,49 @@ fn clip(text: &str, max: usize) -> String {
     out
 }
 
-fn clean(text: &str, secrets: &Secrets, scrub: Option<&Scrub>, max: usize) -> String {
-    let redacted = redact::redact(text, secrets).0;
-    let hidden = match scrub {
-        Some(s) => s.apply(&redacted),
-        None => redacted,
-    };
-    clip(&hidden, max)
+/// How a payload's strings are cleaned: our secrets redacted, the endpoint's path hidden unless
+/// opted in, and secret-shaped server data withheld unless opted in (counted).
+struct Cleaner<'a> {
+    secrets: &'a Secrets,
+    scrub: Option<Scrub>,
+    withhold: bool,
+    withheld: std::cell::Cell<usize>,
+}
+
+impl Cleaner<'_> {
+    fn clean(&self, text: &str, max: usize) -> String {
+        let redacted = redact::redact(text, self.secrets).0;
+        let hidden = match &self.scrub {
+            Some(s) => s.apply(&redacted),
+            None => redacted,
+        };
+        let kept = if self.withhold {
+            let (out, n) = crate::withhold::withhold(&hidden);
+            self.withheld.set(self.withheld.get() + n);
+            out
+        } else {
+            hidden
+        };
+        clip(&kept, max)
+    }
+}
+
+/// What the user chose for one link.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// Show the endpoint's path and query (keys often live there).
+    pub include_path: bool,
+    /// Keep server values that look like secrets (see [`crate::withhold`]).
+    pub include_secret_shaped: bool,
+}
+
+/// A payload and what was withheld from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Built {
+    /// The payload.
+    pub payload: Share,
+    /// How many secret-shaped server values were withheld (0 when the user opted in).
+    pub withheld: usize,
 }
 
 fn step_name(step: Step) -> Option<&'static str> {
@@ -173,23 +272,30 @@ fn step_name(step: Step) -> Option<&'static str> {
 }
 
 /// Builds the payload from a report: allowlisted fields only, every server-derived string redacted
-/// once more, the endpoint as its origin unless `include_path`.
+/// once more, the endpoint as its origin unless `include_path`, secret-shaped server values withheld
+/// unless `include_secret_shaped`, and a successful result as its shape, never its content.
 pub fn build(
     report: &RunReport,
     endpoint: &Endpoint,
-    include_path: bool,
+    options: BuildOptions,
     secrets: &Secrets,
     date: &str,
     tool_version: &str,
-) -> Share {
+) -> Built {
+    let include_path = options.include_path;
     let probes_ran = report
         .records
         .iter()
         .any(|r| matches!(r.step, Step::Probe(_)));
     // Unless the user opted in, the endpoint's path and query are hidden everywhere, not only in
     // the endpoint field: servers echo them (metadata URLs, 404 pages).
-    let scrub = (!include_path).then(|| Scrub::new(endpoint));
-    let scrub = scrub.as_ref();
+    let cleaner = Cleaner {
+        secrets,
+        scrub: (!include_path).then(|| Scrub::new(endpoint)),
+        withhold: !options.include_secret_shaped,
+        withheld: std::cell::Cell::new(0),
+    };
+    let clean = |text: &str, max: usize| cleaner.clean(text, max);
     let mut rows: Vec<ShareRow> = report
         .records
         .iter()
@@ -200,23 +306,26 @@ pub fn build(
             }
             let a = &r.assessment;
             let v = &a.verdict;
-            let excerpt = v
-                .message
-                .as_ref()
-                .map(|m| m.to_string())
-                .or_else(|| {
-                    r.exchange
-                        .response
-                        .as_ref()
-                        .and_then(|resp| resp.body.clone())
+            // A successful result is the server's data: share its shape, not what it said.
+            let success = v.channel == Channel::Success;
+            let shape = success
+                .then(|| v.message.as_ref().and_then(|m| m.get("result")))
+                .flatten()
+                .and_then(ResultShape::of);
+            let excerpt = (!success)
+                .then(|| {
+                    v.message.as_ref().map(|m| m.to_string()).or_else(|| {
+                        r.exchange
+                            .response
+                            .as_ref()
+                            .and_then(|resp| resp.body.clone())
+                    })
                 })
-                .map(|t| clean(&t, secrets, scrub, cap::EXCERPT));
+                .flatten()
+                .map(|t| clean(&t, cap::EXCERPT));
             Some(ShareRow {
                 step: name.to_string(),
-                tool: v
-                    .tool_name
-                    .as_deref()
-                    .map(|t| clean(t, secrets, scrub, cap::NAME)),
+                tool: v.tool_name.as_deref().map(|t| clean(t, cap::NAME)),
                 status: v.http_status,
                 channel: v.channel.as_str().to_string(),
                 cause: v.cause.as_str().to_string(),
@@ -228,10 +337,8 @@ pub fn build(
                     .take(cap::ITEMS)
                     .map(|e| {
                         (
-                            clean(&e.fact, secrets, scrub, cap::LINE),
-                            e.matched
-                                .as_deref()
-                                .map(|m| clean(m, secrets, scrub, cap::NAME)),
+                            clean(&e.fact, cap::LINE),
+                            e.matched.as_deref().map(|m| clean(m, cap::NAME)),
                         )
                     })
                     .collect(),
@@ -252,6 +359,7 @@ pub fn build(
                 }),
                 excerpt,
                 skipped: None,
+                shape,
             })
         })
         .collect();
@@ -271,6 +379,7 @@ pub fn build(
                 spec: None,
                 excerpt: None,
                 skipped: Some(clip(reason.describe(), cap::LINE)),
+                shape: None,
             });
         }
     }
@@ -280,11 +389,11 @@ pub fn build(
     } else {
         endpoint.origin()
     };
-    Share {
+    let payload = Share {
         v: VERSION,
         tool: clip(tool_version, cap::SHORT),
         date: clip(date, cap::SHORT),
-        endpoint: clean(&shown, secrets, scrub, cap::ENDPOINT),
+        endpoint: clean(&shown, cap::ENDPOINT),
         version: report
             .negotiated_version
             .as_deref()
@@ -292,19 +401,23 @@ pub fn build(
         server: report.server_info.as_ref().map(|i| {
             let field = |k: &str| i.get(k).and_then(|v| v.as_str()).unwrap_or("");
             (
-                clean(field("name"), secrets, scrub, cap::NAME),
-                clean(field("version"), secrets, scrub, cap::SHORT),
+                clean(field("name"), cap::NAME),
+                clean(field("version"), cap::SHORT),
             )
         }),
         score: report.summary.score,
-        finding: clean(&report.summary.finding, secrets, scrub, cap::TEXT),
+        finding: clean(&report.summary.finding, cap::TEXT),
         rows,
         notes: report
             .notes
             .iter()
             .take(cap::ITEMS)
-            .map(|n| clean(n, secrets, scrub, cap::LINE))
+            .map(|n| clean(n, cap::LINE))
             .collect(),
+    };
+    Built {
+        payload,
+        withheld: cleaner.withheld.get(),
     }
 }
 
@@ -475,6 +588,17 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
                 .is_none_or(|e| within(e, cap::EXCERPT)),
             "excerpt",
         )?;
+        if let Some(shape) = &row.shape {
+            // The shape arrived with v3.
+            check(declared >= 3, "shape")?;
+            check(
+                shape.blocks.len() <= cap::ITEMS
+                    && shape.blocks.iter().all(|(t, _)| within(t, cap::SHORT))
+                    && shape.structured_keys.len() <= cap::ITEMS
+                    && shape.structured_keys.iter().all(|k| within(k, cap::SHORT)),
+                "shape",
+            )?;
+        }
         check(
             row.skipped.as_deref().is_none_or(|s| within(s, cap::LINE)),
             "skipped",
@@ -495,6 +619,7 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
     let (declared, data) = match rest.split_once('.') {
         Some(("v1", data)) => (1u8, data),
         Some(("v2", data)) => (2u8, data),
+        Some(("v3", data)) => (3u8, data),
         _ => return Err(ShareError::UnknownVersion),
     };
     let packed = decode_base64url(data).ok_or(ShareError::BadEncoding)?;
@@ -506,8 +631,9 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
     Ok(migrate(payload))
 }
 
-/// Brings a payload of any released version into the current structure. v1 → v2: the structure is
-/// the same and v1 could not carry `secret_echoed`, so only the version number changes.
+/// Brings a payload of any released version into the current structure. v1 → v2 → v3: v1 could not
+/// carry `secret_echoed` and v1/v2 rows have no `shape` (their excerpts stay as they were made), so
+/// only the version number changes.
 fn migrate(mut p: Share) -> Share {
     if p.v < VERSION {
         p.v = VERSION;
@@ -546,6 +672,7 @@ mod tests {
                 spec: Some(("deviates".into(), "2025-11-25".into(), "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling".into(), "…".into())),
                 excerpt: Some("{\"result\":{}}".into()),
                 skipped: None,
+                shape: None,
             }],
             notes: vec![],
         }
@@ -555,7 +682,7 @@ mod tests {
     fn round_trip_and_fragment_shape() {
         let p = sample();
         let frag = encode(&p);
-        assert!(frag.starts_with("r=v2."));
+        assert!(frag.starts_with("r=v3."));
         assert_eq!(decode(&frag), Ok(p.clone()));
         assert_eq!(decode(&format!("#{frag}")), Ok(p));
     }
@@ -605,13 +732,53 @@ mod tests {
         ));
         let mut v2 = v1.clone();
         v2.v = 2;
-        assert_eq!(decode(&pack(&v2, "r=v2.")).unwrap(), v2);
+        assert_eq!(
+            decode(&pack(&v2, "r=v2.")).unwrap(),
+            Share {
+                v: VERSION,
+                ..v2.clone()
+            }
+        );
         // The prefix and the payload must name the same version.
         assert!(matches!(
             decode(&pack(&v2, "r=v1.")),
             Err(ShareError::BadPayload(_))
         ));
-        assert_eq!(decode("r=v3.AAAA"), Err(ShareError::UnknownVersion));
+        // `shape` arrived with v3.
+        let mut with_shape = v2.clone();
+        with_shape.rows[0].shape =
+            ResultShape::of(&serde_json::json!({"content": [{"type": "text", "text": "abc"}]}));
+        assert!(matches!(
+            decode(&pack(&with_shape, "r=v2.")),
+            Err(ShareError::BadPayload(_))
+        ));
+        with_shape.v = 3;
+        assert_eq!(decode(&pack(&with_shape, "r=v3.")).unwrap(), with_shape);
+        assert_eq!(decode("r=v4.AAAA"), Err(ShareError::UnknownVersion));
+    }
+
+    #[test]
+    fn a_successful_result_is_shared_as_its_shape() {
+        let result = serde_json::json!({
+            "content": [{"type": "text", "text": "PORT=3001\nSHELL=/bin/bash"}, {"type": "image", "data": "iVBOR", "mimeType": "image/png"}],
+            "structuredContent": {"PORT": "3001", "SHELL": "/bin/bash"}
+        });
+        let shape = ResultShape::of(&result).unwrap();
+        assert_eq!(
+            shape.blocks,
+            vec![("text".to_string(), Some(25)), ("image".to_string(), None)]
+        );
+        assert_eq!(shape.block_count, 2);
+        assert_eq!(
+            shape.structured_keys,
+            vec!["PORT".to_string(), "SHELL".to_string()]
+        );
+        assert!(!shape.is_error);
+        let json = serde_json::to_string(&shape).unwrap();
+        assert!(
+            !json.contains("3001") && !json.contains("/bin/bash"),
+            "{json}"
+        );
     }
 
     #[test]

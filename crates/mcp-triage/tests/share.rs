@@ -50,6 +50,7 @@ fn generated(rng: &mut Rng) -> Share {
             spec: None,
             excerpt: Some(rng.text(1000, SECRET)),
             skipped: None,
+            shape: None,
         })
         .collect();
     Share {

@@ -58,7 +58,7 @@ pub fn ExportBar(report: RunReport, endpoint: Endpoint) -> impl IntoView {
                 " Include the endpoint's path and query (API keys often live there)"
             </label>
             <div class="actions">
-                <button type="button" data-testid="download-json" title="Your own file: it keeps the server's full answers (tokens redacted)" on:click=move |_| download("mcp-triage-report.json", &json())>"Download JSON"</button>
+                <button type="button" data-testid="download-json" on:click=move |_| download("mcp-triage-report.json", &json())>"Download JSON"</button>
                 <button type="button" data-testid="copy-markdown" on:click=move |_| {
                     if let Some(w) = web_sys::window() {
                         let _ = w.navigator().clipboard().write_text(&markdown());
@@ -66,6 +66,7 @@ pub fn ExportBar(report: RunReport, endpoint: Endpoint) -> impl IntoView {
                     }
                 }>{move || if copied.get() { "Markdown copied ✓" } else { "Copy as Markdown" }}</button>
             </div>
+            <p class="help" data-testid="json-note">"The JSON file is yours: it keeps the server's full answers (your token and secret headers redacted). The Markdown and share links hold verdicts, never a successful answer's content."</p>
             <details>
                 <summary>"Preview the Markdown"</summary>
                 <pre class="snippet" tabindex="0" data-testid="markdown-preview">{markdown}</pre>

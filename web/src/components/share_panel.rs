@@ -21,6 +21,8 @@ pub fn SharePanel(report: RunReport, endpoint: Endpoint) -> impl IntoView {
     let state = expect_context::<AppState>();
     let open = RwSignal::new(false);
     let include_path = RwSignal::new(false);
+    // Per link: secret-shaped server values are withheld unless the user includes them.
+    let include_secret_shaped = RwSignal::new(false);
     let date = js_sys::Date::new_0()
         .to_iso_string()
         .as_string()
@@ -29,21 +31,24 @@ pub fn SharePanel(report: RunReport, endpoint: Endpoint) -> impl IntoView {
     let endpoint = StoredValue::new(endpoint);
     let built = Memo::new(move |_| {
         let secrets = state.secrets();
-        let payload = report.with_value(|r| {
+        let built = report.with_value(|r| {
             endpoint.with_value(|e| {
                 share::build(
                     r,
                     e,
-                    include_path.get(),
+                    share::BuildOptions {
+                        include_path: include_path.get(),
+                        include_secret_shaped: include_secret_shaped.get(),
+                    },
                     &secrets,
                     &date,
                     env!("CARGO_PKG_VERSION"),
                 )
             })
         });
-        let payload = share::redact_payload(&payload, &secrets);
+        let payload = share::redact_payload(&built.payload, &secrets);
         let base = page_base();
-        share::fit(&payload, base.len())
+        let link = share::fit(&payload, base.len())
             .map(|fitted| {
                 let fragment = share::encode(&fitted);
                 let shown = share::decode(&fragment)
@@ -52,8 +57,10 @@ pub fn SharePanel(report: RunReport, endpoint: Endpoint) -> impl IntoView {
                     .unwrap_or_default();
                 (format!("{base}#{fragment}"), shown)
             })
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string());
+        (link, built.withheld)
     });
+    let withheld = move || built.with(|(_, n)| *n);
     view! {
         <section class="share" aria-label="Share results link">
             <button type="button" data-testid="share-open" on:click=move |_| open.update(|o| *o = !*o)>"Share results link…"</button>
@@ -68,7 +75,20 @@ pub fn SharePanel(report: RunReport, endpoint: Endpoint) -> impl IntoView {
                     <Show when=move || include_path.get()>
                         <p class="warn">"Careful: API keys often live in paths and query strings."</p>
                     </Show>
-                    {move || match built.get() {
+                    <p class="help">"A successful answer is shared as its shape (block types, text lengths, structuredContent keys), never its content: the server's data is not ours to publish."</p>
+                    <Show when=move || withheld() != 0 || include_secret_shaped.get()>
+                        <p data-testid="share-withheld">{move || match withheld() {
+                            1 => "1 value that looks like a secret was withheld (e.g. API_KEY=…, a password in a connection string, a private key, a long base64 run).".to_string(),
+                            n if n > 1 => format!("{n} values that look like secrets were withheld (e.g. API_KEY=…, a password in a connection string, a private key, a long base64 run)."),
+                            _ => "Values that look like secrets are included in this link.".to_string(),
+                        }}</p>
+                        <label class="check">
+                            <input type="checkbox" data-testid="share-include-secret-shaped" prop:checked=move || include_secret_shaped.get()
+                                on:change=move |ev| include_secret_shaped.set(event_target_checked(&ev)) />
+                            " Include them in this link"
+                        </label>
+                    </Show>
+                    {move || match built.get().0 {
                         Ok((link, shown)) => view! {
                             <p>"Exactly what is shared:"</p>
                             <pre class="snippet" tabindex="0" data-testid="share-payload">{shown}</pre>
