@@ -26,9 +26,10 @@ pub struct ToolInfo {
 }
 
 impl ToolInfo {
-    /// Declared read-only: the only tools probes may call without the user's opt-in.
+    /// Declared read-only: the only tools probes may call without the user's opt-in. A name longer
+    /// than [`MAX_TOOL_NAME_CHARS`](crate::limits::MAX_TOOL_NAME_CHARS) is never picked.
     pub fn is_safe(&self) -> bool {
-        self.read_only == Some(true)
+        self.read_only == Some(true) && self.name.len() <= crate::limits::MAX_TOOL_NAME_CHARS
     }
 
     /// Declared destructive (`destructiveHint: true`): marked loudly.
@@ -426,6 +427,19 @@ mod tests {
         // When the only candidate looks sensitive it is still the candidate (Review first shows why).
         assert_eq!(choose_c(&tools).unwrap().tool, "getApiKey");
         assert_eq!(choose_d(&tools[..1]).unwrap().tool, "get-env");
+    }
+
+    #[test]
+    fn a_tool_name_over_128_characters_is_never_picked() {
+        let long = "get_".to_string() + &"x".repeat(200);
+        let list = json!({"tools": [
+            {"name": long, "inputSchema": {"type": "object", "properties": {}}, "annotations": {"readOnlyHint": true}}
+        ]});
+        let (tools, _) = parse_tools(&list);
+        assert_eq!(
+            choose_d(&tools),
+            Err(SkipReason::NoSafeToolWithoutRequiredArguments)
+        );
     }
 
     #[test]

@@ -262,6 +262,12 @@ pub struct Engine {
     server_info: Option<Value>,
     ended: Option<&'static str>,
     replies: u32,
+    /// Server requests left unanswered because the run's reply cap was reached.
+    replies_refused: u32,
+    /// Response body bytes kept so far in this run.
+    kept_bytes: usize,
+    /// Bodies cut to their head because the run's kept-bytes cap was reached.
+    bodies_cut: u32,
     notes: Vec<String>,
 }
 
@@ -321,6 +327,9 @@ impl Engine {
             server_info: None,
             ended: None,
             replies: 0,
+            replies_refused: 0,
+            kept_bytes: 0,
+            bodies_cut: 0,
             notes: Vec::new(),
         }
     }
@@ -796,6 +805,11 @@ impl Engine {
     /// The Outgoing for our reply to a server-to-client request seen while reading `during`.
     pub fn reply(&mut self, request: &Value) -> Option<Outgoing> {
         let body = reader::reply_to_server_request(request)?;
+        // Every answer is a POST with the token: a server cannot make the page send without end.
+        if self.replies >= self.cfg.limits.max_replies_per_run {
+            self.replies_refused += 1;
+            return None;
+        }
         self.replies += 1;
         let step = Step::Reply(self.replies);
         let headers = self.headers("", None);
@@ -834,6 +848,7 @@ impl Engine {
             .and_then(|r| r.header("mcp-session-id"))
             .map(str::to_string);
         let echoed = crate::redact::redact_exchange(&mut exchange, &self.cfg.secrets);
+        self.keep_within_run_budget(&mut exchange);
         let wave = self.wave_of(step).unwrap_or(0);
         let intent = match step {
             Step::Probe(p) => Some(p.as_str()),
@@ -970,6 +985,40 @@ impl Engine {
         });
     }
 
+    /// Keeps the run's response bodies within [`Limits::max_kept_bytes_per_run`]: past it, a body
+    /// keeps only what still fits (its head), and the report says how many were cut.
+    fn keep_within_run_budget(&mut self, exchange: &mut Exchange) {
+        let Some(r) = exchange.response.as_mut() else {
+            return;
+        };
+        let room = self
+            .cfg
+            .limits
+            .max_kept_bytes_per_run
+            .saturating_sub(self.kept_bytes);
+        let mut cut = false;
+        if let Some(body) = r.body.as_mut()
+            && body.len() > room
+        {
+            let mut at = room;
+            while !body.is_char_boundary(at) {
+                at -= 1;
+            }
+            body.truncate(at);
+            cut = true;
+        }
+        if r.body_base64.as_ref().is_some_and(|b| b.len() > room) {
+            r.body_base64 = None;
+            cut = true;
+        }
+        if cut {
+            self.bodies_cut += 1;
+            r.body_complete = Some(false);
+            r.body_end = Some(crate::exchange::BodyEnd::SizeCap);
+        }
+        self.kept_bytes += r.body.as_ref().map_or(0, String::len);
+    }
+
     fn complete_catalogue(&mut self) {
         self.catalogue = CatalogueState::Complete;
         let b = catalogue::choose_b(&self.tools);
@@ -1007,6 +1056,19 @@ impl Engine {
             .map(|r| r.wave)
             .max();
         let mut notes = self.notes.clone();
+        if self.replies_refused > 0 {
+            notes.push(format!(
+                "the server sent {} more requests to the client than a run answers ({}); they were not answered",
+                self.replies_refused, self.cfg.limits.max_replies_per_run
+            ));
+        }
+        if self.bodies_cut > 0 {
+            notes.push(format!(
+                "this run kept {} MiB of response bodies; {} later bodies keep only their head",
+                self.cfg.limits.max_kept_bytes_per_run / (1024 * 1024),
+                self.bodies_cut
+            ));
+        }
         if self
             .records
             .iter()

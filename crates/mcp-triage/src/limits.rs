@@ -4,6 +4,10 @@
 /// form that redaction removes: any 8 consecutive characters of a secret, in any encoding, are a leak.
 pub const MIN_SECRET_RUN: usize = 8;
 
+/// The longest tool name a probe picks or a rule searches for: a longer one is never called and
+/// never looked for in text (searching a 100 KB name in MBs of text is how a server stalls a page).
+pub const MAX_TOOL_NAME_CHARS: usize = 128;
+
 /// Caps and deadlines, passed in by the caller so tests can shrink them and no code reads a clock.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
@@ -27,6 +31,10 @@ pub struct Limits {
     pub max_session_id_bytes: usize,
     /// Bytes of a bearer token.
     pub max_token_bytes: usize,
+    /// Server-to-client requests answered in one run (each answer is a POST carrying the token).
+    pub max_replies_per_run: u32,
+    /// Response body bytes kept over a whole run; past it, each body keeps only its head.
+    pub max_kept_bytes_per_run: usize,
 }
 
 impl Default for Limits {
@@ -42,6 +50,8 @@ impl Default for Limits {
             run_total_ms: 120_000,
             max_session_id_bytes: 256,
             max_token_bytes: 16 * 1024,
+            max_replies_per_run: 16,
+            max_kept_bytes_per_run: 32 * 1024 * 1024,
         }
     }
 }

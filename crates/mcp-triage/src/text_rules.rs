@@ -353,7 +353,9 @@ pub fn find_unknown_tool(text: &str, tool_name: Option<&str>) -> Option<Match> {
     if let Some(m) = find(text, UNKNOWN_TOOL) {
         return Some(m);
     }
-    let name = tool_name.filter(|n| !n.is_empty())?;
+    // A bounded name keeps the search linear: each "tool" occurrence costs at most 128 comparisons.
+    let name =
+        tool_name.filter(|n| !n.is_empty() && n.len() <= crate::limits::MAX_TOOL_NAME_CHARS)?;
     let lower = text.to_ascii_lowercase();
     let lower_name = name.to_ascii_lowercase();
     const TAILS: &[&str] = &[
@@ -455,6 +457,15 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     use super::*;
+
+    #[test]
+    fn a_tool_name_over_128_characters_is_never_searched_for() {
+        let long = "x".repeat(100_000);
+        let text = format!("tool {long} not found ").repeat(4);
+        assert_eq!(find_unknown_tool(&text, Some(&long)), None);
+        let ok = "y".repeat(128);
+        assert!(find_unknown_tool(&format!("Tool {ok} not found"), Some(&ok)).is_some());
+    }
 
     #[test]
     fn unknown_tool_by_name_is_strict_about_position() {

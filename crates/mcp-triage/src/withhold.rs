@@ -232,9 +232,14 @@ fn long_runs(text: &str, count: &mut usize) -> String {
         let jwt = run.starts_with("eyJ") && run.matches('.').count() == 2;
         let letters = run.bytes().any(|c| c.is_ascii_alphabetic());
         let digits = run.bytes().any(|c| c.is_ascii_digit());
-        // A long run of words and dots is a path or a host, not a blob: require letters and digits,
-        // and no more than two dots outside a JWT.
-        let blob = run.len() >= LONG_BASE64 && letters && digits && run.matches('.').count() == 0;
+        // A long run with dots is a path or a host, not a blob; a blob has digits or mixed case
+        // (base64 of any text has both cases).
+        let upper = run.bytes().any(|c| c.is_ascii_uppercase());
+        let lower = run.bytes().any(|c| c.is_ascii_lowercase());
+        let blob = run.len() >= LONG_BASE64
+            && letters
+            && (digits || (upper && lower))
+            && !run.contains('.');
         if hex || jwt || blob {
             out.push_str(&text[copied..start]);
             out.push_str(WITHHELD);

@@ -644,3 +644,44 @@ fn an_echoed_token_is_redacted_at_capture_flagged_and_a_session_id_holding_it_is
         );
     }
 }
+
+#[test]
+fn a_run_answers_at_most_sixteen_server_requests_and_says_so() {
+    let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false));
+    let answered = (0..40)
+        .filter_map(|i| engine.reply(&json!({"jsonrpc": "2.0", "id": i, "method": "ping"})))
+        .count();
+    assert_eq!(answered, Limits::default().max_replies_per_run as usize);
+    let notes = engine.report().notes.join("\n");
+    assert!(
+        notes.contains("24 more requests to the client than a run answers (16)"),
+        "{notes}"
+    );
+}
+
+#[test]
+fn response_bodies_kept_over_a_run_stop_at_the_budget_and_later_ones_keep_their_head() {
+    let mut cfg = config(Era::Legacy("2025-11-25".into()), Mode::Quick, true);
+    cfg.limits.max_kept_bytes_per_run = 600;
+    let (engine, _) = run(Engine::new(cfg), "ts-1.29.0-stateless", "pv2025-06-18");
+    let kept: usize = engine
+        .records()
+        .iter()
+        .filter_map(|r| r.exchange.response.as_ref()?.body.as_ref().map(String::len))
+        .sum();
+    assert!(kept <= 600, "kept {kept} bytes");
+    let cut: Vec<_> = engine
+        .records()
+        .iter()
+        .filter(|r| {
+            r.exchange.response.as_ref().and_then(|x| x.body_end)
+                == Some(mcp_triage::exchange::BodyEnd::SizeCap)
+        })
+        .collect();
+    assert!(!cut.is_empty(), "some bodies were cut");
+    let notes = engine.report().notes.join("\n");
+    assert!(
+        notes.contains("later bodies keep only their head"),
+        "{notes}"
+    );
+}

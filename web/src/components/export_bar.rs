@@ -66,7 +66,7 @@ pub fn ExportBar(report: RunReport, endpoint: Endpoint) -> impl IntoView {
                     }
                 }>{move || if copied.get() { "Markdown copied ✓" } else { "Copy as Markdown" }}</button>
             </div>
-            <p class="help" data-testid="json-note">"The JSON file is yours: it keeps the server's full answers (your token and secret headers redacted). The Markdown and share links hold verdicts, never a successful answer's content."</p>
+            <p class="help" data-testid="json-note">"The JSON file keeps the server's full answers (your secrets redacted); Markdown and links never do."</p>
             <details>
                 <summary>"Preview the Markdown"</summary>
                 <pre class="snippet" tabindex="0" data-testid="markdown-preview">{markdown}</pre>

@@ -75,12 +75,11 @@ pub fn SharePanel(report: RunReport, endpoint: Endpoint) -> impl IntoView {
                     <Show when=move || include_path.get()>
                         <p class="warn">"Careful: API keys often live in paths and query strings."</p>
                     </Show>
-                    <p class="help">"A successful answer is shared as its shape (block types, text lengths, structuredContent keys), never its content: the server's data is not ours to publish."</p>
+                    <p class="help">"A successful answer is shared as its shape, never its content."</p>
                     <Show when=move || withheld() != 0 || include_secret_shaped.get()>
                         <p data-testid="share-withheld">{move || match withheld() {
-                            1 => "1 value that looks like a secret was withheld (e.g. API_KEY=…, a password in a connection string, a private key, a long base64 run).".to_string(),
-                            n if n > 1 => format!("{n} values that look like secrets were withheld (e.g. API_KEY=…, a password in a connection string, a private key, a long base64 run)."),
-                            _ => "Values that look like secrets are included in this link.".to_string(),
+                            0 => "Values that look like secrets are included in this link.".to_string(),
+                            n => format!("{n} withheld: server values that look like secrets (API_KEY=…, a password in a connection string, a private key, a long base64 run)."),
                         }}</p>
                         <label class="check">
                             <input type="checkbox" data-testid="share-include-secret-shaped" prop:checked=move || include_secret_shaped.get()
