@@ -634,212 +634,34 @@ mod tests {
     /// Printable ASCII with the characters escapers treat specially, 40+ characters.
     const HARD: &str = r#"mcpT+riage/SENT"INEL\qwe rty+uiop/asdf"ghjk\zxcv"#;
 
-    fn json_u(s: &str, upper: bool) -> String {
-        s.chars()
-            .enumerate()
-            .map(|(i, c)| match (i % 3, upper) {
-                // Every third character plain: a per-character mix.
-                (0, _) if c.is_ascii_alphanumeric() => c.to_string(),
-                (_, true) => format!("\\u{:04X}", c as u32),
-                (_, false) => format!("\\u{:04x}", c as u32),
-            })
-            .collect()
-    }
-
-    fn html(s: &str, kind: usize) -> String {
-        s.chars()
-            .enumerate()
-            .map(|(i, c)| match (kind + i) % 4 {
-                0 => format!("&#{};", c as u32),
-                1 => format!("&#x{:x}", c as u32),
-                2 => match c {
-                    '+' => "&plus;".into(),
-                    '/' => "&sol".into(),
-                    '"' => "&quot;".into(),
-                    '\\' => "&bsol;".into(),
-                    ' ' => "&#32;".into(),
-                    _ => c.to_string(),
-                },
-                _ => c.to_string(),
-            })
-            .collect()
-    }
-
-    fn pct(s: &str) -> String {
-        s.bytes()
-            .enumerate()
-            .map(|(i, b)| {
-                if i % 2 == 0 {
-                    format!("%{b:02x}")
-                } else {
-                    format!("%{b:02X}")
-                }
-            })
-            .collect()
-    }
-
-    /// The secret written every way the issue lists, each embedded in ordinary text.
+    /// The secret written every way the leak tests' server writes it (`crate::leak::FORMS`), as
+    /// plain text and inside a JSON body (`json_u` and `nested_json` there are the nested readings).
     fn echoes(secret: &str) -> Vec<(String, String)> {
-        let json = serde_json::to_string(secret).unwrap();
-        let php = json.replace('/', "\\/");
-        let nested = serde_json::to_string(&format!("{{\"token\":{json}}}")).unwrap();
-        let nested_u =
-            serde_json::to_string(&format!("{{\"token\":\"{}\"}}", json_u(secret, true))).unwrap();
-        let mut out = vec![
-            ("exact".into(), secret.to_string()),
-            ("json".into(), json),
-            ("json with \\/".into(), php),
-            ("json \\u upper".into(), json_u(secret, true)),
-            ("json \\u lower".into(), json_u(secret, false)),
-            ("nested json".into(), nested),
-            ("nested json \\u".into(), nested_u),
-            ("percent mixed case".into(), pct(secret)),
-            (
-                "hex lower".into(),
-                secret.bytes().map(|b| format!("{b:02x}")).collect(),
-            ),
-            (
-                "hex upper".into(),
-                secret.bytes().map(|b| format!("{b:02X}")).collect(),
-            ),
-            ("html 0".into(), html(secret, 0)),
-            ("html 1".into(), html(secret, 1)),
-            ("html 2".into(), html(secret, 2)),
-        ];
-        for prefix in ["", "x", "xy"] {
-            for subject in [secret.to_string(), format!("Bearer {secret}")] {
-                let blob = format!("{prefix}{subject}!");
-                out.push((
-                    format!("base64 {prefix:?} {}", subject.len()),
-                    base64_std(blob.as_bytes()),
-                ));
-                out.push((
-                    format!("base64url {prefix:?} {}", subject.len()),
-                    base64url(blob.as_bytes()),
-                ));
-            }
-        }
-        out
-    }
-
-    /// Whole-text decoders for the checker, written apart from the matcher (which decodes per unit).
-    fn json_unescape(t: &str) -> String {
-        let c: Vec<char> = t.chars().collect();
-        let mut out = String::new();
-        let mut i = 0;
-        while i < c.len() {
-            if c[i] == '\\' && i + 1 < c.len() {
-                match c[i + 1] {
-                    'u' if i + 6 <= c.len() => {
-                        let h: String = c[i + 2..i + 6].iter().collect();
-                        if let Ok(v) = u32::from_str_radix(&h, 16) {
-                            out.push(char::from_u32(v).unwrap_or('\u{FFFD}'));
-                            i += 6;
-                            continue;
-                        }
-                    }
-                    '"' | '\\' | '/' => {
-                        out.push(c[i + 1]);
-                        i += 2;
-                        continue;
-                    }
-                    _ => {}
-                }
-            }
-            out.push(c[i]);
-            i += 1;
-        }
-        out
-    }
-
-    fn percent_decode(t: &str) -> String {
-        let b = t.as_bytes();
         let mut out = Vec::new();
-        let mut i = 0;
-        while i < b.len() {
-            if b[i] == b'%'
-                && let Some(Ok(v)) = t.get(i + 1..i + 3).map(|h| u8::from_str_radix(h, 16))
-            {
-                out.push(v);
-                i += 3;
-                continue;
-            }
-            out.push(b[i]);
-            i += 1;
-        }
-        String::from_utf8_lossy(&out).into_owned()
-    }
-
-    fn html_decode(t: &str) -> String {
-        let mut out = t.to_string();
-        for (name, ch) in [
-            ("plus", "+"),
-            ("sol", "/"),
-            ("quot", "\""),
-            ("bsol", "\\"),
-            ("amp", "&"),
-        ] {
-            out = out
-                .replace(&format!("&{name};"), ch)
-                .replace(&format!("&{name}"), ch);
-        }
-        let mut res = String::new();
-        let mut rest = out.as_str();
-        while let Some(at) = rest.find("&#") {
-            res.push_str(&rest[..at]);
-            let after = &rest[at + 2..];
-            let (radix, digits) = match after.strip_prefix('x') {
-                Some(h) => (16, h),
-                None => (10, after),
-            };
-            let n = digits.chars().take_while(|c| c.is_digit(radix)).count();
-            match u32::from_str_radix(&digits[..n], radix)
-                .ok()
-                .and_then(char::from_u32)
-            {
-                Some(ch) if n > 0 => {
-                    res.push(ch);
-                    let consumed = rest.len() - digits.len() + n;
-                    rest = &rest[consumed..];
-                    rest = rest.strip_prefix(';').unwrap_or(rest);
-                }
-                _ => {
-                    res.push_str("&#");
-                    rest = after;
-                }
+        for form in crate::leak::FORMS {
+            let e = crate::leak::echo(form, secret).unwrap();
+            out.push((format!("{form} (plain)"), e.plain));
+            out.push((
+                format!("{form} (in JSON)"),
+                format!("{{\"error\":{{\"message\":\"bad {}\"}}}}", e.in_json),
+            ));
+            // One more JSON-string layer: a JSON document inside a JSON string (the nested form is
+            // that already; a third layer is beyond what redaction promises).
+            if *form != "nested_json" {
+                let doc = format!("{{\"message\":\"{}\"}}", e.in_json);
+                out.push((
+                    format!("{form} (nested)"),
+                    serde_json::to_string(&doc).unwrap(),
+                ));
             }
         }
-        res.push_str(rest);
-        res
+        out
     }
 
-    /// The 8-character windows of the secret's forms that survive in `text`, in the plain reading
-    /// and after whole-text decoding (JSON twice, percent, HTML): a brute-force leak check.
+    /// The 8-character runs of the secret's forms that survive in `text`: the leak tests' own
+    /// checker (`crate::leak`), which decodes whole texts and is written apart from the matcher.
     fn survivors(text: &str, secret: &str) -> Vec<String> {
-        let once = json_unescape(text);
-        let readings = [
-            text.to_string(),
-            json_unescape(&once),
-            once,
-            percent_decode(text),
-            html_decode(text),
-        ];
-        let mut forms = vec![secret.to_string()];
-        forms.extend(encodings(secret));
-        let mut found = Vec::new();
-        for r in &readings {
-            let lower = r.to_ascii_lowercase();
-            for f in &forms {
-                let hex = f.bytes().all(|b| b.is_ascii_hexdigit());
-                let fl = f.to_ascii_lowercase();
-                for w in 0..f.len().saturating_sub(7) {
-                    if r.contains(&f[w..w + 8]) || (hex && lower.contains(&fl[w..w + 8])) {
-                        found.push(f[w..w + 8].to_string());
-                    }
-                }
-            }
-        }
-        found
+        crate::leak::found(text, secret)
     }
 
     #[test]
