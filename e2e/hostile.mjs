@@ -8,6 +8,7 @@
 //                  text, structuredContent, serverInfo.name, response headers, HTML and SSE bodies
 //   /secretish/mcp error texts holding the server's own secret-shaped data (env pairs, a JSON
 //                  password, a connection string, a private key, a JWT, long base64 and hex runs)
+//   /big/mcp       probes C and D answer 4 MiB text/plain 500 bodies (memory over repeated runs)
 //   node e2e/hostile.mjs --port N --origin http://127.0.0.1:18081 --redirect-to http://127.0.0.1:M/mcp
 //                        [--leak ECHOES.json]   (from `leakcheck echoes`)
 import { createServer } from 'node:http';
@@ -170,6 +171,11 @@ createServer((req, res) => {
     }
     let msg;
     try { msg = JSON.parse(body); } catch { res.writeHead(400, cors); res.end('bad json'); return; }
+    if (mode === 'big' && msg.method === 'tools/call' && msg.params && (msg.params.name === 'status' || (msg.params.arguments && msg.params.arguments.id))) {
+      res.writeHead(500, { ...cors, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('x'.repeat(4 * 1024 * 1024));
+      return;
+    }
     const answer = rpc(mode, msg, token);
     if (!answer) { res.writeHead(202, cors); res.end(); return; }
     sse(res, answer, { 'X-Echo': `Bearer ${token}`, 'X-Evil': mode === 'xss' ? XSS[0] : 'none' });
