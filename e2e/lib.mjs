@@ -95,16 +95,28 @@ export async function launch() {
 
 /** The problems seen while the current test runs (the runner resets it before each test). */
 let problems = [];
-/** How many problems the running test has seen so far (for tests that wait for one). */
-export const problemCount = () => problems.length;
+let problemWaiters = [];
+function report(text) {
+  problems.push(text);
+  for (const w of problemWaiters) w(text);
+  problemWaiters = [];
+}
+/**
+ * Resolves with the next problem any watched page reports (for the guard's own control test), or
+ * with null if none comes within `hangMs` (only a bound on a hang: the normal path is the event).
+ */
+export const nextProblem = (hangMs = 10000) => new Promise((r) => {
+  problemWaiters.push(r);
+  setTimeout(() => r(null), hangMs).unref();
+});
 
 async function watchContext(context) {
   context.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()} ${m.location()?.url || ''}`.trimEnd());
+    if (m.type() === 'error') report(`console: ${m.text()} ${m.location()?.url || ''}`.trimEnd());
   });
-  context.on('weberror', (e) => problems.push(`pageerror: ${e.error()?.message ?? e.error()}`));
+  context.on('weberror', (e) => report(`pageerror: ${e.error()?.message ?? e.error()}`));
   // CSP violations reach Node as they happen (a binding is not subject to the page's CSP).
-  await context.exposeBinding('__e2eCspViolation', (_source, text) => problems.push(`csp: ${text}`));
+  await context.exposeBinding('__e2eCspViolation', (_source, text) => report(`csp: ${text}`));
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
       // eslint-disable-next-line no-undef

@@ -7,17 +7,20 @@ const APP_PORT = 18090, DEMO_PORT = 18797;
 const app = `http://127.0.0.1:${APP_PORT}/`;
 const child = spawn('./x', ['dev'], { cwd: ROOT, env: { ...process.env, APP_PORT: String(APP_PORT), DEMO_PORT: String(DEMO_PORT) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 let out = '';
-child.stdout.on('data', (d) => { out += d; });
-child.stderr.on('data', (d) => { out += d; });
+// Events, not clocks: the app URL in the output, and the process's exit. A timer only bounds a hang.
+let urlPrinted;
+const printed = new Promise((r) => { urlPrinted = r; });
+const onOutput = (d) => { out += d; if (out.includes(`http://127.0.0.1:${APP_PORT}/`)) urlPrinted(true); };
+child.stdout.on('data', onOutput);
+child.stderr.on('data', onOutput);
+const exited = new Promise((r) => child.once('exit', () => { urlPrinted(false); r(true); }));
+// A hang bound must not keep the process alive once the events it guards have happened.
+const hangGuard = (ms) => new Promise((r) => setTimeout(() => r(false), ms).unref());
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const fail = (msg) => { console.log(`FAIL ${msg}\n--- ./x dev output ---\n${out}`); try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } console.log('e2e: 0 passed, 1 failed'); process.exit(1); };
 async function up(url, init) { try { return await fetch(url, init); } catch { return null; } }
 
-const deadline = Date.now() + 15 * 60 * 1000;
-while (!out.includes(`http://127.0.0.1:${APP_PORT}/`)) {
-  if (Date.now() > deadline || child.exitCode !== null) fail('./x dev did not print the app URL');
-  await sleep(500);
-}
+if (!(await Promise.race([printed, hangGuard(15 * 60 * 1000)]))) fail('./x dev did not print the app URL');
 const page = await up(app);
 if (!page || page.status !== 200 || !(await page.text()).includes('Content-Security-Policy')) fail('app not served');
 const demo = await (await up(`${app}demo.json`))?.json();
@@ -37,16 +40,10 @@ if (init.headers.get('access-control-allow-origin') !== `http://127.0.0.1:${APP_
 const noToken = await up(demo.endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{}' });
 if (!noToken || noToken.status !== 401 || !noToken.headers.get('www-authenticate')) fail('no 401 challenge without the token');
 process.kill(child.pid, 'SIGINT');
-for (let i = 0; i < 40 && child.exitCode === null; i++) await sleep(250);
-if (child.exitCode === null) fail('./x dev did not exit on SIGINT');
-// ./x dev has exited; wait for the event we expect (both ports refuse connections), bounded in tries.
-let appUp = true, demoUp = true;
-for (let i = 0; i < 40 && (appUp || demoUp); i++) {
-  appUp = !!(await up(app));
-  demoUp = !!(await up(demo.endpoint));
-  if (appUp || demoUp) await sleep(250);
-}
-if (appUp) fail('app server still answering after SIGINT');
-if (demoUp) fail('demo server still answering after SIGINT');
+if (!(await Promise.race([exited, hangGuard(10000)]))) fail('./x dev did not exit on SIGINT');
+// Order of events: ./x dev exits only after `wait`ing for both servers, so by now both are gone.
+if (await up(app)) fail('app server still answering after ./x dev exited');
+if (await up(demo.endpoint)) fail('demo server still answering after ./x dev exited');
 console.log('ok   ./x dev serves the app and the demo server, and SIGINT stops both');
 console.log('e2e: 1 passed, 0 failed');
+process.exit(0);

@@ -1,6 +1,6 @@
 // The page itself: loads clean under its CSP, validates input, refuses frames, stores nothing.
 import { join } from 'node:path';
-import { ARTIFACTS, assert, eq, expected, problemCount, runOne, serveDist, shared, stageDist, test, watchedPage } from '../lib.mjs';
+import { ARTIFACTS, assert, eq, expected, nextProblem, runOne, serveDist, shared, stageDist, test, watchedPage } from '../lib.mjs';
 
 test('app loads with the demo endpoint, no console errors, no CSP violations', async () => {
   const context = await shared.browser.newContext({ viewport: { width: 1200, height: 800 } });
@@ -97,9 +97,10 @@ test('guard: an undeclared console error, page error, wasm trap or CSP violation
   };
   for (const [kind, [pattern, act]] of Object.entries(provoke)) {
     const body = async () => {
+      // Wait for the event itself: the problem must reach the list before the test ends.
+      const seen = nextProblem();
       await act();
-      // Wait for the event itself (bounded): the problem must reach the list before the test ends.
-      for (let i = 0; i < 100 && problemCount() === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await seen;
     };
     const undeclared = await runOne({ fn: body, allow: [] });
     assert(undeclared && undeclared.includes('undeclared browser problems'), `${kind}: an undeclared problem must fail the test, got ${undeclared}`);
