@@ -6,6 +6,8 @@
 //! non-OPTIONS requests up to the last probe response, leaving out paging beyond the first page and the
 //! closing DELETE): legacy stateless 3, legacy stateful 4, +1 with auto, 2026-07-28 2.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -246,7 +248,7 @@ pub struct Engine {
     started_ms: Option<f64>,
     sent: Vec<(Step, u32)>,
     in_flight: Vec<Step>,
-    records: Vec<Record>,
+    records: Vec<Arc<Record>>,
     requested_version: String,
     negotiated: Option<String>,
     session: Option<String>,
@@ -977,12 +979,12 @@ impl Engine {
                 .flag_advice
                 .push(crate::advice::for_flag(Flag::SecretEchoed));
         }
-        self.records.push(Record {
+        self.records.push(Arc::new(Record {
             step,
             wave,
             exchange,
             assessment,
-        });
+        }));
     }
 
     /// Keeps the run's response bodies within [`Limits::max_kept_bytes_per_run`]: past it, a body
@@ -1038,7 +1040,7 @@ impl Engine {
     }
 
     /// Everything recorded so far.
-    pub fn records(&self) -> &[Record] {
+    pub fn records(&self) -> &[Arc<Record>] {
         &self.records
     }
 
@@ -1134,8 +1136,9 @@ pub struct RunReport {
     pub session: bool,
     /// The four probes as planned.
     pub probes: [PlannedProbe; 4],
-    /// Every exchange in order of arrival.
-    pub records: Vec<Record>,
+    /// Every exchange in order of arrival. Shared with the engine: a report made after every
+    /// exchange copies pointers, never bodies (a run may keep up to 32 MiB of them).
+    pub records: Vec<Arc<Record>>,
     /// Distinguishability and the finding.
     pub summary: RunSummary,
     /// Whether the page's origin was accepted.
@@ -1181,7 +1184,7 @@ pub fn recorded_request(
 
 /// What the records of a run add up to: the summary of A, B and C, the Origin verdict from the
 /// connect exchange, and whether C failed to provoke anything.
-fn conclusions(records: &[Record], version: &str) -> (RunSummary, Option<SpecVerdict>, bool) {
+fn conclusions(records: &[Arc<Record>], version: &str) -> (RunSummary, Option<SpecVerdict>, bool) {
     let probe = |p: ProbeName| {
         records
             .iter()
@@ -1261,12 +1264,12 @@ impl RunReport {
                         .map(str::to_string);
                 }
             }
-            records.push(Record {
+            records.push(Arc::new(Record {
                 step,
                 wave: 0,
                 exchange: ex,
                 assessment,
-            });
+            }));
         }
         let version = negotiated
             .clone()

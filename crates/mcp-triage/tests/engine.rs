@@ -685,3 +685,25 @@ fn response_bodies_kept_over_a_run_stop_at_the_budget_and_later_ones_keep_their_
         "{notes}"
     );
 }
+
+#[test]
+fn a_report_made_after_every_exchange_shares_the_records_instead_of_copying_their_bodies() {
+    let cfg = config(Era::Legacy("2025-11-25".into()), Mode::Quick, true);
+    let (engine, _) = run(Engine::new(cfg), "ts-1.29.0-stateless", "pv2025-06-18");
+    let first = engine.report();
+    let second = engine.report();
+    assert!(!first.records.is_empty());
+    assert_eq!(first.records.len(), engine.records().len());
+    for ((a, b), c) in first
+        .records
+        .iter()
+        .zip(&second.records)
+        .zip(engine.records())
+    {
+        assert!(
+            std::sync::Arc::ptr_eq(a, b) && std::sync::Arc::ptr_eq(a, c),
+            "{:?} was copied",
+            a.step
+        );
+    }
+}

@@ -2,6 +2,8 @@
 //! in the decoded message), advice for both authors, the spec verdict, the envelope, and the raw HTTP
 //! behind a disclosure.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use mcp_triage::cause::DecidedBy;
 use mcp_triage::engine::{Record, Step};
@@ -43,10 +45,10 @@ fn test_id(step: Step) -> String {
 
 /// Renders one recorded exchange.
 #[component]
-pub fn RecordCard(record: Record, secret_header_names: Vec<String>) -> impl IntoView {
+pub fn RecordCard(record: Arc<Record>, secret_header_names: Vec<String>) -> impl IntoView {
     let a = record.assessment.clone();
     let v = a.verdict.clone();
-    let ex = record.exchange.clone();
+    let ex = &record.exchange;
     let message = v.message.clone();
     let envelope = message
         .as_ref()

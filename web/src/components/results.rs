@@ -140,7 +140,7 @@ pub fn Results() -> impl IntoView {
                         <h3 class="section">"Resource metadata"</h3>
                         <p class="error" data-testid="metadata-error">{error}</p>
                         <div class="cards" data-testid="metadata">
-                            {fetched.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=vec![] /> }.into_any()).collect_view()}
+                            {fetched.into_iter().map(|r| view! { <RecordCard record=std::sync::Arc::new(r) secret_header_names=vec![] /> }.into_any()).collect_view()}
                         </div>
                     }.into_any())
                 }}
