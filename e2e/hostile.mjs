@@ -9,6 +9,11 @@
 //   /secretish/mcp error texts holding the server's own secret-shaped data (env pairs, a JSON
 //                  password, a connection string, a private key, a JWT, long base64 and hex runs)
 //   /big/mcp       probes C and D answer 4 MiB text/plain 500 bodies (memory over repeated runs)
+//   /controls/mcp  probe C answers 600,000 zero-width characters and probe D 2 MiB of U+0001, as
+//                  text/plain 500 bodies (what froze a page that rendered one node per character)
+//   /slow/mcp      probe C answers a ~4 MiB text/plain 500 body of U+0001 and U+200B: its first 64 KiB
+//                  at once, the rest only when the test asks (GET /__slow/sent waits for the first
+//                  chunk; GET /__slow/release sends the rest), so a test can act mid-body
 //   node e2e/hostile.mjs --port N --origin http://127.0.0.1:18081 --redirect-to http://127.0.0.1:M/mcp
 //                        [--leak ECHOES.json]   (from `leakcheck echoes`)
 import { createServer } from 'node:http';
@@ -137,8 +142,33 @@ function leakAnswer(req, res, form, body) {
   }
 }
 
+// The /slow route's hold: who waits for the first chunk, and how to send the rest.
+let slow = { sent: false, waiters: [], release: null };
+function slowAnswer(res) {
+  const pair = '\u0001\u200B'; // 4 bytes in UTF-8
+  res.writeHead(500, { ...cors, 'Content-Type': 'text/plain; charset=utf-8' });
+  res.write(pair.repeat(16 * 1024));
+  slow.sent = true;
+  for (const w of slow.waiters) w();
+  slow.waiters = [];
+  slow.release = () => res.end(pair.repeat(1_040_000 - 16 * 1024));
+}
+
 createServer((req, res) => {
   const mode = (req.url || '').split('/')[1];
+  if (req.url === '/__slow/sent') {
+    const done = () => { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end('{"sent":true}'); };
+    if (slow.sent) done(); else slow.waiters.push(done);
+    return;
+  }
+  if (req.url === '/__slow/release') {
+    const release = slow.release;
+    slow = { sent: false, waiters: slow.waiters, release: null };
+    if (release) release();
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ released: Boolean(release) }));
+    return;
+  }
   if (req.url === '/__referers') { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end(JSON.stringify(referers)); return; }
   if (req.headers.referer) referers.push(req.headers.referer);
   if (mode === 'leak' && req.method === 'OPTIONS') {
@@ -176,6 +206,18 @@ createServer((req, res) => {
       res.end('x'.repeat(4 * 1024 * 1024));
       return;
     }
+    const isC = msg.method === 'tools/call' && msg.params && msg.params.arguments && msg.params.arguments.id;
+    if (mode === 'controls' && isC) {
+      res.writeHead(500, { ...cors, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('\u200B'.repeat(600000));
+      return;
+    }
+    if (mode === 'controls' && msg.method === 'tools/call' && msg.params && msg.params.name === 'status') {
+      res.writeHead(500, { ...cors, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('\u0001'.repeat(2 * 1024 * 1024));
+      return;
+    }
+    if (mode === 'slow' && isC) { slowAnswer(res); return; }
     const answer = rpc(mode, msg, token);
     if (!answer) { res.writeHead(202, cors); res.end(); return; }
     sse(res, answer, { 'X-Echo': `Bearer ${token}`, 'X-Evil': mode === 'xss' ? XSS[0] : 'none' });

@@ -1,6 +1,6 @@
 // The page itself: loads clean under its CSP, validates input, refuses frames, stores nothing.
 import { join } from 'node:path';
-import { ARTIFACTS, assert, eq, expected, nextProblem, runOne, serveDist, shared, stageDist, test, watchedPage } from '../lib.mjs';
+import { ARTIFACTS, WASM_TRAP, assert, eq, expected, nextProblem, runOne, serveDist, shared, stageDist, test, watchedPage } from '../lib.mjs';
 
 test('app loads with the demo endpoint, no console errors, no CSP violations', async () => {
   const context = await shared.browser.newContext({ viewport: { width: 1200, height: 800 } });
@@ -75,8 +75,6 @@ test('dist works under a sub-path of a static host (relative asset URLs)', async
 
 // The control for the guard itself: each kind of problem fails a test that did not declare it, and
 // passes one that did. Without this, a guard that saw nothing would look the same as a clean page.
-const WASM_TRAP = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x04, 0x01, 0x60, 0x00, 0x00, 0x03, 0x02, 0x01, 0x00,
-  0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00, 0x0a, 0x05, 0x01, 0x03, 0x00, 0x00, 0x0b];
 test('guard: an undeclared console error, page error, wasm trap or CSP violation fails its test; a declared one does not', async () => {
   const context = await shared.browser.newContext();
   const page = await context.newPage();

@@ -355,6 +355,12 @@ impl AppState {
             };
             if state == StepState::Aborted {
                 self.say(format!("{} ended: aborted", step.label()));
+            } else if let Some(r) = &ex.response {
+                let kept = r.body.as_ref().map_or(0, String::len);
+                self.say(format!(
+                    "{}: response read ({kept} bytes kept)",
+                    step.label()
+                ));
             }
             run.engine.borrow_mut().handle(step, ex);
             let report = run.engine.borrow().report();

@@ -199,3 +199,71 @@ async fn target_form_validates_inline() {
     );
     assert!(!quick.disabled());
 }
+
+#[wasm_bindgen_test]
+async fn a_2_mib_body_of_controls_shows_as_one_collapsed_run_and_show_all_keeps_the_node_count_bounded()
+ {
+    use mcp_triage_web::components::visible_text::MAX_PIECES;
+    let root = container();
+    let run = "\u{1}".repeat(2 * 1024 * 1024);
+    let mixed = "\u{200B}a\u{1}b".repeat(50_000);
+    leptos::mount::mount_to(root.clone(), move || {
+        view! {
+            <div id="run"><VisibleText text=run.clone() cap=4000 /></div>
+            <div id="mixed"><VisibleText text=mixed.clone() cap=4000 /></div>
+        }
+    })
+    .forget();
+    leptos::task::tick().await;
+    let part = |id: &str| -> web_sys::HtmlElement {
+        root.query_selector(&format!("#{id}"))
+            .unwrap()
+            .unwrap()
+            .dyn_into()
+            .unwrap()
+    };
+    for id in ["run", "mixed"] {
+        let show: web_sys::HtmlElement = part(id)
+            .query_selector("button")
+            .unwrap()
+            .unwrap()
+            .dyn_into()
+            .unwrap();
+        show.click();
+    }
+    leptos::task::tick().await;
+    let nodes = |el: &web_sys::HtmlElement| el.query_selector_all("*").unwrap().length() as usize;
+    let run_view = part("run");
+    assert!(
+        run_view
+            .text_content()
+            .unwrap()
+            .contains("⟨U+0001⟩ × 16,384"),
+        "a page of the run is one collapsed token"
+    );
+    assert!(
+        nodes(&run_view) < 20,
+        "{} nodes for a run",
+        nodes(&run_view)
+    );
+    let mixed_view = part("mixed");
+    assert!(
+        nodes(&mixed_view) <= MAX_PIECES + 10,
+        "{} nodes on a page (cap {MAX_PIECES})",
+        nodes(&mixed_view)
+    );
+    // The whole text stays reachable: the download holds it all, and the pager says how much shows.
+    let pager = mixed_view
+        .query_selector("[data-testid=pager]")
+        .unwrap()
+        .unwrap()
+        .text_content()
+        .unwrap();
+    assert!(pager.contains("of 200,000 characters"), "{pager}");
+    assert!(
+        mixed_view
+            .query_selector("[data-testid=download-body]")
+            .unwrap()
+            .is_some()
+    );
+}

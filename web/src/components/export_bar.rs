@@ -6,13 +6,14 @@ use mcp_triage::engine::RunReport;
 use mcp_triage::export;
 use wasm_bindgen::JsCast;
 
-fn download(name: &str, text: &str) {
+/// Offers `text` as a file named `name` (also used for a body as kept, from `VisibleText`).
+pub(crate) fn download(name: &str, mime: &str, text: &str) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/json");
+    options.set_type(mime);
     let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
         return;
     };
@@ -58,7 +59,7 @@ pub fn ExportBar(report: RunReport, endpoint: Endpoint) -> impl IntoView {
                 " Include the endpoint's path and query (API keys often live there)"
             </label>
             <div class="actions">
-                <button type="button" data-testid="download-json" on:click=move |_| download("mcp-triage-report.json", &json())>"Download JSON"</button>
+                <button type="button" data-testid="download-json" on:click=move |_| download("mcp-triage-report.json", "application/json", &json())>"Download JSON"</button>
                 <button type="button" data-testid="copy-markdown" on:click=move |_| {
                     if let Some(w) = web_sys::window() {
                         let _ = w.navigator().clipboard().write_text(&markdown());

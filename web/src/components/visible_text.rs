@@ -1,11 +1,9 @@
 //! Untrusted text (from a server or a link) rendered as text nodes only: control and bidi characters
-//! appear as visible `⟨U+202E⟩` tokens, long texts are cut at a cap with "show all", and one range can
-//! be highlighted.
+//! appear as visible `⟨U+202E⟩` tokens (a run of one collapsed: `⟨U+0001⟩ × 2,097,152`), long texts
+//! are cut at a cap with "show all", which shows a bounded number of DOM nodes and offers the whole
+//! text as kept for download, and one range can be highlighted.
 
 use leptos::prelude::*;
-
-/// The largest text "show all" expands to (the body cap).
-pub const SHOW_ALL_CAP: usize = 4 * 1024 * 1024;
 
 /// True for characters shown as tokens: controls and format characters (bidi overrides, zero-width),
 /// except newline and tab.
@@ -19,18 +17,61 @@ pub fn needs_token(c: char) -> bool {
             | 0x2066..=0x206F | 0xFEFF | 0xFFF9..=0xFFFB)
 }
 
+/// Pieces (DOM nodes) one view renders at most: a page of a long text ends where this is reached.
+pub const MAX_PIECES: usize = 2_000;
+/// Characters one page of a long text shows at most.
+pub const PAGE_CHARS: usize = 16_384;
+
 #[derive(Debug, Clone, PartialEq)]
 enum Piece {
     Text(String),
-    Token(String),
+    /// A control or format character, and how many times it repeats in a row.
+    Token(char, usize),
     Mark(String),
 }
 
-fn pieces(text: &str, highlight: Option<[usize; 2]>) -> Vec<Piece> {
+/// `n` with thousands separators, so a count reads at a glance: "2,097,152".
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+fn token_label(c: char, n: usize) -> String {
+    let mut label = format!("⟨U+{:04X}⟩", c as u32);
+    if n > 1 {
+        label.push_str(" × ");
+        label.push_str(&grouped(n));
+    }
+    label
+}
+
+/// One page of `text` from byte `start` (character index `start_char`): at most `max_chars`
+/// characters and [`MAX_PIECES`] pieces, runs of the same token collapsed. Returns the pieces and
+/// where the page ended (byte, character).
+fn page(
+    text: &str,
+    start: usize,
+    start_char: usize,
+    max_chars: usize,
+    highlight: Option<[usize; 2]>,
+) -> (Vec<Piece>, usize, usize) {
     let mut out: Vec<Piece> = Vec::new();
     let mut plain = String::new();
     let mut marked = String::new();
-    for (i, c) in text.chars().enumerate() {
+    let mut at = start;
+    let mut i = start_char;
+    let rest = text.get(start..).unwrap_or("");
+    for c in rest.chars() {
+        if i - start_char >= max_chars || out.len() >= MAX_PIECES - 2 {
+            break;
+        }
         let in_mark = highlight.is_some_and(|[a, b]| i >= a && i < b);
         if !in_mark && !marked.is_empty() {
             out.push(Piece::Mark(std::mem::take(&mut marked)));
@@ -39,10 +80,11 @@ fn pieces(text: &str, highlight: Option<[usize; 2]>) -> Vec<Piece> {
             if !plain.is_empty() {
                 out.push(Piece::Text(std::mem::take(&mut plain)));
             }
-            out.push(Piece::Token(format!("⟨U+{:04X}⟩", c as u32)));
-            continue;
-        }
-        if in_mark {
+            match out.last_mut() {
+                Some(Piece::Token(t, n)) if *t == c => *n += 1,
+                _ => out.push(Piece::Token(c, 1)),
+            }
+        } else if in_mark {
             if !plain.is_empty() {
                 out.push(Piece::Text(std::mem::take(&mut plain)));
             }
@@ -50,6 +92,8 @@ fn pieces(text: &str, highlight: Option<[usize; 2]>) -> Vec<Piece> {
         } else {
             plain.push(c);
         }
+        at += c.len_utf8();
+        i += 1;
     }
     if !marked.is_empty() {
         out.push(Piece::Mark(marked));
@@ -57,17 +101,16 @@ fn pieces(text: &str, highlight: Option<[usize; 2]>) -> Vec<Piece> {
     if !plain.is_empty() {
         out.push(Piece::Text(plain));
     }
-    out
+    (out, at, i)
 }
 
-fn render(text: &str, highlight: Option<[usize; 2]>) -> impl IntoView + use<> {
-    pieces(text, highlight)
+fn render_pieces(pieces: Vec<Piece>) -> impl IntoView + use<> {
+    pieces
         .into_iter()
         .map(|p| match p {
             Piece::Text(t) => view! { <span>{t}</span> }.into_any(),
-            Piece::Token(t) => {
-                view! { <span class="ctl" title="an invisible or control character">{t}</span> }
-                    .into_any()
+            Piece::Token(c, n) => {
+                view! { <span class="ctl" title="an invisible or control character">{token_label(c, n)}</span> }
                     .into_any()
             }
             Piece::Mark(t) => view! { <mark>{t}</mark> }.into_any(),
@@ -75,7 +118,9 @@ fn render(text: &str, highlight: Option<[usize; 2]>) -> impl IntoView + use<> {
         .collect_view()
 }
 
-/// Text from outside, safely shown. `cap` is in characters.
+/// Text from outside, safely shown. `cap` is in characters. A text over the cap shows its head and
+/// "show all", which shows up to [`PAGE_CHARS`] characters in at most [`MAX_PIECES`] nodes; the
+/// whole text as kept (redacted, under the body cap) stays reachable as a download.
 #[component]
 pub fn VisibleText(
     text: String,
@@ -84,10 +129,10 @@ pub fn VisibleText(
 ) -> impl IntoView {
     let total = text.chars().count();
     let expanded = RwSignal::new(false);
-    if total <= cap {
-        return view! { <span class="vt">{render(&text, highlight)}</span> }.into_any();
+    let (head, _, _) = page(&text, 0, 0, cap.min(PAGE_CHARS), highlight);
+    if total <= cap && total <= PAGE_CHARS {
+        return view! { <span class="vt">{render_pieces(head)}</span> }.into_any();
     }
-    let short: String = text.chars().take(cap).collect();
     let bytes = text.len();
     let full = StoredValue::new(text);
     view! {
@@ -95,20 +140,26 @@ pub fn VisibleText(
             <Show
                 when=move || expanded.get()
                 fallback=move || view! {
-                    {render(&short, highlight)}
+                    {render_pieces(head.clone())}
                     <span class="truncated">{format!("… (truncated, {bytes} bytes)")}</span>
                     " "
                     <button type="button" class="linkish" on:click=move |_| expanded.set(true)>"show all"</button>
                 }.into_any()
             >
                 {move || {
-                    let all: String = full.with_value(|t| t.chars().take(SHOW_ALL_CAP).collect());
-                    render(&all, highlight)
+                    let (pieces, _, shown) = full.with_value(|t| page(t, 0, 0, PAGE_CHARS, highlight));
+                    view! {
+                        {render_pieces(pieces)}
+                        <span class="pager" data-testid="pager">
+                            {(shown < total).then(|| format!(" — the first {} of {} characters shown; all of them are in the download ", grouped(shown), grouped(total)))}
+                            <button type="button" class="linkish" data-testid="download-body"
+                                on:click=move |_| full.with_value(|t| crate::components::export_bar::download("mcp-triage-body.txt", "text/plain;charset=utf-8", t))>"download as kept"</button>
+                        </span>
+                    }
                 }}
             </Show>
         </span>
     }.into_any()
-    .into_any()
 }
 
 #[cfg(test)]
@@ -118,6 +169,10 @@ mod tests {
 
     use super::*;
 
+    fn pieces(text: &str, highlight: Option<[usize; 2]>) -> Vec<Piece> {
+        page(text, 0, 0, usize::MAX, highlight).0
+    }
+
     #[test]
     fn tokens_and_marks() {
         let p = pieces("a\u{202E}b\ncd", Some([3, 5]));
@@ -125,11 +180,27 @@ mod tests {
             p,
             vec![
                 Piece::Text("a".into()),
-                Piece::Token("⟨U+202E⟩".into()),
+                Piece::Token('\u{202E}', 1),
                 Piece::Text("b".into()),
                 Piece::Mark("\nc".into()),
                 Piece::Text("d".into()),
             ]
         );
+    }
+
+    #[test]
+    fn runs_collapse_and_pages_stay_bounded() {
+        let run = "\u{1}".repeat(2_097_152);
+        let p = pieces(&run, None);
+        assert_eq!(p, vec![Piece::Token('\u{1}', 2_097_152)]);
+        assert_eq!(token_label('\u{1}', 2_097_152), "⟨U+0001⟩ × 2,097,152");
+        // The worst case for nodes: tokens and letters alternating.
+        let mixed = "\u{200B}a\u{1}b".repeat(100_000);
+        let (first, end_b, end_c) = page(&mixed, 0, 0, PAGE_CHARS, None);
+        assert!(first.len() <= MAX_PIECES, "{} pieces", first.len());
+        assert!(end_c > 0 && end_b < mixed.len());
+        // Pages follow each other without losing or repeating a character.
+        let (second, _, end2) = page(&mixed, end_b, end_c, PAGE_CHARS, None);
+        assert!(second.len() <= MAX_PIECES && end2 > end_c);
     }
 }
