@@ -51,12 +51,9 @@ pub fn SharePanel(report: RunReport, endpoint: Endpoint) -> impl IntoView {
         let link = share::fit(&payload, base.len())
             .map(|fitted| {
                 let fragment = share::encode(&fitted);
-                // Pretty-printed through a Value: one instantiation of the pretty printer in the
-                // bundle (the exports use the same), not one per payload type.
                 let shown = share::decode(&fragment)
                     .ok()
-                    .and_then(|p| serde_json::to_value(&p).ok())
-                    .and_then(|v| serde_json::to_string_pretty(&v).ok())
+                    .and_then(|p| serde_json::to_string_pretty(&p).ok())
                     .unwrap_or_default();
                 (format!("{base}#{fragment}"), shown)
             })
