@@ -74,3 +74,18 @@ test('server text shaped like markup stays text: nothing runs, the literal text 
   eq(links.length, 0, 'no javascript: links');
   await context.close();
 }, { allow: [expected.noToken(`http://127.0.0.1:${HOSTILE}/xss/mcp`), expected.get405(`http://127.0.0.1:${HOSTILE}/xss/mcp`)] });
+
+test('the URL the page checks is the URL fetch uses: a short IPv4 form typed by hand is read, shown and sent as 127.0.0.1', async () => {
+  const port = new URL(shared.demoEndpoint).port;
+  const typed = `http://127.1:${port}/mcp`;
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await page.getByTestId('endpoint').fill(typed);
+  eq(await page.getByTestId('endpoint-host').textContent(), `http://127.0.0.1:${port}`, 'host as the browser reads it');
+  eq(await page.getByTestId('endpoint-read').textContent(), `http://127.0.0.1:${port}/mcp`, 'the URL as the browser reads it');
+  await runQuick(page, { token: 'demo-token' });
+  const sent = await page.getByTestId('card-A').locator('details.raw').evaluate((d) => { d.open = true; return d.innerText; });
+  assert(sent.includes(`POST http://127.0.0.1:${port}/mcp`), `probe A went to the URL shown: ${sent.slice(0, 400)}`);
+  await context.close();
+}, { allow: [expected.noToken(`http://127.0.0.1:${new URL(shared.demoEndpoint).port}/mcp`)] });

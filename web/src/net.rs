@@ -505,12 +505,22 @@ async fn get_same_origin(path: &str, max: usize) -> Option<String> {
     (text.len() <= max).then_some(text)
 }
 
+/// Checks a typed endpoint as the browser will send it: the browser's own URL parser reads it first
+/// (`URL`, the parser `fetch` uses) and the core's rules apply to that reading.
+pub fn parse_endpoint(
+    typed: &str,
+) -> Result<mcp_triage::endpoint::Endpoint, mcp_triage::endpoint::EndpointProblem> {
+    mcp_triage::endpoint::parse_endpoint_with(typed, |t| {
+        web_sys::Url::new(t).ok().map(|u| u.href())
+    })
+}
+
 /// Fetches `demo.json` from the page's own origin; `None` when absent or unreadable (a normal host).
 pub async fn load_demo_config() -> Option<DemoConfig> {
     let text = get_same_origin("demo.json", 4096).await?;
     let config: DemoConfig = serde_json::from_str(&text).ok()?;
     // Only a loopback demo endpoint is accepted from the file.
-    let endpoint = mcp_triage::endpoint::parse_endpoint(&config.endpoint).ok()?;
+    let endpoint = parse_endpoint(&config.endpoint).ok()?;
     endpoint.is_loopback().then_some(config)
 }
 

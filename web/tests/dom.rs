@@ -201,6 +201,60 @@ async fn target_form_validates_inline() {
 }
 
 #[wasm_bindgen_test]
+async fn the_host_the_form_shows_is_the_host_the_browser_sends_to_for_urls_it_reads_differently() {
+    let root = container();
+    leptos::mount::mount_to(root.clone(), || {
+        provide_context(AppState::new());
+        let demo = RwSignal::new(None);
+        view! { <TargetForm demo=demo /> }
+    })
+    .forget();
+    leptos::task::tick().await;
+    let input: web_sys::HtmlInputElement =
+        by_testid(&root, "endpoint").unwrap().dyn_into().unwrap();
+    // (typed, accepted): backslash, short and hex IPv4 forms, a trailing dot, a percent-escape in
+    // the host, an IDN, and a trailing-dot loopback name the page's CSP does not cover.
+    let cases = [
+        ("https://a.example\\b.example/mcp", true),
+        ("http://127.1:8080/mcp", true),
+        ("http://0x7f.0.0.1:8080/mcp", true),
+        ("https://mcp.example.com./mcp", true),
+        ("http://127.0.0.%31:8080/mcp", true),
+        ("https://bücher.example/mcp", true),
+        ("http://localhost.:8080/mcp", false),
+        ("http://127.0.0.2/mcp", false),
+    ];
+    for (typed, accepted) in cases {
+        input.set_value(typed);
+        input
+            .dispatch_event(&web_sys::Event::new("input").unwrap())
+            .unwrap();
+        leptos::task::tick().await;
+        let browser = web_sys::Url::new(typed).unwrap();
+        let shown = by_testid(&root, "endpoint-host").map(|h| h.inner_text());
+        if accepted {
+            assert_eq!(shown.as_deref(), Some(browser.origin().as_str()), "{typed}");
+            if browser.href() != typed {
+                assert_eq!(
+                    by_testid(&root, "endpoint-read").map(|r| r.inner_text()),
+                    Some(browser.href()),
+                    "{typed}"
+                );
+            }
+        } else {
+            assert_eq!(shown, None, "{typed} is refused");
+            assert!(
+                by_testid(&root, "endpoint-error")
+                    .unwrap()
+                    .inner_text()
+                    .contains("https://"),
+                "{typed}"
+            );
+        }
+    }
+}
+
+#[wasm_bindgen_test]
 async fn a_2_mib_body_of_controls_shows_as_one_collapsed_run_and_show_all_keeps_the_node_count_bounded()
  {
     use mcp_triage_web::components::visible_text::MAX_PIECES;

@@ -210,6 +210,33 @@ pub fn parse_endpoint(input: &str) -> Result<Endpoint, EndpointProblem> {
     Ok(endpoint)
 }
 
+/// Checks a typed endpoint the way the shell's HTTP client will read it: `normalise` is that client's
+/// own URL parser (the browser's `URL`, for the page), returning the serialised URL or `None` when it
+/// refuses the input. The typed text is first checked for what a parser would silently drop or repair
+/// (blanks, control characters, a fragment, credentials, a bad port, a scheme other than http(s));
+/// the host rules then apply to the parser's reading, so `https://a.example\b.example/mcp` is judged
+/// as `a.example` (where the request really goes) and `http://127.1/` as `127.0.0.1`. The endpoint's
+/// `url` is the parser's serialisation: the URL checked is the URL sent.
+pub fn parse_endpoint_with(
+    typed: &str,
+    normalise: impl FnOnce(&str) -> Option<String>,
+) -> Result<Endpoint, EndpointProblem> {
+    match parse_endpoint(typed) {
+        Err(
+            p @ (EndpointProblem::Empty
+            | EndpointProblem::BadCharacters
+            | EndpointProblem::NotAUrl
+            | EndpointProblem::UnsupportedScheme { .. }
+            | EndpointProblem::Fragment
+            | EndpointProblem::CredentialsInUrl
+            | EndpointProblem::BadPort),
+        ) => return Err(p),
+        Ok(_) | Err(_) => {}
+    }
+    let normalised = normalise(typed.trim()).ok_or(EndpointProblem::NotAUrl)?;
+    parse_endpoint(&normalised)
+}
+
 /// Why a token cannot be sent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "problem", rename_all = "snake_case")]
@@ -330,6 +357,50 @@ mod tests {
             Err(EndpointProblem::Fragment)
         );
         assert_eq!(parse_endpoint(""), Err(EndpointProblem::Empty));
+    }
+
+    #[test]
+    fn the_host_rules_apply_to_the_url_parsers_reading_and_the_typed_text_keeps_its_own_checks() {
+        // A stand-in for the browser's parser, with the readings WHATWG URL gives these inputs.
+        let browser = |typed: &str| -> Option<String> {
+            match typed {
+                "https://a.example\\b.example/mcp" => {
+                    Some("https://a.example/b.example/mcp".into())
+                }
+                "http://127.1:8080/mcp" => Some("http://127.0.0.1:8080/mcp".into()),
+                "http://evil.example\\@127.0.0.1/" => None,
+                _ => Some(typed.to_string()),
+            }
+        };
+        let ep = parse_endpoint_with("https://a.example\\b.example/mcp", browser).unwrap();
+        assert_eq!(ep.host, "a.example");
+        assert_eq!(ep.url, "https://a.example/b.example/mcp");
+        // Refused as typed (a remote cleartext host), accepted as the browser reads it.
+        assert!(parse_endpoint("http://127.1:8080/mcp").is_err());
+        let ep = parse_endpoint_with("http://127.1:8080/mcp", browser).unwrap();
+        assert_eq!(ep.origin(), "http://127.0.0.1:8080");
+        // What a parser would repair silently is still refused from the typed text.
+        assert_eq!(
+            parse_endpoint_with("https://a.example/mcp#x", browser),
+            Err(EndpointProblem::Fragment)
+        );
+        assert_eq!(
+            parse_endpoint_with("https://u:p@a.example/mcp", browser),
+            Err(EndpointProblem::CredentialsInUrl)
+        );
+        assert_eq!(
+            parse_endpoint_with("https://a.example/m cp", browser),
+            Err(EndpointProblem::BadCharacters)
+        );
+        assert_eq!(
+            parse_endpoint_with("http://evil.example\\@127.0.0.1/", browser),
+            Err(EndpointProblem::CredentialsInUrl)
+        );
+        // A host the parser refuses is not a URL.
+        assert_eq!(
+            parse_endpoint_with("https://a.example/mcp", |_| None),
+            Err(EndpointProblem::NotAUrl)
+        );
         assert!(
             parse_endpoint("https://10.0.0.2/mcp")
                 .unwrap()

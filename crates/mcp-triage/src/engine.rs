@@ -276,7 +276,10 @@ pub struct Engine {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum CatalogueState {
     Pending,
+    /// Every page of `tools/list` was read.
     Complete,
+    /// Cut at the page or tool limit: tools past the cut are unknown.
+    Cut,
     Failed,
 }
 
@@ -731,6 +734,21 @@ impl Engine {
         &self.tools
     }
 
+    /// The one rule for calling a tool the user named: `None` when it may be called without opt-in
+    /// (declared read-only, or absent from a catalogue read to its end, which makes the call a test
+    /// of an unknown tool), otherwise why it needs the user's opt-in. A tool the run could not see
+    /// (the catalogue was cut or failed) is not known to be read-only, so it needs opt-in.
+    pub fn needs_opt_in(&self, tool: &str) -> Option<&'static str> {
+        match self.tools.iter().find(|t| t.name == tool) {
+            Some(t) if t.is_safe() => None,
+            Some(_) => Some("is not declared read-only and may have side effects"),
+            None if self.catalogue == CatalogueState::Complete => None,
+            None => Some(
+                "is not in the part of the catalogue this run could read, so its safety is unknown",
+            ),
+        }
+    }
+
     /// Applies the user's edits (Review first) and lets the run continue.
     pub fn apply_review(&mut self, edits: &[(ProbeName, ProbeEdit)]) -> Result<(), String> {
         for (probe, edit) in edits {
@@ -752,10 +770,9 @@ impl Engine {
                         probe.as_str()
                     ));
                 }
-                let known = self.tools.iter().find(|t| &t.name == tool);
-                if known.is_some_and(|t| !t.is_safe()) && !opt_in {
+                if !opt_in && let Some(why) = self.needs_opt_in(tool) {
                     return Err(format!(
-                        "probe {}: {tool} is not declared read-only and may have side effects; tick the opt-in to call it",
+                        "probe {}: {tool} {why}; tick the opt-in to call it",
                         probe.as_str()
                     ));
                 }
@@ -958,6 +975,7 @@ impl Engine {
                                     "the catalogue was cut at 20 pages or 10,000 tools".into(),
                                 );
                                 self.complete_catalogue();
+                                self.catalogue = CatalogueState::Cut;
                             }
                             None => self.complete_catalogue(),
                         }

@@ -707,3 +707,90 @@ fn a_report_made_after_every_exchange_shares_the_records_instead_of_copying_thei
         );
     }
 }
+
+/// Plays the server until the engine waits for review, with `tools_list` answering `tools/list`.
+fn until_review(
+    mut engine: Engine,
+    mut tools_list: impl FnMut(&Outgoing, u32) -> Exchange,
+) -> Engine {
+    let mut now = 0.0;
+    for _ in 0..60 {
+        if engine.awaiting_review() {
+            return engine;
+        }
+        for out in engine.poll(now).send {
+            let ex = match out.step {
+                Step::ToolsList(page) => tools_list(&out, page),
+                _ => serve("ts-1.29.0-stateless", "pv2025-06-18", &out),
+            };
+            engine.handle(out.step, ex);
+        }
+        now += 1.0;
+    }
+    panic!("the engine never waited for review");
+}
+
+#[test]
+fn a_tool_the_run_could_not_see_needs_opt_in_when_the_catalogue_was_cut_or_failed() {
+    let replace = |tool: &str, opt_in: bool| {
+        [(
+            ProbeName::D,
+            ProbeEdit::Replace {
+                tool: tool.into(),
+                arguments: json!({}),
+                opt_in,
+            },
+        )]
+    };
+    let review = || {
+        Engine::new(config(
+            Era::Legacy("2025-11-25".into()),
+            Mode::Review,
+            false,
+        ))
+    };
+    // tools/list fails: nothing is known, so any named tool needs opt-in.
+    let mut failed = until_review(review(), |out, _| {
+        let text = json!({"jsonrpc": "2.0", "id": out.expect_id, "error": {"code": -32603, "message": "boom"}}).to_string();
+        exchange(out, Some(response(200, "application/json", text)))
+    });
+    assert!(failed.needs_opt_in("lead_delete_all").is_some());
+    let err = failed
+        .apply_review(&replace("lead_delete_all", false))
+        .unwrap_err();
+    assert!(err.contains("not in the part of the catalogue"), "{err}");
+    failed
+        .apply_review(&replace("lead_delete_all", true))
+        .unwrap();
+
+    // Cut at the page limit: every page has one read-only tool and a next cursor.
+    let mut cut = until_review(review(), |out, page| {
+        let tools = json!({
+            "tools": [{"name": format!("ro_{page}"), "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}],
+            "nextCursor": format!("c{page}"),
+        });
+        let text = json!({"jsonrpc": "2.0", "id": out.expect_id, "result": tools}).to_string();
+        exchange(out, Some(response(200, "application/json", text)))
+    });
+    assert!(
+        cut.report()
+            .notes
+            .iter()
+            .any(|n| n.contains("cut at 20 pages"))
+    );
+    assert_eq!(cut.needs_opt_in("ro_3"), None, "a listed read-only tool");
+    assert!(
+        cut.apply_review(&replace("lead_delete_all", false))
+            .is_err()
+    );
+    cut.apply_review(&replace("ro_3", false)).unwrap();
+
+    // Read to its end: a name not in it tests an unknown tool and needs no opt-in.
+    let complete = until_review(review(), |out, _| {
+        let tools = json!({"tools": [{"name": "write_note", "inputSchema": {"type": "object"}}]});
+        let text = json!({"jsonrpc": "2.0", "id": out.expect_id, "result": tools}).to_string();
+        exchange(out, Some(response(200, "application/json", text)))
+    });
+    assert_eq!(complete.needs_opt_in("lead_delete_all"), None);
+    assert!(complete.needs_opt_in("write_note").is_some());
+}

@@ -1,8 +1,9 @@
 //! The target form: endpoint, token, extra secret headers, protocol era, and the two ways to run.
 
+use crate::net::parse_endpoint;
 use leptos::prelude::*;
 use mcp_triage::Limits;
-use mcp_triage::endpoint::{check_header_value, check_token, parse_endpoint};
+use mcp_triage::endpoint::{check_header_value, check_token};
 use mcp_triage::engine::{EngineConfig, Era, Mode};
 
 use crate::net::{Credentials, DemoConfig};
@@ -89,7 +90,14 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
             .iter()
             .find_map(|(_, n, v, secret)| header_problem(&n.get(), &v.get(), secret.get()))
     });
-    let host = Memo::new(move |_| parse_endpoint(&endpoint.get()).ok().map(|e| e.origin()));
+    // The origin requests go to, and the whole URL when the browser reads the typed text differently.
+    let host = Memo::new(move |_| {
+        let typed = endpoint.get();
+        parse_endpoint(&typed).ok().map(|e| {
+            let read = (e.url != typed.trim()).then(|| e.url.clone());
+            (e.origin(), read)
+        })
+    });
     let busy = move || {
         matches!(
             state.phase.get(),
@@ -145,7 +153,10 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
                     aria-describedby="endpoint-help endpoint-error" />
                 <p id="endpoint-help" class="help">
                     {move || match host.get() {
-                        Some(origin) => view! { "Requests go to " <strong class="host" data-testid="endpoint-host">{origin}</strong> }.into_any(),
+                        Some((origin, read)) => view! {
+                            "Requests go to " <strong class="host" data-testid="endpoint-host">{origin}</strong>
+                            {read.map(|url| view! { " — your browser reads the URL as " <code data-testid="endpoint-read">{url}</code> })}
+                        }.into_any(),
                         None => view! { "https:// anywhere, or http:// to localhost or 127.0.0.1." }.into_any(),
                     }}
                 </p>
