@@ -14,6 +14,10 @@
 //   /slow/mcp      probe C answers a ~4 MiB text/plain 500 body of U+0001 and U+200B: its first 64 KiB
 //                  at once, the rest only when the test asks (GET /__slow/sent waits for the first
 //                  chunk; GET /__slow/release sends the rest), so a test can act mid-body
+//   /doctor-redirect/CODE/mcp
+//                  no CORS headers at all (so every request of a run fails and the CORS doctor runs),
+//                  and a CODE redirect (301, 302, 307, 308) for the doctor's no-cors request, which
+//                  browsers must follow: the redirect target logs what reaches it (GET /__log)
 //   node e2e/hostile.mjs --port N --origin http://127.0.0.1:18081 --redirect-to http://127.0.0.1:M/mcp
 //                        [--leak ECHOES.json]   (from `leakcheck echoes`)
 import { createServer } from 'node:http';
@@ -184,6 +188,18 @@ createServer((req, res) => {
     return;
   }
   if (mode === 'redirect') { res.writeHead(307, { ...cors, Location: redirectTo }); res.end(); return; }
+  if (mode === 'doctor-redirect') {
+    const code = Number((req.url || '').split('/')[2]);
+    if (req.headers['sec-fetch-mode'] === 'no-cors') {
+      res.writeHead(code, { Location: `${new URL(redirectTo).origin}/doctor/${code}` });
+      res.end();
+      return;
+    }
+    req.resume();
+    res.writeHead(req.method === 'OPTIONS' ? 204 : 200, { 'Content-Type': 'application/json' });
+    res.end(req.method === 'OPTIONS' ? '' : '{}');
+    return;
+  }
   const auth = req.headers.authorization || '';
   const token = auth.replace(/^Bearer /, '');
   if (req.method === 'GET') {
@@ -224,12 +240,20 @@ createServer((req, res) => {
   });
 }).listen(port, '127.0.0.1', () => console.log(`hostile server on http://127.0.0.1:${port}`));
 
-// The redirect target: counts what reaches it (it must stay at zero).
+// The redirect target: counts what reaches it from /redirect (it must stay at zero), and logs what
+// reaches /doctor/CODE from /doctor-redirect (method, URL, headers, body), for GET /__log.
 let hits = 0;
+const doctorLog = [];
 const targetPort = Number(new URL(redirectTo).port);
 createServer((req, res) => {
   if (req.url === '/__hits') { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end(JSON.stringify({ hits })); return; }
-  hits += 1;
-  res.writeHead(200, cors);
-  res.end('{}');
+  if (req.url === '/__log') { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end(JSON.stringify(doctorLog)); return; }
+  let body = '';
+  req.on('data', (d) => { body += d; });
+  req.on('end', () => {
+    if ((req.url || '').startsWith('/doctor/')) doctorLog.push({ method: req.method, url: req.url, headers: req.headers, body });
+    else hits += 1;
+    res.writeHead(200, cors);
+    res.end('{}');
+  });
 }).listen(targetPort, '127.0.0.1');

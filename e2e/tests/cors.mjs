@@ -35,3 +35,22 @@ test('CORS doctor: Mcp-Session-Id not exposed → the session id is not readable
   await context.close();
   // Without a readable session id the stateful server answers 400 to every later request.
 }, { allow: [expected.status(400, servers['no-expose-session']), expected.noToken(servers['no-expose-session']), expected.get405(servers['no-expose-session'])] });
+
+test('CORS doctor: an extra header the preflight does not list is named, not "every diagnostic request got through"', async () => {
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await page.getByTestId('add-header').click();
+  await page.getByTestId('extra-name').fill('X-Tenant');
+  await page.getByTestId('extra-secret').uncheck();
+  await page.getByTestId('extra-value').fill('acme');
+  // The demo server (TS SDK, cors middleware) lists MCP's headers only.
+  await runQuick(page, { endpoint: shared.demoEndpoint, token: 'demo-token' });
+  await page.getByTestId('diagnosis').waitFor({ timeout: 20000 });
+  eq(await page.getByTestId('blocked-step').innerText(), 'allow_extra_header', 'blocked step');
+  const conclusion = await page.getByTestId('diagnosis-conclusion').innerText();
+  assert(conclusion.includes('X-Tenant header you added'), conclusion);
+  const text = await page.getByTestId('diagnosis').innerText();
+  assert(/Allow these request headers: [^\n]*X-Tenant/.test(text), `the fix lists X-Tenant: ${text}`);
+  await context.close();
+}, { allow: [expected.cors(shared.demoEndpoint), expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });

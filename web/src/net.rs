@@ -71,6 +71,15 @@ impl Credentials {
     pub fn header_names(&self) -> Vec<String> {
         self.extra.iter().map(|(k, _)| k.clone()).collect()
     }
+
+    /// Names of every extra header, secret or plain (the CORS doctor preflights each).
+    pub fn all_header_names(&self) -> Vec<String> {
+        self.extra
+            .iter()
+            .chain(&self.plain)
+            .map(|(k, _)| k.clone())
+            .collect()
+    }
 }
 
 /// Why a request stopped early, set by whoever stopped it (a deadline timer, or Cancel).
@@ -463,7 +472,7 @@ pub async fn diagnostic(
     let init = build_init(
         "POST",
         &headers,
-        Some(&req.body),
+        req.body.as_deref(),
         mode,
         &controller.signal(),
     );

@@ -410,7 +410,7 @@ impl AppState {
         let modern = report.negotiated_version.as_deref() == Some(mcp_triage::engine::MODERN)
             || report.era == mcp_triage::engine::Era::Modern;
         let mut results = Vec::new();
-        for req in cors::plan(modern) {
+        for req in cors::plan(modern, &run.creds.all_header_names()) {
             let outcome = net::diagnostic(&endpoint.url, &req, &run.limits, &run.flights).await;
             let rejected = matches!(outcome, DiagOutcome::Rejected { .. });
             results.push((req, outcome));

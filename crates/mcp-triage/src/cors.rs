@@ -1,9 +1,11 @@
-//! The CORS doctor: when a browser `fetch` rejects, a few token-free requests (at most six) find the
-//! step that was blocked, and the diagnosis says what the server must allow, worded as "most likely".
+//! The CORS doctor: when a browser `fetch` rejects, a few token-free requests (at most six, plus one
+//! preflight per extra header the user added, itself capped at [`MAX_EXTRA_HEADERS`]) find the step
+//! that was blocked, and the diagnosis says what the server must allow, worded as "most likely".
 
 use serde::Serialize;
 
 use crate::endpoint::Endpoint;
+use crate::limits::MAX_EXTRA_HEADERS;
 
 /// Request headers MCP clients send and servers must allow.
 pub const ALLOW_HEADERS: &[&str] = &[
@@ -29,10 +31,13 @@ pub struct DiagRequest {
     pub question: &'static str,
     /// `no-cors` or `cors`.
     pub mode: &'static str,
-    /// Headers to send (never a real token).
+    /// Headers to send (never a real token; an extra header carries a dummy value).
     pub headers: Vec<(String, String)>,
-    /// Body.
-    pub body: String,
+    /// Body; `None` for the no-cors request, which follows redirects (the Fetch standard requires
+    /// that for no-cors), so nothing of ours reaches a redirect target.
+    pub body: Option<String>,
+    /// The extra header this step preflights (step `allow_extra_header`).
+    pub header: Option<String>,
 }
 
 /// The outcome of a diagnostic request.
@@ -45,8 +50,10 @@ pub enum DiagOutcome {
     Rejected { detail: String },
 }
 
-/// The ordered plan; run it in order and stop at the first rejection.
-pub fn plan(modern: bool) -> Vec<DiagRequest> {
+/// The ordered plan; run it in order and stop at the first rejection. `extra_headers` are the names
+/// of the headers the user added (at most [`MAX_EXTRA_HEADERS`] are preflighted, one step each, so
+/// the finding can name the one the server does not allow).
+pub fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
     let body = r#"{"jsonrpc":"2.0","id":"mcp-triage-diagnosis","method":"ping"}"#.to_string();
     let json = |extra: &[(&str, &str)]| {
         let mut h = vec![
@@ -65,29 +72,33 @@ pub fn plan(modern: bool) -> Vec<DiagRequest> {
             step: "host_answers",
             question: "does the host answer at all (a no-cors request)?",
             mode: "no-cors",
-            headers: vec![("Content-Type".into(), "text/plain".into())],
-            body: body.clone(),
+            headers: Vec::new(),
+            body: None,
+            header: None,
         },
         DiagRequest {
             step: "allow_origin",
             question: "does it send Access-Control-Allow-Origin for this page (a CORS-simple request)?",
             mode: "cors",
             headers: vec![("Content-Type".into(), "text/plain".into())],
-            body: body.clone(),
+            body: Some(body.clone()),
+            header: None,
         },
         DiagRequest {
             step: "preflight_json",
             question: "does its preflight allow Content-Type: application/json?",
             mode: "cors",
             headers: json(&[]),
-            body: body.clone(),
+            body: Some(body.clone()),
+            header: None,
         },
         DiagRequest {
             step: "allow_authorization",
             question: "does its preflight allow Authorization?",
             mode: "cors",
             headers: json(&[("Authorization", "Bearer probe")]),
-            body: body.clone(),
+            body: Some(body.clone()),
+            header: None,
         },
         DiagRequest {
             step: "allow_protocol_version",
@@ -97,7 +108,8 @@ pub fn plan(modern: bool) -> Vec<DiagRequest> {
                 ("Authorization", "Bearer probe"),
                 ("Mcp-Protocol-Version", version),
             ]),
-            body: body.clone(),
+            body: Some(body.clone()),
+            header: None,
         },
     ];
     if modern {
@@ -111,7 +123,8 @@ pub fn plan(modern: bool) -> Vec<DiagRequest> {
                 ("Mcp-Method", "ping"),
                 ("Mcp-Name", "probe"),
             ]),
-            body,
+            body: Some(body.clone()),
+            header: None,
         });
     } else {
         steps.push(DiagRequest {
@@ -123,7 +136,22 @@ pub fn plan(modern: bool) -> Vec<DiagRequest> {
                 ("Mcp-Protocol-Version", version),
                 ("Mcp-Session-Id", "mcp-triage-probe"),
             ]),
-            body,
+            body: Some(body.clone()),
+            header: None,
+        });
+    }
+    for name in extra_headers.iter().take(MAX_EXTRA_HEADERS) {
+        steps.push(DiagRequest {
+            step: "allow_extra_header",
+            question: "does its preflight allow the extra header you added?",
+            mode: "cors",
+            headers: json(&[
+                ("Authorization", "Bearer probe"),
+                ("Mcp-Protocol-Version", version),
+                (name.as_str(), "mcp-triage-probe"),
+            ]),
+            body: Some(body.clone()),
+            header: Some(name.clone()),
         });
     }
     steps
@@ -147,8 +175,8 @@ pub struct Diagnosis {
     pub conclusion: String,
     /// Extra context (mixed content, Local Network Access).
     pub context: Vec<String>,
-    /// Request headers the server must allow.
-    pub allow_headers: Vec<&'static str>,
+    /// Request headers the server must allow (MCP's, then the user's extra ones).
+    pub allow_headers: Vec<String>,
     /// Response headers the server must expose.
     pub expose_headers: Vec<&'static str>,
     /// Fixes per SDK.
@@ -195,11 +223,26 @@ pub fn diagnose(
                 .into(),
         );
     }
-    let blocked = results
+    let blocked_request = results
         .iter()
         .find(|(_, o)| matches!(o, DiagOutcome::Rejected { .. }))
-        .map(|(r, _)| r.step);
+        .map(|(r, _)| r);
+    let blocked = blocked_request.map(|r| r.step);
+    let mut allow_headers: Vec<String> = ALLOW_HEADERS.iter().map(|h| h.to_string()).collect();
+    allow_headers.extend(
+        results
+            .iter()
+            .filter_map(|(r, _)| r.header.clone())
+            .filter(|h| !ALLOW_HEADERS.iter().any(|a| a.eq_ignore_ascii_case(h))),
+    );
     let conclusion = match blocked {
+        Some("allow_extra_header") => format!(
+            "Most likely the preflight does not allow the {} header you added: list it in \
+             Access-Control-Allow-Headers.",
+            blocked_request
+                .and_then(|r| r.header.as_deref())
+                .unwrap_or("extra")
+        ),
         Some("host_answers") => format!(
             "Most likely the host {} does not answer at all from this browser (not running, wrong port, DNS, a \
              firewall, or a refused permission), so this is not a CORS setting.",
@@ -228,12 +271,13 @@ pub fn diagnose(
             .into(),
     };
     let origin = page_origin;
-    let allow = list(ALLOW_HEADERS, |h| format!("'{h}'"), ", ");
+    let allow_names: Vec<&str> = allow_headers.iter().map(String::as_str).collect();
+    let allow = list(&allow_names, |h| format!("'{h}'"), ", ");
     let expose = list(EXPOSE_HEADERS, |h| format!("'{h}'"), ", ");
-    let allow_py = list(ALLOW_HEADERS, |h| format!("\"{h}\""), ", ");
+    let allow_py = list(&allow_names, |h| format!("\"{h}\""), ", ");
     let expose_py = list(EXPOSE_HEADERS, |h| format!("\"{h}\""), ", ");
     let rust_name = |h: &str| format!("HeaderName::from_static(\"{}\")", h.to_ascii_lowercase());
-    let allow_rs = list(ALLOW_HEADERS, rust_name, ",\n        ");
+    let allow_rs = list(&allow_names, rust_name, ",\n        ");
     let expose_rs = list(EXPOSE_HEADERS, rust_name, ",\n        ");
     let snippets = vec![
         Snippet {
@@ -259,7 +303,7 @@ pub fn diagnose(
         blocked_step: blocked,
         conclusion,
         context,
-        allow_headers: ALLOW_HEADERS.to_vec(),
+        allow_headers,
         expose_headers: EXPOSE_HEADERS.to_vec(),
         snippets,
     }
@@ -276,8 +320,13 @@ mod tests {
     #[test]
     fn plan_fits_the_budget_and_never_carries_a_real_token() {
         for modern in [false, true] {
-            let p = plan(modern);
+            let p = plan(modern, &[]);
             assert!(p.len() <= 6);
+            assert_eq!(p[0].mode, "no-cors");
+            assert!(
+                p[0].body.is_none() && p[0].headers.is_empty(),
+                "the no-cors request is bare"
+            );
             for r in &p {
                 for (k, v) in &r.headers {
                     if k.eq_ignore_ascii_case("authorization") {
@@ -291,7 +340,7 @@ mod tests {
     #[test]
     fn the_first_rejection_names_the_step() {
         let ep = parse_endpoint("https://mcp.example.com/mcp").unwrap();
-        let steps = plan(false);
+        let steps = plan(false, &[]);
         let results: Vec<_> = steps
             .iter()
             .enumerate()
@@ -311,6 +360,52 @@ mod tests {
         assert!(d.conclusion.starts_with("Most likely"));
         assert!(d.snippets[0].code.contains("https://triage.example"));
         assert!(d.snippets.iter().all(|s| !s.code.contains("'*'")));
+    }
+
+    #[test]
+    fn an_extra_header_the_preflight_refuses_is_named_and_added_to_the_fix() {
+        let ep = parse_endpoint("https://mcp.example.com/mcp").unwrap();
+        let extra: Vec<String> = (0..12).map(|i| format!("X-Extra-{i}")).collect();
+        let steps = plan(false, &extra);
+        assert_eq!(
+            steps.len(),
+            6 + MAX_EXTRA_HEADERS,
+            "one preflight per extra header, capped"
+        );
+        let results: Vec<_> = steps
+            .iter()
+            .map(|s| {
+                let o = if s.header.as_deref() == Some("X-Extra-1") {
+                    DiagOutcome::Rejected {
+                        detail: "TypeError".into(),
+                    }
+                } else {
+                    DiagOutcome::Answered { status: 200 }
+                };
+                (s.clone(), o)
+            })
+            .take_while(|(s, _)| s.header.as_deref() != Some("X-Extra-2"))
+            .collect();
+        let d = diagnose("https://triage.example", &ep, &results);
+        assert_eq!(d.blocked_step, Some("allow_extra_header"));
+        assert!(
+            d.conclusion.contains("X-Extra-1 header"),
+            "{}",
+            d.conclusion
+        );
+        assert!(d.allow_headers.iter().any(|h| h == "X-Extra-1"));
+        assert!(d.snippets[0].code.contains("'X-Extra-1'"));
+        // Without extra headers, a run whose every step got through says so.
+        let clean: Vec<_> = plan(false, &[])
+            .into_iter()
+            .map(|s| (s, DiagOutcome::Answered { status: 200 }))
+            .collect();
+        let d = diagnose("https://triage.example", &ep, &clean);
+        assert_eq!(d.blocked_step, None);
+        assert!(
+            d.conclusion
+                .starts_with("Every diagnostic request got through")
+        );
     }
 
     #[test]

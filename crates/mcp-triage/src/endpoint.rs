@@ -221,17 +221,17 @@ pub fn parse_endpoint_with(
     typed: &str,
     normalise: impl FnOnce(&str) -> Option<String>,
 ) -> Result<Endpoint, EndpointProblem> {
-    match parse_endpoint(typed) {
-        Err(
-            p @ (EndpointProblem::Empty
-            | EndpointProblem::BadCharacters
-            | EndpointProblem::NotAUrl
-            | EndpointProblem::UnsupportedScheme { .. }
-            | EndpointProblem::Fragment
-            | EndpointProblem::CredentialsInUrl
-            | EndpointProblem::BadPort),
-        ) => return Err(p),
-        Ok(_) | Err(_) => {}
+    if let Err(
+        p @ (EndpointProblem::Empty
+        | EndpointProblem::BadCharacters
+        | EndpointProblem::NotAUrl
+        | EndpointProblem::UnsupportedScheme { .. }
+        | EndpointProblem::Fragment
+        | EndpointProblem::CredentialsInUrl
+        | EndpointProblem::BadPort),
+    ) = parse_endpoint(typed)
+    {
+        return Err(p);
     }
     let normalised = normalise(typed.trim()).ok_or(EndpointProblem::NotAUrl)?;
     parse_endpoint(&normalised)

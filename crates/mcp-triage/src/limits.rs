@@ -8,6 +8,10 @@ pub const MIN_SECRET_RUN: usize = 8;
 /// never looked for in text (searching a 100 KB name in MBs of text is how a server stalls a page).
 pub const MAX_TOOL_NAME_CHARS: usize = 128;
 
+/// The most extra request headers a run sends (the form offers no more; the CORS doctor preflights
+/// each one, so this also bounds its requests at six plus this many).
+pub const MAX_EXTRA_HEADERS: usize = 8;
+
 /// Caps and deadlines, passed in by the caller so tests can shrink them and no code reads a clock.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
