@@ -138,3 +138,19 @@ test('Cancel aborts every request in flight, and the UI says so in order', async
   writeFileSync(join(ARTIFACTS, 'perf.json'), JSON.stringify(perf, null, 1));
   console.log(`     perf (report, not asserted): cancel→results ${perf.cancelToResultsMs} ms; layout shift while results arrive ${perf.cumulativeLayoutShift}; long tasks during a run: ${JSON.stringify(perf.longTasksMs)}`);
 }, { allow: [expected.noToken(slow), expected.get405(slow)] });
+
+test('the skip link only moves focus: results, token and URL stay as they were', async () => {
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await runQuick(page, { token: 'demo-token' });
+  const url = page.url();
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  await skip.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement?.id === 'main');
+  eq(page.url(), url, 'the URL is unchanged');
+  eq(await page.getByTestId('token').inputValue(), 'demo-token', 'the token is still in its field');
+  assert(await page.getByTestId('results').isVisible(), 'the results are still on the page');
+  await context.close();
+}, { allow: [expected.noToken(shared.demoEndpoint)] });

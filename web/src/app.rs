@@ -34,9 +34,12 @@ pub fn App() -> impl IntoView {
     let hash = location_hash();
     let opened_link = hash.starts_with("#r=");
     let shared = RwSignal::new(opened_link.then(|| mcp_triage::share::decode(&hash)));
-    // A new link pasted into the address bar changes only the hash: start over from it.
+    // A new share link pasted into the address bar changes only the hash: start over from it. Any
+    // other hash change (an in-page anchor) must not reload: that would throw away results and token.
     let on_hash = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
-        if let Some(w) = web_sys::window() {
+        if let Some(w) = web_sys::window()
+            && location_hash().starts_with("#r=")
+        {
             let _ = w.location().reload();
         }
     });
@@ -57,7 +60,7 @@ pub fn App() -> impl IntoView {
         {move || match shared.get() {
             Some(result) => view! {
                 <header class="site-header"><h1>"MCP Triage"</h1></header>
-                <main id="main"><SharedView shared=result on_leave=leave /></main>
+                <main id="main" tabindex="-1"><SharedView shared=result on_leave=leave /></main>
             }.into_any(),
             None => view! { <Tool load_demo=!opened_link && served_from_loopback() /> }.into_any(),
         }}
@@ -99,7 +102,17 @@ fn Tool(load_demo: bool) -> impl IntoView {
     on_key.forget();
     let phase = state.phase;
     view! {
-        <a class="skip-link" href="#main">"Skip to content"</a>
+        <a class="skip-link" href="#main" on:click=move |ev| {
+            // Only move focus: the URL keeps no #main, and nothing else happens.
+            ev.prevent_default();
+            if let Some(main) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id("main"))
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = main.focus();
+            }
+        }>"Skip to content"</a>
         <header class="site-header">
             <h1>"MCP Triage"</h1>
             <p class="tagline">
@@ -111,7 +124,7 @@ fn Tool(load_demo: bool) -> impl IntoView {
                 <code>"Authorization"</code> " header of requests to the endpoint you type."
             </p>
         </header>
-        <main id="main">
+        <main id="main" tabindex="-1">
             <TargetForm demo=demo />
             <details class="no-server">
                 <summary>"No server handy? Examples and pasted captures"</summary>
