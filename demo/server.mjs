@@ -4,6 +4,11 @@
 //
 //   node demo/server.mjs [--port 8787] [--host 127.0.0.1] [--token demo-token]
 //                        [--origins http://127.0.0.1:8080,http://localhost:8080] [--stateful]
+//                        [--allowed-hosts a.example,b.example] [--max-sessions 100]
+//   Safe by default: it answers only requests whose Host header names a loopback name (the SDK's
+//   host validation, against DNS rebinding), or --allowed-hosts; a --host that is not loopback is
+//   refused unless an explicit --token other than the public demo token is given; a stateful server
+//   keeps at most --max-sessions sessions (the least recently used one is closed to make room).
 //   Test-only switches (the browser tests start misconfigured real servers with them):
 //     --cors full|none|no-authorization|no-protocol-version|no-expose-session
 //     --tool-delay-ms N    tools/call handlers wait N ms (a slow backend, for Cancel)
@@ -16,6 +21,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,7 +29,18 @@ function arg(name, fallback) {
 }
 const port = Number(arg('port', process.env.DEMO_PORT || '8787'));
 const host = arg('host', '127.0.0.1');
-const token = arg('token', process.env.DEMO_TOKEN || 'demo-token');
+const explicitToken = arg('token', process.env.DEMO_TOKEN || '');
+const token = explicitToken || 'demo-token';
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
+const loopbackBind = LOOPBACK_NAMES.includes(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+if (!loopbackBind && (!explicitToken || explicitToken === 'demo-token')) {
+  console.error(`demo server: refusing --host ${host}: it is not a loopback address, and the demo token is public. `
+    + 'Give your own --token (or DEMO_TOKEN) to serve beyond this machine.');
+  process.exit(2);
+}
+const allowedHosts = arg('allowed-hosts', '').split(',').map((h) => h.trim()).filter(Boolean);
+const hostNames = allowedHosts.length ? allowedHosts : loopbackBind ? ['localhost', '127.0.0.1', '[::1]'] : [host];
+const maxSessions = Math.max(1, Number(arg('max-sessions', '100')) || 100);
 const origins = arg('origins', process.env.DEMO_ORIGINS || 'http://127.0.0.1:8080,http://localhost:8080')
   .split(',').map((o) => o.trim()).filter(Boolean);
 const stateful = process.argv.includes('--stateful');
@@ -71,13 +88,17 @@ function buildServer() {
   return server;
 }
 
+// Stateful sessions, least recently used first (a Map keeps insertion order; a used session moves last).
+const sessions = new Map();
 const app = express();
 app.disable('x-powered-by');
+// DNS rebinding: a page on an attacker's name that resolves to this machine sends its own Host.
+app.use(hostHeaderValidation(hostNames));
 app.use((req, _res, next) => {
   stats.methods[req.method] = (stats.methods[req.method] || 0) + 1;
   next();
 });
-if (withStats) app.get('/__stats', (_req, res) => res.json(stats));
+if (withStats) app.get('/__stats', (_req, res) => res.json({ ...stats, sessions: sessions.size, maxSessions }));
 const allowedHeaders = ['Authorization', 'Content-Type', 'Accept', 'Mcp-Session-Id', 'Mcp-Protocol-Version',
   'Mcp-Method', 'Mcp-Name', 'Last-Event-ID'].filter((h) =>
   !(corsMode === 'no-authorization' && h === 'Authorization')
@@ -105,7 +126,6 @@ const auth = requireBearerAuth({
   resourceMetadataUrl,
 });
 
-const sessions = new Map();
 app.all('/mcp', auth, async (req, res) => {
   if (req.body && req.body.method === 'tools/call') {
     const name = String(req.body.params && req.body.params.name);
@@ -122,10 +142,21 @@ app.all('/mcp', auth, async (req, res) => {
     }
     const sid = req.headers['mcp-session-id'];
     let transport = sid ? sessions.get(sid) : undefined;
+    if (transport) {
+      sessions.delete(sid);
+      sessions.set(sid, transport);
+    }
     if (!transport) {
       transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => sessions.set(id, transport),
+        onsessioninitialized: (id) => {
+          while (sessions.size >= maxSessions) {
+            const [oldest, old] = sessions.entries().next().value;
+            sessions.delete(oldest);
+            old.close();
+          }
+          sessions.set(id, transport);
+        },
       });
       transport.onclose = () => { if (transport.sessionId) sessions.delete(transport.sessionId); };
       await buildServer().connect(transport);
