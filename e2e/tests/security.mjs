@@ -1,6 +1,7 @@
 // The token never leaves the page except in the Authorization header; redirects are not followed;
 // server text is never markup. Uses the hostile server (behaviour no SDK produces).
-import { HOSTILE_PORT, REDIRECT_TARGET_PORT, SENTINEL, assert, eq, expected, leaks, runQuick, shared, startHostile, test, watchedPage } from '../lib.mjs';
+import { request } from 'node:http';
+import { HOSTILE_PORT, REDIRECT_TARGET_PORT, SENTINEL, assert, eq, expected, leaks, runQuick, shared, startDemo, startHostile, startProcess, test, watchedPage } from '../lib.mjs';
 
 const HOSTILE = HOSTILE_PORT;
 const TARGET = REDIRECT_TARGET_PORT;
@@ -89,3 +90,81 @@ test('the URL the page checks is the URL fetch uses: a short IPv4 form typed by 
   assert(sent.includes(`POST http://127.0.0.1:${port}/mcp`), `probe A went to the URL shown: ${sent.slice(0, 400)}`);
   await context.close();
 }, { allow: [expected.noToken(`http://127.0.0.1:${new URL(shared.demoEndpoint).port}/mcp`)] });
+
+for (const code of [301, 302, 307, 308]) {
+  const endpoint = `http://127.0.0.1:${HOSTILE}/doctor-redirect/${code}/mcp`;
+  test(`the CORS doctor's no-cors request follows a ${code} redirect with no body and no secret (and it did reach the target)`, async () => {
+    const context = await shared.browser.newContext();
+    const page = await watchedPage(context);
+    await page.goto(shared.appUrl);
+    await page.getByTestId('add-header').click();
+    await page.getByTestId('extra-name').fill('X-Api-Key');
+    await page.getByTestId('extra-value').fill(`${SENTINEL}key`);
+    await runQuick(page, { endpoint, token: SENTINEL });
+    await page.getByTestId('diagnosis').waitFor({ timeout: 20000 });
+    const log = (await (await fetch(`http://127.0.0.1:${TARGET}/__log`)).json()).filter((e) => e.url === `/doctor/${code}`);
+    // The control: the doctor ran and its request really reached the redirect target.
+    assert(log.length >= 1, `nothing reached the target after a ${code}`);
+    for (const entry of log) {
+      eq(entry.body, '', `body that reached the target by a ${code} (${entry.method})`);
+      assert(!('authorization' in entry.headers), `an Authorization header reached the target: ${JSON.stringify(entry.headers)}`);
+      assert(leaks(JSON.stringify(entry)).length === 0, `a secret reached the target: ${JSON.stringify(entry)}`);
+    }
+    await context.close();
+  }, { allow: [expected.cors(endpoint)] });
+}
+
+/** A POST to 127.0.0.1:`port` with this Host header; resolves with the status. */
+function postWithHost(port, host, body, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { Host: host, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (d) => { text += d; });
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '0' } } };
+
+test('demo server: a Host header naming another site is refused (DNS rebinding); a loopback Host is served', async () => {
+  const port = Number(new URL(shared.demoEndpoint).port);
+  const rebound = await postWithHost(port, `attacker.example:${port}`, INIT, { Authorization: 'Bearer demo-token' });
+  eq(rebound.status, 403, `a rebound Host: ${rebound.text}`);
+  const loopback = await postWithHost(port, `127.0.0.1:${port}`, INIT, { Authorization: 'Bearer demo-token' });
+  eq(loopback.status, 200, 'the control: the same request with a loopback Host is served');
+});
+
+test('demo server: a non-loopback --host is refused without an explicit token of its own, and starts with one', async () => {
+  for (const extra of [[], ['--token', 'demo-token']]) {
+    const refused = await startProcess('node', ['demo/server.mjs', '--host', '0.0.0.0', '--port', '18806', ...extra], { ready: 'never printed' })
+      .then(() => null, (e) => e.message);
+    assert(refused && refused.includes('exited 2') && refused.includes('refusing --host 0.0.0.0'), `refused: ${refused}`);
+  }
+  // The control: with a token of its own it starts (and still answers only the hosts it names).
+  const own = `own-${SENTINEL}`;
+  const child = await startProcess('node', ['demo/server.mjs', '--host', '0.0.0.0', '--port', '18806', '--token', own, '--allowed-hosts', '127.0.0.1'], { ready: 'demo MCP server' });
+  const served = await postWithHost(18806, '127.0.0.1:18806', INIT, { Authorization: `Bearer ${own}` });
+  eq(served.status, 200, 'served with its own token');
+  child.kill('SIGTERM');
+});
+
+test('demo server: a stateful server keeps at most --max-sessions sessions, closing the least recently used', async () => {
+  const endpoint = await startDemo(18807, [shared.appOrigin], ['--stateful', '--max-sessions', '2', '--stats']);
+  const port = 18807;
+  const auth = { Authorization: 'Bearer demo-token' };
+  const ids = [];
+  for (let i = 0; i < 3; i++) {
+    const res = await postWithHost(port, `127.0.0.1:${port}`, INIT, auth);
+    eq(res.status, 200, `initialize ${i}`);
+    ids.push(res.headers['mcp-session-id']);
+  }
+  const stats = await (await fetch(`${new URL(endpoint).origin}/__stats`)).json();
+  eq(stats.sessions, 2, 'sessions kept');
+  const ping = { jsonrpc: '2.0', id: 2, method: 'ping' };
+  const oldest = await postWithHost(port, `127.0.0.1:${port}`, ping, { ...auth, 'Mcp-Session-Id': ids[0], 'Mcp-Protocol-Version': '2025-06-18' });
+  const newest = await postWithHost(port, `127.0.0.1:${port}`, ping, { ...auth, 'Mcp-Session-Id': ids[2], 'Mcp-Protocol-Version': '2025-06-18' });
+  assert(oldest.status >= 400, `the least recently used session was closed: ${oldest.status}`);
+  eq(newest.status, 200, 'the newest session still works');
+});
