@@ -138,14 +138,14 @@ test('demo server: a Host header naming another site is refused (DNS rebinding);
 
 test('demo server: a non-loopback --host is refused without an explicit token of its own, and starts with one', async () => {
   for (const extra of [[], ['--token', 'demo-token']]) {
-    const refused = await startProcess('node', ['demo/server.mjs', '--host', '0.0.0.0', '--port', '18806', ...extra], { ready: 'never printed' })
+    const refused = await startProcess('node', ['demo/server.mjs', '--host', '0.0.0.0', '--port', '18808', ...extra], { ready: 'never printed' })
       .then(() => null, (e) => e.message);
     assert(refused && refused.includes('exited 2') && refused.includes('refusing --host 0.0.0.0'), `refused: ${refused}`);
   }
   // The control: with a token of its own it starts (and still answers only the hosts it names).
   const own = `own-${SENTINEL}`;
-  const child = await startProcess('node', ['demo/server.mjs', '--host', '0.0.0.0', '--port', '18806', '--token', own, '--allowed-hosts', '127.0.0.1'], { ready: 'demo MCP server' });
-  const served = await postWithHost(18806, '127.0.0.1:18806', INIT, { Authorization: `Bearer ${own}` });
+  const child = await startProcess('node', ['demo/server.mjs', '--host', '0.0.0.0', '--port', '18808', '--token', own, '--allowed-hosts', '127.0.0.1'], { ready: 'demo MCP server' });
+  const served = await postWithHost(18808, '127.0.0.1:18808', INIT, { Authorization: `Bearer ${own}` });
   eq(served.status, 200, 'served with its own token');
   child.kill('SIGTERM');
 });

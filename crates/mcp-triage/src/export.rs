@@ -19,6 +19,28 @@ pub struct Scrub {
     pieces: Secrets,
 }
 
+/// `%XX` escapes decoded (invalid UTF-8 replaced). The leak checker (`leak.rs`) has its own decoder on
+/// purpose: it shares no code with what it checks.
+fn percent_decoded(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = text.get(i + 1..i + 3).map(|h| u8::from_str_radix(h, 16));
+        match (b[i], hex) {
+            (b'%', Some(Ok(v))) => {
+                out.push(v);
+                i += 3;
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// Stands for the origin while the path is hidden (a path like `/mcp` also occurs inside
 /// `https://mcp.example.com`). A private-use character: never in a URL, never in our own text.
 const ORIGIN_HELD: &str = "\u{F8FF}origin\u{F8FF}";
@@ -52,12 +74,22 @@ impl Scrub {
             replacements.push((encoded, "[path hidden]".into()));
             replacements.push((path, "/[path hidden]".into()));
         }
-        let pieces = Secrets::new(
-            endpoint
-                .path_and_query
-                .split(['/', '?', '&', '='])
-                .chain([endpoint.path_and_query.as_str()]),
-        );
+        // The browser's URL parser percent-encodes what it sends, while a server may echo the
+        // pieces decoded (and then in any encoding): both spellings are secrets.
+        let raw: Vec<&str> = endpoint
+            .path_and_query
+            .split(['/', '?', '&', '='])
+            .chain([endpoint.path_and_query.as_str()])
+            .collect();
+        let decoded: Vec<String> = raw.iter().map(|p| percent_decoded(p)).collect();
+        // The matcher reads printable ASCII only: a decoded piece with other characters is
+        // replaced as it is.
+        for (r, d) in raw.iter().zip(&decoded) {
+            if d != r && d.len() >= crate::limits::MIN_SECRET_RUN {
+                replacements.push((d.clone(), "[path hidden]".into()));
+            }
+        }
+        let pieces = Secrets::new(raw.into_iter().chain(decoded.iter().map(String::as_str)));
         Scrub {
             origin: endpoint.origin(),
             replacements,
@@ -370,5 +402,22 @@ mod tests {
         let scrub = Scrub::new(&ep);
         let out = scrub.apply(&format!("echo {hex} and abc123xyz"));
         assert!(!out.contains(&hex) && !out.contains("abc123xyz"), "{out}");
+    }
+
+    #[test]
+    fn a_path_piece_the_browser_percent_encoded_is_hidden_when_echoed_decoded_in_any_encoding() {
+        // As the browser's URL parser sends `/äöüßäöüß/mcp`: no window of the encoded form occurs
+        // in the decoded one, so only the decoded piece as a secret can hide it.
+        let ep = parse_endpoint(
+            "https://mcp.example.com/%C3%A4%C3%B6%C3%BC%C3%9F%C3%A4%C3%B6%C3%BC%C3%9F/mcp",
+        )
+        .unwrap();
+        let scrub = Scrub::new(&ep);
+        let decoded = "äöüßäöüß";
+        let base64 = crate::redact::base64url(decoded.as_bytes());
+        for echo in [decoded.to_string(), base64] {
+            let out = scrub.apply(&format!("echo {echo}"));
+            assert!(!out.contains(&echo), "{out}");
+        }
     }
 }
