@@ -183,23 +183,40 @@ pub enum SkipReason {
 }
 
 impl SkipReason {
-    /// A sentence for people.
+    /// A sentence for people: why, without what to do about it (see [`SkipReason::next_step`]).
     pub fn describe(self) -> &'static str {
         match self {
             SkipReason::CatalogueUnavailable => {
                 "tools/list did not answer, so no tool could be chosen"
             }
             SkipReason::NoSafeToolWithRequiredArgument => {
-                "no tool declared readOnlyHint: true with a required argument; pick one yourself (Review first) if calling it is safe"
+                "no tool declared readOnlyHint: true has a required argument"
             }
             SkipReason::NoSafeToolWithIdArgument => {
-                "no tool declared readOnlyHint: true takes an id-like string; pick a call that makes the backend fail (Review first)"
+                "no tool declared readOnlyHint: true takes an id-like string"
             }
             SkipReason::NoSafeToolWithoutRequiredArguments => {
-                "no tool declared readOnlyHint: true can be called without arguments; pick one yourself (Review first)"
+                "no tool declared readOnlyHint: true can be called without arguments"
             }
             SkipReason::SkippedByUser => "skipped by you",
             SkipReason::RunEnded => "the run ended before this probe was sent",
+        }
+    }
+
+    /// What a user can do about it outside Review first (Review first itself never says "use
+    /// Review first").
+    pub fn next_step(self) -> Option<&'static str> {
+        match self {
+            SkipReason::CatalogueUnavailable | SkipReason::SkippedByUser | SkipReason::RunEnded => {
+                None
+            }
+            SkipReason::NoSafeToolWithRequiredArgument
+            | SkipReason::NoSafeToolWithoutRequiredArguments => {
+                Some("pick a tool yourself in Review first if calling it is safe")
+            }
+            SkipReason::NoSafeToolWithIdArgument => {
+                Some("pick a call that makes the backend fail in Review first")
+            }
         }
     }
 }
@@ -258,6 +275,65 @@ impl ToolInfo {
     }
 }
 
+/// Words that make a tool name read like a write: a tool whose name has one among its parts is never
+/// proposed for a probe, whatever its schema (issue "One click to a full check on real servers").
+pub const WRITE_WORDS: &[&str] = &[
+    "create", "update", "delete", "remove", "write", "set", "put", "post", "patch", "send", "sync",
+    "push", "add", "insert", "drop", "reset", "wipe", "purge", "clear", "exec", "execute", "run",
+    "kill", "stop", "start", "deploy", "publish", "upload", "move", "rename", "grant", "revoke",
+    "pay", "charge", "transfer", "approve", "merge", "commit",
+];
+
+/// Words that make a tool name read like a lookup: preferred when proposing.
+pub const LOOKUP_WORDS: &[&str] = &[
+    "get", "list", "read", "search", "find", "describe", "fetch", "show", "query", "lookup",
+    "view", "count", "check",
+];
+
+/// The parts of a tool name: split at `_ - . /` (any character that is not an ASCII letter: MCP tool
+/// names are ASCII), at camelCase boundaries and at digits, lower-cased. `sendEmail2user` → `send`,
+/// `email`, `user`.
+pub fn name_parts(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut part = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        let boundary = !c.is_ascii_alphabetic() || (c.is_ascii_uppercase() && prev_lower);
+        if boundary && !part.is_empty() {
+            out.push(std::mem::take(&mut part));
+        }
+        if c.is_ascii_alphabetic() {
+            part.push(c.to_ascii_lowercase());
+        }
+        prev_lower = c.is_ascii_lowercase();
+    }
+    if !part.is_empty() {
+        out.push(part);
+    }
+    out
+}
+
+impl ToolInfo {
+    /// May be proposed for the user's OK: not explicitly declared destructive or not-read-only
+    /// (absent annotations do not count, or nothing unannotated could ever be proposed), no write
+    /// word among its name's parts, and a name short enough to pick.
+    pub fn may_propose(&self) -> bool {
+        self.destructive != Some(true)
+            && self.read_only != Some(false)
+            && self.name.len() <= crate::limits::MAX_TOOL_NAME_CHARS
+            && !name_parts(&self.name)
+                .iter()
+                .any(|p| WRITE_WORDS.contains(&p.as_str()))
+    }
+
+    /// Its name's parts include a lookup word.
+    fn reads_like_a_lookup(&self) -> bool {
+        name_parts(&self.name)
+            .iter()
+            .any(|p| LOOKUP_WORDS.contains(&p.as_str()))
+    }
+}
+
 /// The first candidate the preference likes, else the first candidate (catalogue order decides
 /// ties) — among the candidates whose output does not look sensitive, when there are any.
 fn first_best<'a>(
@@ -277,28 +353,86 @@ fn first_best<'a>(
     pick(&mut plain.clone()).or_else(|| pick(&mut candidates.into_iter()))
 }
 
-/// Probe B: a read-only tool with a required property, called with none of its arguments.
+/// Which tools a probe may use: the declared read-only ones (chosen on their own), or the ones that
+/// may be proposed for the user's OK ([`ToolInfo::may_propose`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pool {
+    /// `readOnlyHint: true`: called without asking.
+    DeclaredReadOnly,
+    /// Not declared read-only, nothing says it writes: proposed, called only after the user's OK.
+    Proposable,
+}
+
+impl Pool {
+    fn admits(self, t: &ToolInfo) -> bool {
+        match self {
+            Pool::DeclaredReadOnly => t.is_safe(),
+            Pool::Proposable => !t.is_safe() && t.may_propose(),
+        }
+    }
+
+    /// Why a tool from this pool, in words, before the probe's own reason.
+    fn why(self) -> &'static str {
+        match self {
+            Pool::DeclaredReadOnly => "declared read-only",
+            Pool::Proposable => {
+                "proposed for your OK (not declared read-only; nothing in its annotations or name says it writes)"
+            }
+        }
+    }
+}
+
+/// Probe B: a tool with a required property, called with none of its arguments.
 pub fn choose_b(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
+    pick_b(tools, Pool::DeclaredReadOnly)
+}
+
+/// Probe C: a tool whose required arguments are strings, one of them id-like, called with a value
+/// that cannot exist.
+pub fn choose_c(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
+    pick_c(tools, Pool::DeclaredReadOnly)
+}
+
+/// Probe D: a tool with no required arguments, called with `{}`.
+pub fn choose_d(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
+    pick_d(tools, Pool::DeclaredReadOnly)
+}
+
+/// What the consent step proposes for B, C or D when no declared read-only tool fits: a tool from
+/// [`Pool::Proposable`], preferring names that read like a lookup; `None` when nothing fits.
+pub fn propose(probe: crate::engine::ProbeName, tools: &[ToolInfo]) -> Option<Choice> {
+    use crate::engine::ProbeName;
+    match probe {
+        ProbeName::A => None,
+        ProbeName::B => pick_b(tools, Pool::Proposable).ok(),
+        ProbeName::C => pick_c(tools, Pool::Proposable).ok(),
+        ProbeName::D => pick_d(tools, Pool::Proposable).ok(),
+    }
+}
+
+fn pick_b(tools: &[ToolInfo], pool: Pool) -> Result<Choice, SkipReason> {
     let tool = tools
         .iter()
-        .filter(|t| t.is_safe() && !t.required.is_empty())
-        .min_by_key(|t| (t.suggests_sensitive_output(), t.required.len()))
+        .filter(|t| pool.admits(t) && !t.required.is_empty())
+        .min_by_key(|t| {
+            let unlike = pool == Pool::Proposable && !t.reads_like_a_lookup();
+            (t.suggests_sensitive_output(), unlike, t.required.len())
+        })
         .ok_or(SkipReason::NoSafeToolWithRequiredArgument)?;
     Ok(Choice {
         tool: tool.name.clone(),
         arguments: Value::Object(Map::new()),
         why: format!(
-            "declared read-only; requires {}, which is left out",
+            "{}; requires {}, which is left out",
+            pool.why(),
             tool.required.join(", ")
         ),
     })
 }
 
-/// Probe C: a read-only tool whose required arguments are strings, one of them id-like, called with
-/// a value that cannot exist.
-pub fn choose_c(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
+fn pick_c(tools: &[ToolInfo], pool: Pool) -> Result<Choice, SkipReason> {
     let fits = |t: &&ToolInfo| {
-        t.is_safe()
+        pool.admits(t)
             && !t.required.is_empty()
             && t.required.iter().any(|r| id_like(r))
             && t.required
@@ -306,9 +440,12 @@ pub fn choose_c(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
                 .all(|r| matches!(t.property_type(r), Some("string") | Some("any")))
     };
     let verbs = ["get", "read", "fetch", "find", "lookup", "show", "describe"];
-    let tool = first_best(tools.iter().filter(fits), |t| {
-        let n = t.name.to_ascii_lowercase();
-        verbs.iter().any(|v| n.contains(v))
+    let tool = first_best(tools.iter().filter(fits), |t| match pool {
+        Pool::DeclaredReadOnly => {
+            let n = t.name.to_ascii_lowercase();
+            verbs.iter().any(|v| n.contains(v))
+        }
+        Pool::Proposable => t.reads_like_a_lookup(),
     })
     .ok_or(SkipReason::NoSafeToolWithIdArgument)?;
     let args: Map<String, Value> = tool
@@ -320,29 +457,32 @@ pub fn choose_c(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
         tool: tool.name.clone(),
         arguments: Value::Object(args),
         why: format!(
-            "declared read-only; takes an id-like string ({}), given one that cannot exist",
+            "{}; takes an id-like string ({}), given one that cannot exist",
+            pool.why(),
             tool.required.join(", ")
         ),
     })
 }
 
-/// Probe D: a read-only tool with no required arguments, called with `{}`.
-pub fn choose_d(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
+fn pick_d(tools: &[ToolInfo], pool: Pool) -> Result<Choice, SkipReason> {
     let words = ["list", "ping", "status", "info", "health", "version"];
     let tool = first_best(
         tools
             .iter()
-            .filter(|t| t.is_safe() && t.required.is_empty()),
-        |t| {
-            let n = t.name.to_ascii_lowercase();
-            words.iter().any(|w| n.contains(w))
+            .filter(|t| pool.admits(t) && t.required.is_empty()),
+        |t| match pool {
+            Pool::DeclaredReadOnly => {
+                let n = t.name.to_ascii_lowercase();
+                words.iter().any(|w| n.contains(w))
+            }
+            Pool::Proposable => t.reads_like_a_lookup(),
         },
     )
     .ok_or(SkipReason::NoSafeToolWithoutRequiredArguments)?;
     Ok(Choice {
         tool: tool.name.clone(),
         arguments: Value::Object(Map::new()),
-        why: "declared read-only and needs no arguments".into(),
+        why: format!("{} and needs no arguments", pool.why()),
     })
 }
 
@@ -366,6 +506,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::engine::ProbeName as ProbeNameT;
 
     fn demo() -> Vec<ToolInfo> {
         let list = json!({"tools": [
@@ -378,6 +519,65 @@ mod tests {
         let (tools, cursor) = parse_tools(&list);
         assert_eq!(cursor.as_deref(), Some("p2"));
         tools
+    }
+
+    #[test]
+    fn name_parts_split_at_separators_camel_case_and_digits() {
+        assert_eq!(name_parts("sendEmail2user"), ["send", "email", "user"]);
+        assert_eq!(
+            name_parts("crm.sync/v2-now_x"),
+            ["crm", "sync", "v", "now", "x"]
+        );
+        assert_eq!(name_parts("HTTPGet"), ["httpget"]);
+        assert_eq!(name_parts("lead_get"), ["lead", "get"]);
+    }
+
+    fn unannotated(list: Value) -> Vec<ToolInfo> {
+        parse_tools(&json!({ "tools": list })).0
+    }
+
+    #[test]
+    fn proposals_never_take_a_write_word_or_an_explicit_destructive_or_not_read_only_tool() {
+        // Every one of these fits B, C or D by schema better than anything else would.
+        let tools = unannotated(json!([
+            {"name": "delete_record", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}},
+            {"name": "updateProfile", "inputSchema": {"type": "object", "properties": {"user_id": {"type": "string"}}, "required": ["user_id"]}},
+            {"name": "send-email", "inputSchema": {"type": "object", "properties": {"to": {"type": "string"}}, "required": ["to"]}},
+            {"name": "sync2crm", "inputSchema": {"type": "object"}},
+            {"name": "runJob", "inputSchema": {"type": "object"}},
+            {"name": "lead_get", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}, "annotations": {"destructiveHint": true}},
+            {"name": "icp_list", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": false}}
+        ]));
+        for p in [ProbeNameT::B, ProbeNameT::C, ProbeNameT::D] {
+            assert_eq!(propose(p, &tools), None, "{p:?}");
+        }
+    }
+
+    #[test]
+    fn proposals_prefer_lookup_names_among_unannotated_tools() {
+        let tools = unannotated(json!([
+            {"name": "lead_note", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}},
+            {"name": "lead_get", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}},
+            {"name": "crm_sync", "inputSchema": {"type": "object"}},
+            {"name": "icp", "inputSchema": {"type": "object"}},
+            {"name": "icp_list", "inputSchema": {"type": "object"}}
+        ]));
+        assert_eq!(propose(ProbeNameT::B, &tools).unwrap().tool, "lead_get");
+        let c = propose(ProbeNameT::C, &tools).unwrap();
+        assert_eq!(c.tool, "lead_get");
+        assert_eq!(c.arguments, json!({"id": NONEXISTENT_ID}));
+        assert_eq!(propose(ProbeNameT::D, &tools).unwrap().tool, "icp_list");
+        assert!(
+            propose(ProbeNameT::D, &tools)
+                .unwrap()
+                .why
+                .contains("proposed for your OK")
+        );
+        // Nothing is chosen without asking: these tools are not declared read-only.
+        assert!(
+            choose_b(&tools).is_err() && choose_c(&tools).is_err() && choose_d(&tools).is_err()
+        );
+        assert_eq!(propose(ProbeNameT::A, &tools), None);
     }
 
     #[test]
