@@ -65,6 +65,22 @@ labelled_enum! {
 }
 
 labelled_enum! {
+    /// How a run ended.
+    RunEnd {
+        /// Everything planned was sent and answered (or refused).
+        Complete = "complete",
+        /// The user cancelled.
+        Cancelled = "cancelled",
+        /// The run's own deadline passed; what was in flight was aborted.
+        DeadlinePassed = "deadline_passed",
+        /// `initialize` / `server/discover` failed, so no probe could be planned.
+        ConnectFailed = "connect_failed",
+        /// A report made from recorded exchanges (examples, pasted captures): no run took place.
+        Recorded = "recorded",
+    }
+}
+
+labelled_enum! {
     /// What most likely happened.
     Cause {
         /// The tool name is not one the server has.

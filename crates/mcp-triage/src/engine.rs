@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::assess::{Assessment, assess};
 use crate::catalogue::{self, Choice, SkipReason, ToolInfo, ToolRisk};
-use crate::cause::Flag;
+use crate::cause::{Flag, RunEnd};
 use crate::classify::{KNOWN_VERSIONS, Options};
 use crate::exchange::{Exchange, Request, Vantage};
 use crate::limits::Limits;
@@ -261,8 +261,11 @@ pub struct Engine {
     catalogue: CatalogueState,
     planned: [PlannedProbe; 4],
     review_applied: bool,
+    /// Quick check's consent step: proposals for B, C and D where no declared read-only tool fits.
+    consent: ConsentState,
+    proposals: [Option<Proposal>; 4],
     server_info: Option<Value>,
-    ended: Option<&'static str>,
+    ended: Option<RunEnd>,
     replies: u32,
     /// Server requests left unanswered because the run's reply cap was reached.
     replies_refused: u32,
@@ -271,6 +274,40 @@ pub struct Engine {
     /// Bodies cut to their head because the run's kept-bytes cap was reached.
     bodies_cut: u32,
     notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ConsentState {
+    /// Every probe had a declared read-only tool, or nothing could be proposed, or Review first.
+    NotNeeded,
+    /// Waiting for the user's answer.
+    Asking,
+    /// Answered: "Run with these" (true) or "Only probe A" (false).
+    Answered(bool),
+}
+
+/// A call proposed for the user's OK, with the id and the exact body it will be sent with.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Proposal {
+    /// The proposed call.
+    pub choice: Choice,
+    /// The JSON-RPC id reserved for it.
+    pub id: i64,
+    /// The exact request body, as it will be sent.
+    pub payload: String,
+    /// The tool as the catalogue describes it (its annotations as declared).
+    pub tool: Option<ToolInfo>,
+}
+
+/// One probe in the consent step: what is proposed, or why nothing fits.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConsentRow {
+    /// Which probe.
+    pub probe: ProbeName,
+    /// The proposal, when a tool fits.
+    pub proposal: Option<Proposal>,
+    /// Why no declared read-only tool was chosen (and, without a proposal, why nothing runs).
+    pub reason: Option<SkipReason>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -329,6 +366,8 @@ impl Engine {
             catalogue: CatalogueState::Pending,
             planned: ProbeName::ALL.map(planned),
             review_applied: false,
+            consent: ConsentState::NotNeeded,
+            proposals: [None, None, None, None],
             server_info: None,
             ended: None,
             replies: 0,
@@ -458,7 +497,7 @@ impl Engine {
     pub fn poll(&mut self, now_ms: f64) -> Poll {
         let started = *self.started_ms.get_or_insert(now_ms);
         if self.ended.is_none() && now_ms - started > self.cfg.limits.run_total_ms as f64 {
-            self.end("run deadline passed");
+            self.end(RunEnd::DeadlinePassed);
             return Poll {
                 send: Vec::new(),
                 abort_all: true,
@@ -513,7 +552,7 @@ impl Engine {
             if !self.was_sent(Step::Get) {
                 send.push(self.get_request(base_wave + 1));
             } else if self.in_flight.is_empty() {
-                self.end("connect failed");
+                self.end(RunEnd::ConnectFailed);
             }
             return self.finish_poll(send);
         }
@@ -607,9 +646,12 @@ impl Engine {
     }
 
     fn finish_poll(&mut self, send: Vec<Outgoing>) -> Poll {
-        let done = send.is_empty() && self.in_flight.is_empty() && !self.waiting_for_review();
+        let done = send.is_empty()
+            && self.in_flight.is_empty()
+            && !self.waiting_for_review()
+            && !self.waiting_for_consent();
         if done && self.ended.is_none() {
-            self.ended = Some("complete");
+            self.ended = Some(RunEnd::Complete);
         }
         Poll {
             send,
@@ -655,8 +697,105 @@ impl Engine {
         self.set_choice(ProbeName::A, Ok(choice));
     }
 
+    /// For each of B, C and D without a declared read-only tool, a proposal for the user's OK; asks
+    /// when there is at least one.
+    fn propose(&mut self) {
+        for p in [ProbeName::B, ProbeName::C, ProbeName::D] {
+            let reason = self.planned[p.index()].skipped;
+            let no_safe_tool = matches!(
+                reason,
+                Some(
+                    SkipReason::NoSafeToolWithRequiredArgument
+                        | SkipReason::NoSafeToolWithIdArgument
+                        | SkipReason::NoSafeToolWithoutRequiredArguments
+                )
+            );
+            if !no_safe_tool {
+                continue;
+            }
+            let Some(choice) = catalogue::propose(p, &self.tools) else {
+                continue;
+            };
+            let id = self.id();
+            let payload = self.request_body(
+                Some(id),
+                "tools/call",
+                json!({"name": choice.tool, "arguments": choice.arguments}),
+            );
+            let tool = self.tools.iter().find(|t| t.name == choice.tool).cloned();
+            self.proposals[p.index()] = Some(Proposal {
+                choice,
+                id,
+                payload,
+                tool,
+            });
+        }
+        if self.proposals.iter().any(Option::is_some) {
+            self.consent = ConsentState::Asking;
+        }
+    }
+
+    /// The consent step's rows: every probe of B, C and D with no declared read-only tool.
+    pub fn consent_rows(&self) -> Vec<ConsentRow> {
+        [ProbeName::B, ProbeName::C, ProbeName::D]
+            .into_iter()
+            .filter(|p| {
+                self.proposals[p.index()].is_some()
+                    || matches!(
+                        self.planned[p.index()].skipped,
+                        Some(
+                            SkipReason::NoSafeToolWithRequiredArgument
+                                | SkipReason::NoSafeToolWithIdArgument
+                                | SkipReason::NoSafeToolWithoutRequiredArguments
+                        )
+                    )
+            })
+            .map(|p| ConsentRow {
+                probe: p,
+                proposal: self.proposals[p.index()].clone(),
+                reason: self.planned[p.index()].skipped,
+            })
+            .collect()
+    }
+
+    fn waiting_for_consent(&self) -> bool {
+        self.consent == ConsentState::Asking && self.ended.is_none() && !self.connect_failed
+    }
+
+    /// True when Quick check waits at the consent step and nothing is in flight: the shell shows
+    /// the step. Requests that need no consent (A, the transport checks) were sent as usual.
+    pub fn awaiting_consent(&self) -> bool {
+        self.waiting_for_consent() && self.in_flight.is_empty()
+    }
+
+    /// The user's answer: "Run with these" (`true`) calls the proposals, "Only probe A" (`false`)
+    /// skips them. The run deadline restarts: the time spent reading does not count.
+    pub fn answer_consent(&mut self, run_them: bool) {
+        if self.consent != ConsentState::Asking {
+            return;
+        }
+        for p in [ProbeName::B, ProbeName::C, ProbeName::D] {
+            let Some(proposal) = self.proposals[p.index()].clone() else {
+                continue;
+            };
+            if run_them {
+                let mut choice = proposal.choice;
+                choice.why.push_str("; you agreed");
+                self.set_choice_as(p, Ok(choice), proposal.id);
+            } else {
+                self.set_choice(p, Err(SkipReason::SkippedByUser));
+            }
+        }
+        self.consent = ConsentState::Answered(run_them);
+        self.started_ms = None;
+    }
+
     fn set_choice(&mut self, probe: ProbeName, choice: Result<Choice, SkipReason>) {
         let id = self.id();
+        self.set_choice_as(probe, choice, id);
+    }
+
+    fn set_choice_as(&mut self, probe: ProbeName, choice: Result<Choice, SkipReason>, id: i64) {
         let risk = choice.as_ref().ok().and_then(|c| {
             self.tools
                 .iter()
@@ -749,6 +888,19 @@ impl Engine {
         }
     }
 
+    /// What Review first says under a tool name the user typed that `tools/list` did not list, before
+    /// the run (the same rule as [`Engine::needs_opt_in`]); `None` for a listed tool or no name.
+    pub fn unlisted_tool_note(&self, tool: &str) -> Option<&'static str> {
+        if tool.trim().is_empty() || self.tools.iter().any(|t| t.name == tool) {
+            return None;
+        }
+        Some(if self.catalogue == CatalogueState::Complete {
+            "not in tools/list: this will test an unknown tool"
+        } else {
+            "not in the part of the catalogue we could read: needs your opt-in"
+        })
+    }
+
     /// Applies the user's edits (Review first) and lets the run continue.
     pub fn apply_review(&mut self, edits: &[(ProbeName, ProbeEdit)]) -> Result<(), String> {
         for (probe, edit) in edits {
@@ -802,10 +954,10 @@ impl Engine {
 
     /// Cancels the run: nothing more is sent; the shell aborts what is in flight.
     pub fn cancel(&mut self) {
-        self.end("cancelled");
+        self.end(RunEnd::Cancelled);
     }
 
-    fn end(&mut self, why: &'static str) {
+    fn end(&mut self, why: RunEnd) {
         if self.ended.is_none() {
             self.ended = Some(why);
         }
@@ -817,7 +969,7 @@ impl Engine {
     }
 
     /// Why the run ended, once it has.
-    pub fn ended(&self) -> Option<&'static str> {
+    pub fn ended(&self) -> Option<RunEnd> {
         self.ended
     }
 
@@ -1047,6 +1199,9 @@ impl Engine {
         self.set_choice(ProbeName::B, b);
         self.set_choice(ProbeName::C, c);
         self.set_choice(ProbeName::D, d);
+        if self.cfg.mode == Mode::Quick {
+            self.propose();
+        }
         // A's name was drawn before the catalogue was known: redraw if it collides.
         if let Some(a) = &self.planned[0].choice
             && self.tools.iter().any(|t| t.name == a.tool)
@@ -1166,7 +1321,7 @@ pub struct RunReport {
     /// The number of sequential rounds up to the last probe response.
     pub waves: Option<u32>,
     /// Why the run ended.
-    pub ended: Option<&'static str>,
+    pub ended: Option<RunEnd>,
     /// Things worth saying about the run.
     pub notes: Vec<String>,
     /// The catalogue: names and risks.
@@ -1306,7 +1461,7 @@ impl RunReport {
             origin,
             c_not_provoked,
             waves: None,
-            ended: Some("recorded"),
+            ended: Some(RunEnd::Recorded),
             notes: Vec::new(),
             tools: Vec::new(),
         }

@@ -288,9 +288,13 @@ pub fn markdown(
     for p in &report.probes {
         if let Some(reason) = p.skipped {
             out.push_str(&format!(
-                "\nProbe {} skipped: {}.",
+                "\nProbe {} skipped: {}{}.",
                 p.probe.as_str(),
-                reason.describe()
+                reason.describe(),
+                reason
+                    .next_step()
+                    .map(|n| format!("; {n}"))
+                    .unwrap_or_default()
             ));
         }
     }

@@ -504,7 +504,10 @@ fn run_deadline_with_synthetic_time_aborts_and_skips() {
     assert!(!late.done, "initialize is still in flight");
     engine.handle(Step::Initialize, exchange(&first.send[0], None));
     assert!(engine.poll(200_000.0).done);
-    assert_eq!(engine.ended(), Some("run deadline passed"));
+    assert_eq!(
+        engine.ended(),
+        Some(mcp_triage::cause::RunEnd::DeadlinePassed)
+    );
     assert!(
         engine
             .plan()
@@ -562,7 +565,7 @@ fn an_old_http_sse_endpoint_is_recognised_and_named() {
             .iter()
             .any(|n| n.contains("old HTTP+SSE transport"))
     );
-    assert_eq!(report.ended, Some("connect failed"));
+    assert_eq!(report.ended, Some(mcp_triage::cause::RunEnd::ConnectFailed));
     assert!(
         report
             .probes
@@ -759,6 +762,10 @@ fn a_tool_the_run_could_not_see_needs_opt_in_when_the_catalogue_was_cut_or_faile
         .apply_review(&replace("lead_delete_all", false))
         .unwrap_err();
     assert!(err.contains("not in the part of the catalogue"), "{err}");
+    assert_eq!(
+        failed.unlisted_tool_note("lead_delete_all"),
+        Some("not in the part of the catalogue we could read: needs your opt-in")
+    );
     failed
         .apply_review(&replace("lead_delete_all", true))
         .unwrap();
@@ -792,5 +799,144 @@ fn a_tool_the_run_could_not_see_needs_opt_in_when_the_catalogue_was_cut_or_faile
         exchange(out, Some(response(200, "application/json", text)))
     });
     assert_eq!(complete.needs_opt_in("lead_delete_all"), None);
+    assert_eq!(
+        complete.unlisted_tool_note("lead_delete_all"),
+        Some("not in tools/list: this will test an unknown tool")
+    );
+    assert_eq!(complete.unlisted_tool_note("write_note"), None, "listed");
     assert!(complete.needs_opt_in("write_note").is_some());
+}
+
+/// The seed's tools with every annotation removed (how most servers in the wild list them).
+fn unannotated_tools(out: &Outgoing) -> Exchange {
+    let tools = json!({"tools": [
+        {"name": "lead_get", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}},
+        {"name": "icp_list", "inputSchema": {"type": "object", "properties": {}}},
+        {"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}},
+        {"name": "crm_sync", "inputSchema": {"type": "object", "properties": {}}},
+        {"name": "lead_delete_all", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": true}}
+    ]});
+    let text = json!({"jsonrpc": "2.0", "id": out.expect_id, "result": tools}).to_string();
+    exchange(out, Some(response(200, "application/json", text)))
+}
+
+/// Plays the seed's server with unannotated tools until the engine asks for consent or is done.
+fn until_consent(engine: &mut Engine, sent: &mut Vec<Outgoing>) {
+    let mut now = 0.0;
+    for _ in 0..40 {
+        if engine.awaiting_consent() {
+            return;
+        }
+        let poll = engine.poll(now);
+        if poll.done {
+            return;
+        }
+        for out in poll.send {
+            let ex = match out.step {
+                Step::ToolsList(_) => unannotated_tools(&out),
+                _ => serve("ts-1.29.0-stateless", "pv2025-06-18", &out),
+            };
+            engine.handle(out.step, ex);
+            sent.push(out);
+        }
+        now += 1.0;
+    }
+    panic!("neither consent nor done");
+}
+
+#[test]
+fn quick_check_on_unannotated_tools_asks_once_then_sends_exactly_the_proposed_payloads() {
+    let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, true));
+    let mut sent = Vec::new();
+    until_consent(&mut engine, &mut sent);
+    assert!(
+        engine.awaiting_consent(),
+        "Quick check stops at the consent step"
+    );
+    // What needs no consent went as usual: A and the transport checks; nothing of B, C or D.
+    let steps: Vec<Step> = sent.iter().map(|o| o.step).collect();
+    for s in [Step::Probe(ProbeName::A), Step::NoToken, Step::Get] {
+        assert!(steps.contains(&s), "{s:?} was sent before the consent step");
+    }
+    assert!(
+        !steps
+            .iter()
+            .any(|s| matches!(s, Step::Probe(ProbeName::B | ProbeName::C | ProbeName::D)))
+    );
+    let rows = engine.consent_rows();
+    let proposed: Vec<(ProbeName, String)> = rows
+        .iter()
+        .map(|r| (r.probe, r.proposal.as_ref().unwrap().choice.tool.clone()))
+        .collect();
+    assert_eq!(
+        proposed,
+        vec![
+            (ProbeName::B, "lead_get".to_string()),
+            (ProbeName::C, "lead_get".to_string()),
+            (ProbeName::D, "icp_list".to_string()),
+        ]
+    );
+    let payloads: Vec<String> = rows
+        .iter()
+        .map(|r| r.proposal.as_ref().unwrap().payload.clone())
+        .collect();
+    engine.answer_consent(true);
+    assert!(!engine.awaiting_consent());
+    let mut after = Vec::new();
+    until_consent(&mut engine, &mut after);
+    let bodies: Vec<String> = after
+        .iter()
+        .filter(|o| matches!(o.step, Step::Probe(_)))
+        .filter_map(|o| o.body.clone())
+        .collect();
+    assert_eq!(bodies, payloads, "the exact payloads shown were sent");
+    let report = engine.report();
+    assert!(report.summary.score.is_some(), "A to D give a score");
+    assert_eq!(outcome(&engine, ProbeName::D).0, Channel::Success);
+}
+
+#[test]
+fn only_probe_a_skips_the_proposals_and_a_write_like_catalogue_proposes_nothing() {
+    let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, true));
+    let mut sent = Vec::new();
+    until_consent(&mut engine, &mut sent);
+    engine.answer_consent(false);
+    until_consent(&mut engine, &mut sent);
+    for p in [ProbeName::B, ProbeName::C, ProbeName::D] {
+        assert_eq!(
+            engine.plan()[p as usize].skipped,
+            Some(SkipReason::SkippedByUser)
+        );
+    }
+    assert!(!sent.iter().any(|o| matches!(
+        o.step,
+        Step::Probe(ProbeName::B | ProbeName::C | ProbeName::D)
+    )));
+
+    // Tools that would fit B, C and D best by schema, all with a write word in their names.
+    let write_like = drive(
+        Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false)),
+        |out| {
+            if out.step != Step::ToolsList(1) {
+                return serve("ts-1.29.0-stateless", "pv2025-06-18", out);
+            }
+            let tools = json!({"tools": [
+                {"name": "delete_lead", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}},
+                {"name": "sendEmail", "inputSchema": {"type": "object", "properties": {"to": {"type": "string"}}, "required": ["to"]}},
+                {"name": "crm-sync", "inputSchema": {"type": "object"}}
+            ]});
+            let text = json!({"jsonrpc": "2.0", "id": out.expect_id, "result": tools}).to_string();
+            exchange(out, Some(response(200, "application/json", text)))
+        },
+    );
+    assert!(
+        write_like
+            .consent_rows()
+            .iter()
+            .all(|r| r.proposal.is_none())
+    );
+    assert!(!write_like.records().iter().any(|r| matches!(
+        r.step,
+        Step::Probe(ProbeName::B | ProbeName::C | ProbeName::D)
+    )));
 }
