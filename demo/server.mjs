@@ -13,6 +13,10 @@
 //     --cors full|none|no-authorization|no-protocol-version|no-expose-session
 //     --tool-delay-ms N    tools/call handlers wait N ms (a slow backend, for Cancel)
 //     --stats              GET /__stats reports requests per method and tool calls per name
+//     --unannotated        the read tools (lead_get, icp_list, echo) declare no annotations, as most
+//                          servers in the wild: Quick check reaches its consent step
+//     --write-like         only tools with write words in their names that fit probes B, C and D
+//                          best by schema (delete_lead, sendEmail, crm-sync), none annotated
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import cors from 'cors';
@@ -48,15 +52,25 @@ const base = `http://${host}:${port}`;
 const corsMode = arg('cors', 'full');
 const toolDelay = Number(arg('tool-delay-ms', '0'));
 const withStats = process.argv.includes('--stats');
+const unannotated = process.argv.includes('--unannotated');
+const writeLike = process.argv.includes('--write-like');
+const readOnly = unannotated ? undefined : { readOnlyHint: true, openWorldHint: false };
 const stats = { methods: {}, tools: {} };
 const pause = () => new Promise((resolve) => setTimeout(resolve, toolDelay));
 
 function buildServer() {
   const server = new McpServer({ name: 'mcp-triage-demo', version: '1.29.0' });
+  if (writeLike) {
+    const done = (text) => async () => ({ content: [{ type: 'text', text: `${text} (demo server: nothing changed)` }] });
+    server.registerTool('delete_lead', { description: 'Delete a lead by id.', inputSchema: { id: z.string() } }, done('deleted'));
+    server.registerTool('sendEmail', { description: 'Send an email.', inputSchema: { to: z.string() } }, done('sent'));
+    server.registerTool('crm-sync', { description: 'Push local changes to the CRM.', inputSchema: {} }, done('synced'));
+    return server;
+  }
   server.registerTool('lead_get', {
     description: 'Get a lead by id (always fails, like the seed\'s backend).',
     inputSchema: { id: z.string() },
-    annotations: { readOnlyHint: true, openWorldHint: false },
+    annotations: readOnly,
   }, async () => {
     await pause();
     throw new Error('lead not found in this organization');
@@ -64,7 +78,7 @@ function buildServer() {
   server.registerTool('icp_list', {
     description: 'List ideal customer profiles.',
     inputSchema: {},
-    annotations: { readOnlyHint: true, openWorldHint: false },
+    annotations: readOnly,
   }, async () => {
     await pause();
     return { content: [{ type: 'text', text: JSON.stringify({ ok: true }) }] };
@@ -72,7 +86,7 @@ function buildServer() {
   server.registerTool('echo', {
     description: 'Echo back the text.',
     inputSchema: { text: z.string() },
-    annotations: { readOnlyHint: true, openWorldHint: false },
+    annotations: readOnly,
   }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
   // No annotations at all: by the spec's defaults it may write and may be destructive, so probes must
   // never pick it on their own (it needs no arguments, which would make it a tempting probe D).

@@ -4,6 +4,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
+use crate::components::consent::ConsentStep;
 use crate::components::examples::Examples;
 use crate::components::paste::Paste;
 use crate::components::plan_review::PlanReview;
@@ -89,7 +90,7 @@ fn Tool(load_demo: bool) -> impl IntoView {
             if ev.key() == "Escape"
                 && matches!(
                     state.phase.get_untracked(),
-                    Phase::Connecting | Phase::Running | Phase::Review
+                    Phase::Connecting | Phase::Running | Phase::Review | Phase::Consent
                 )
             {
                 state.cancel();
@@ -133,6 +134,9 @@ fn Tool(load_demo: bool) -> impl IntoView {
             </details>
             <Show when=move || phase.get() == Phase::Review>
                 <PlanReview />
+            </Show>
+            <Show when=move || phase.get() == Phase::Consent>
+                <ConsentStep />
             </Show>
             <Show when=move || !matches!(phase.get(), Phase::Form | Phase::Review) && !state.steps.get().is_empty()>
                 <RunProgress />

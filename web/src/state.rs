@@ -26,6 +26,8 @@ pub enum Phase {
     Connecting,
     /// Review first: the plan is shown for edits.
     Review,
+    /// Quick check's consent step: proposals for B, C and D wait for the user's OK.
+    Consent,
     /// Probes are running.
     Running,
     /// Results are shown.
@@ -67,6 +69,8 @@ pub struct AppState {
     pub steps: RwSignal<Vec<StepRow>>,
     /// The plan, for Review first.
     pub plan: RwSignal<Option<[PlannedProbe; 4]>>,
+    /// The consent step's rows (Quick check on tools that are not declared read-only).
+    pub consent: RwSignal<Vec<mcp_triage::engine::ConsentRow>>,
     /// The catalogue with risks, for Review first.
     pub tools: RwSignal<Vec<(String, mcp_triage::catalogue::ToolRisk)>>,
     /// The report (also while running: it grows).
@@ -103,6 +107,7 @@ impl AppState {
             phase: RwSignal::new(Phase::Form),
             steps: RwSignal::new(Vec::new()),
             plan: RwSignal::new(None),
+            consent: RwSignal::new(Vec::new()),
             tools: RwSignal::new(Vec::new()),
             report: RwSignal::new(None),
             diagnosis: RwSignal::new(None),
@@ -193,6 +198,7 @@ impl AppState {
     pub fn start(&self, endpoint: Endpoint, cfg: EngineConfig, creds: Credentials) {
         self.steps.set(Vec::new());
         self.plan.set(None);
+        self.consent.set(Vec::new());
         self.report.set(None);
         self.diagnosis.set(None);
         self.log.set(Vec::new());
@@ -228,6 +234,29 @@ impl AppState {
         Ok(())
     }
 
+    /// Review first's note under a typed tool name that `tools/list` did not list (the core's rule).
+    pub fn unlisted_tool_note(&self, tool: &str) -> Option<&'static str> {
+        self.run
+            .get_value()
+            .and_then(|run| run.engine.borrow().unlisted_tool_note(tool))
+    }
+
+    /// The consent step's answer: "Run with these" (`true`) or "Only probe A" (`false`).
+    pub fn answer_consent(&self, run_them: bool) {
+        let Some(run) = self.run.get_value() else {
+            return;
+        };
+        run.engine.borrow_mut().answer_consent(run_them);
+        self.phase.set(Phase::Running);
+        self.say(if run_them {
+            "you agreed: B, C and D run with the proposed tools"
+        } else {
+            "only probe A: the proposals were not called"
+        });
+        let state = *self;
+        spawn_local(async move { state.drive(run).await });
+    }
+
     /// Cancels: nothing more is sent, and every request in flight is aborted.
     pub fn cancel(&self) {
         let Some(run) = self.run.get_value() else {
@@ -237,7 +266,7 @@ impl AppState {
         run.engine.borrow_mut().cancel();
         let n = run.flights.abort_all();
         self.say(format!("aborted {n} request(s) in flight"));
-        if self.phase.get_untracked() == Phase::Review {
+        if matches!(self.phase.get_untracked(), Phase::Review | Phase::Consent) {
             self.report.set(Some(run.engine.borrow().report()));
             self.phase.set(Phase::Cancelled);
             self.say("run cancelled");
@@ -323,6 +352,13 @@ impl AppState {
                     self.say("waiting for your review");
                     return;
                 }
+                if run.engine.borrow().awaiting_consent() {
+                    self.consent.set(run.engine.borrow().consent_rows());
+                    self.phase.set(Phase::Consent);
+                    self.say("waiting for your OK on the proposed tools");
+                    focus_heading("consent-heading");
+                    return;
+                }
                 break;
             }
             if self.phase.get_untracked() == Phase::Connecting
@@ -384,7 +420,7 @@ impl AppState {
             r.exchange.transport_error == Some(TransportError::Network)
                 && r.exchange.request.method == "POST"
         });
-        let cancelled = report.ended == Some("cancelled");
+        let cancelled = report.ended == Some(mcp_triage::cause::RunEnd::Cancelled);
         self.report.set(Some(report.clone()));
         if network_failure && !cancelled {
             self.say("a request got no readable response: running the CORS doctor");
@@ -434,12 +470,18 @@ impl Default for AppState {
 
 /// Moves focus (and the view) to the results heading once it is rendered.
 fn focus_results() {
+    focus_heading("results-heading");
+}
+
+/// Moves focus to a heading once it is rendered (a heading, never a button: a repeated Enter from
+/// the form must not press anything).
+fn focus_heading(id: &'static str) {
     use wasm_bindgen::JsCast;
-    leptos::task::spawn_local(async {
+    leptos::task::spawn_local(async move {
         leptos::task::tick().await;
         if let Some(el) = web_sys::window()
             .and_then(|w| w.document())
-            .and_then(|d| d.get_element_by_id("results-heading"))
+            .and_then(|d| d.get_element_by_id(id))
             .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
         {
             let _ = el.focus();

@@ -1,6 +1,7 @@
 //! UI components, one per file.
 
 pub mod badge;
+pub mod consent;
 pub mod copy_button;
 pub mod diagnosis;
 pub mod examples;

@@ -120,7 +120,15 @@ pub fn PlanReview() -> impl IntoView {
                         <p class="help">{original.choice.as_ref().map(|c| c.why.clone()).or_else(|| original.skipped.map(|s| s.describe().to_string())).unwrap_or_default()}</p>
                         <label for=format!("tool-{id}")>"Tool"</label>
                         <input id=format!("tool-{id}") data-testid=format!("tool-{id}") type="text" autocomplete="off" spellcheck="false"
-                            prop:value=move || tool.get() on:input=move |ev| tool.set(event_target_value(&ev)) />
+                            prop:value=move || tool.get() on:input=move |ev| {
+                                // A probe you fill in is one you want run.
+                                let name = event_target_value(&ev);
+                                if !name.trim().is_empty() {
+                                    skip.set(false);
+                                }
+                                tool.set(name);
+                            } />
+                        <p class="warn" data-testid=format!("tool-note-{id}")>{move || state.unlisted_tool_note(&tool.get())}</p>
                         {move || risk().map(|r| { let (label, class) = risk_label(r); view! { <span class=format!("badge risk {class}")>{label}</span> }.into_any() })}
                         <label for=format!("args-{id}")>"Arguments (JSON object)"</label>
                         <textarea id=format!("args-{id}") data-testid=format!("args-{id}") rows="3" spellcheck="false"

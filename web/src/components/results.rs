@@ -126,6 +126,7 @@ pub fn Results() -> impl IntoView {
                         <article class="card skipped" data-testid=format!("card-{}", p.probe.as_str())>
                             <h3>{format!("{} · skipped", p.probe.as_str())}</h3>
                             <p data-testid="skip-reason">{p.skipped.map(|s| s.describe()).unwrap_or_default()}</p>
+                            {p.skipped.and_then(|s| s.next_step()).map(|n| view! { <p class="help">{n}</p> })}
                         </article>
                     }.into_any()).collect_view()}
                 </div>

@@ -101,7 +101,7 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
     let busy = move || {
         matches!(
             state.phase.get(),
-            Phase::Connecting | Phase::Running | Phase::Review
+            Phase::Connecting | Phase::Running | Phase::Review | Phase::Consent
         )
     };
     let can_run = Memo::new(move |_| {

@@ -1,0 +1,108 @@
+// Quick check on servers whose tools declare no annotations (most servers in the wild): one consent
+// step, then A–D; and a server whose write-like tools fit B, C and D best: nothing proposed. The
+// demo server's counters (GET /__stats) prove which tools were called.
+import { join } from 'node:path';
+import { ROOT, assert, eq, expected, shared, startDemo, test, watchedPage } from '../lib.mjs';
+
+const unannotated = await startDemo(18794, [shared.appOrigin], ['--unannotated', '--stats']);
+const writeLike = await startDemo(18795, [shared.appOrigin], ['--write-like', '--stats']);
+const stats = async (endpoint) => (await (await fetch(`${new URL(endpoint).origin}/__stats`)).json()).tools;
+const CATALOGUE = ['lead_get', 'icp_list', 'echo', 'crm_sync', 'lead_delete_all'];
+const allow = (endpoint) => ({ allow: [expected.noToken(endpoint), expected.get405(endpoint)] });
+
+async function quickCheck(endpoint, { viewport } = {}) {
+  const context = await shared.browser.newContext(viewport ? { viewport } : {});
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await page.getByTestId('endpoint').fill(endpoint);
+  await page.getByTestId('token').fill('demo-token');
+  await page.getByTestId('quick-check').click();
+  return { context, page };
+}
+
+test('unannotated tools: Quick check stops at one consent step, then runs A–D with exactly the proposed tools', async () => {
+  const before = await stats(unannotated);
+  const { context, page } = await quickCheck(unannotated, { viewport: { width: 1100, height: 900 } });
+  await page.getByTestId('consent').waitFor({ timeout: 20000 });
+  // Focus is on the heading, so a repeated Enter from the form cannot consent.
+  await page.waitForFunction(() => document.activeElement?.id === 'consent-heading');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  assert(await page.getByTestId('consent').isVisible(), 'Enter on the heading does not answer');
+  eq(await page.getByTestId('results').count(), 0, 'no half run is shown while it asks');
+  const tools = {};
+  for (const p of ['B', 'C', 'D']) {
+    const row = page.getByTestId(`consent-${p}`);
+    tools[p] = await row.getByTestId('consent-tool').innerText();
+    const payload = JSON.parse(await row.getByTestId('consent-payload').innerText());
+    eq(payload.params.name, tools[p], `probe ${p}: the payload names the tool shown`);
+    assert((await row.innerText()).includes('readOnlyHint: absent'), `probe ${p} shows its annotations`);
+  }
+  eq(JSON.stringify(tools), JSON.stringify({ B: 'lead_get', C: 'lead_get', D: 'icp_list' }), 'proposals');
+  const mid = await stats(unannotated);
+  for (const name of CATALOGUE) eq(mid[name] || 0, before[name] || 0, `${name}: not called before the OK (only probe A's unknown name was)`);
+  await page.getByTestId('consent').screenshot({ path: join(ROOT, 'docs', 'screenshot-consent.png') });
+  await page.getByTestId('consent-run').click();
+  await page.getByTestId('results').waitFor({ timeout: 20000 });
+  for (const p of ['A', 'B', 'C', 'D']) assert(await page.getByTestId(`card-${p}`).isVisible(), `card ${p}`);
+  assert(/\d\/3/.test(await page.getByTestId('summary').innerText()), 'a score');
+  await page.screenshot({ path: join(ROOT, 'docs', 'screenshot-consent-results.png'), fullPage: true });
+  const after = await stats(unannotated);
+  eq((after.lead_get || 0) - (before.lead_get || 0), 2, 'lead_get called for B and C');
+  eq((after.icp_list || 0) - (before.icp_list || 0), 1, 'icp_list called for D');
+  for (const name of ['crm_sync', 'lead_delete_all', 'echo']) eq(after[name] || 0, before[name] || 0, `${name} never called`);
+  await context.close();
+}, allow(unannotated));
+
+test('consent step: "Only probe A" calls none of the proposals, Esc cancels without a request', async () => {
+  const before = await stats(unannotated);
+  let { context, page } = await quickCheck(unannotated);
+  await page.getByTestId('consent').waitFor({ timeout: 20000 });
+  await page.getByTestId('consent-only-a').click();
+  await page.getByTestId('results').waitFor({ timeout: 20000 });
+  eq(await page.getByTestId('card-B').getByTestId('skip-reason').innerText(), 'skipped by you', 'B skipped by you');
+  await context.close();
+  ({ context, page } = await quickCheck(unannotated));
+  await page.getByTestId('consent').waitFor({ timeout: 20000 });
+  await page.keyboard.press('Escape');
+  await page.getByTestId('results').waitFor({ timeout: 20000 });
+  assert((await page.getByTestId('progress').innerText()).includes('Cancelled'), 'cancelled');
+  const after = await stats(unannotated);
+  for (const name of CATALOGUE) eq(after[name] || 0, before[name] || 0, `${name} never called`);
+  await context.close();
+}, allow(unannotated));
+
+test('write-like tools that fit B, C and D best by schema are never proposed, and never called', async () => {
+  const { context, page } = await quickCheck(writeLike);
+  await page.getByTestId('results').waitFor({ timeout: 20000 });
+  eq(await page.getByTestId('consent').count(), 0, 'no consent step: nothing to propose');
+  const called = await stats(writeLike);
+  for (const name of ['delete_lead', 'sendEmail', 'crm-sync']) eq(called[name] || 0, 0, `${name} never called`);
+  await context.close();
+}, allow(writeLike));
+
+test('Review first: a filled-in probe is no longer skipped, an unlisted name is flagged, no "Review first" hint inside it, underscores show', async () => {
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await page.getByTestId('endpoint').fill(writeLike);
+  await page.getByTestId('token').fill('demo-token');
+  await page.getByTestId('review-first').click();
+  await page.getByTestId('plan').waitFor({ timeout: 20000 });
+  const skip = page.getByTestId('skip-B');
+  assert(await skip.isChecked(), 'B starts skipped: nothing declared read-only fits');
+  assert(!(await page.getByTestId('plan').innerText()).includes('Review first'), 'no hint to use Review first inside it');
+  const tool = page.getByTestId('tool-B');
+  await tool.fill('a b c d e f');
+  const spaced = await tool.screenshot();
+  await tool.fill('a_b_c_d_e_f');
+  const underscored = await tool.screenshot();
+  assert(!spaced.equals(underscored), 'underscores render (the box does not clip them)');
+  await tool.fill('mcp_triage_no_such_tool_x');
+  assert(!(await skip.isChecked()), 'filling a tool in unticks skip');
+  eq(await page.getByTestId('tool-note-B').innerText(), 'not in tools/list: this will test an unknown tool', 'an unlisted name is flagged before the run');
+  await tool.fill('delete_lead');
+  eq(await page.getByTestId('tool-note-B').innerText(), '', 'a listed name is not');
+  await page.getByTestId('cancel').click();
+  await context.close();
+}, allow(writeLike));
