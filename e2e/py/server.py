@@ -2,6 +2,7 @@
 
     python e2e/py/server.py --port 18790 --cors-origin http://127.0.0.1:18081 [--stateful]
                             [--refuse-origin]   # CORS lets the page read answers, the SDK's Origin check refuses it
+                            [--unannotated]     # the tools declare no annotations (most servers in the wild)
 """
 import argparse
 import json
@@ -17,9 +18,10 @@ parser.add_argument("--port", type=int, required=True)
 parser.add_argument("--cors-origin", required=True)
 parser.add_argument("--stateful", action="store_true")
 parser.add_argument("--refuse-origin", action="store_true")
+parser.add_argument("--unannotated", action="store_true")
 args = parser.parse_args()
 
-READ_ONLY = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
+READ_ONLY = None if args.unannotated else ToolAnnotations(readOnlyHint=True, openWorldHint=False)
 mcp = MCPServer("mcp-triage-py-peer")
 
 

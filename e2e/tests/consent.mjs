@@ -2,10 +2,11 @@
 // step, then A–D; and a server whose write-like tools fit B, C and D best: nothing proposed. The
 // demo server's counters (GET /__stats) prove which tools were called.
 import { join } from 'node:path';
-import { ROOT, assert, eq, expected, shared, startDemo, test, watchedPage } from '../lib.mjs';
+import { ROOT, assert, eq, expected, shared, startDemo, startPython, test, watchedPage } from '../lib.mjs';
 
 const unannotated = await startDemo(18794, [shared.appOrigin], ['--unannotated', '--stats']);
 const writeLike = await startDemo(18795, [shared.appOrigin], ['--write-like', '--stats']);
+const pythonUnannotated = await startPython(18796, shared.appOrigin, ['--unannotated']);
 const stats = async (endpoint) => (await (await fetch(`${new URL(endpoint).origin}/__stats`)).json()).tools;
 const CATALOGUE = ['lead_get', 'icp_list', 'echo', 'crm_sync', 'lead_delete_all'];
 const allow = (endpoint) => ({ allow: [expected.noToken(endpoint), expected.get405(endpoint)] });
@@ -106,3 +107,20 @@ test('Review first: a filled-in probe is no longer skipped, an unlisted name is 
   await page.getByTestId('cancel').click();
   await context.close();
 }, allow(writeLike));
+
+test('Python peer (mcp 2.3.0 MCPServer) with unannotated tools: one consent step, then A–D with a score', async () => {
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await page.getByTestId('endpoint').fill(pythonUnannotated);
+  await page.getByTestId('quick-check').click();
+  await page.getByTestId('consent').waitFor({ timeout: 20000 });
+  const tools = [];
+  for (const p of ['B', 'C', 'D']) tools.push(await page.getByTestId(`consent-${p}`).getByTestId('consent-tool').innerText());
+  eq(tools.join(' '), 'lead_get lead_get icp_list', 'proposals');
+  await page.getByTestId('consent-run').click();
+  await page.getByTestId('results').waitFor({ timeout: 20000 });
+  for (const p of ['A', 'B', 'C', 'D']) assert(await page.getByTestId(`card-${p}`).isVisible(), `card ${p}`);
+  assert(/\d\/3/.test(await page.getByTestId('summary').innerText()), 'a score');
+  await context.close();
+}, { allow: [expected.get405(pythonUnannotated)] });
