@@ -1,8 +1,9 @@
 // Quick check on servers whose tools declare no annotations (most servers in the wild): one consent
 // step, then A–D; and a server whose write-like tools fit B, C and D best: nothing proposed. The
 // demo server's counters (GET /__stats) prove which tools were called.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, assert, eq, expected, shared, startDemo, startPython, test, watchedPage } from '../lib.mjs';
+import { ARTIFACTS, ROOT, assert, eq, expected, shared, startDemo, startPython, test, watchedPage } from '../lib.mjs';
 
 const unannotated = await startDemo(18794, [shared.appOrigin], ['--unannotated', '--stats']);
 const writeLike = await startDemo(18795, [shared.appOrigin], ['--write-like', '--stats']);
@@ -124,3 +125,41 @@ test('Python peer (mcp 2.3.0 MCPServer) with unannotated tools: one consent step
   assert(/\d\/3/.test(await page.getByTestId('summary').innerText()), 'a score');
   await context.close();
 }, { allow: [expected.get405(pythonUnannotated)] });
+
+test('plan.json: Review first downloads a plan with no endpoint or secret, and loading one fills the plan without sending or consenting', async () => {
+  const before = await stats(unannotated);
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await page.getByTestId('endpoint').fill(unannotated);
+  await page.getByTestId('token').fill('demo-token');
+  await page.getByTestId('review-first').click();
+  await page.getByTestId('plan').waitFor({ timeout: 20000 });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-plan').click()]);
+  eq(download.suggestedFilename(), 'plan.json', 'file name');
+  const saved = readFileSync(await download.path(), 'utf8');
+  const plan = JSON.parse(saved);
+  eq(plan.format, 'mcp-triage-plan/1', 'versioned');
+  eq(plan.probes.map((p) => p.probe).join(''), 'ABCD', 'one entry per probe');
+  for (const needle of ['127.0.0.1', '18794', 'demo-token', 'http']) assert(!saved.includes(needle), `no ${needle} in the plan`);
+  // A plan someone wrote: D calls icp_list with an opt-in, B is skipped.
+  const file = join(ARTIFACTS, 'plan-in.json');
+  writeFileSync(file, JSON.stringify({ format: 'mcp-triage-plan/1', probes: [
+    { probe: 'B', skip: true },
+    { probe: 'D', tool: 'icp_list', arguments: {}, opt_in: true },
+  ] }));
+  await page.getByTestId('load-plan').setInputFiles(file);
+  await page.getByTestId('plan-loaded').filter({ hasText: 'Plan loaded' }).waitFor();
+  eq(await page.getByTestId('tool-D').inputValue(), 'icp_list', 'D filled from the file');
+  assert(await page.getByTestId('skip-B').isChecked(), 'B skipped from the file');
+  assert(!(await page.getByTestId('optin-D').isChecked()), 'the file\'s opt-in is not ticked for the user');
+  assert((await page.getByTestId('plan-loaded').innerText()).includes('probe D'), 'the file\'s opt-in is named');
+  // A file that is not a plan gets a clear message.
+  writeFileSync(file, JSON.stringify({ format: 'mcp-triage-plan/1', probes: [], endpoint: 'https://x.example/mcp' })); // the same file again, edited
+  await page.getByTestId('load-plan').setInputFiles(file);
+  await page.getByTestId('plan-error').filter({ hasText: 'not a plan file' }).waitFor();
+  const after = await stats(unannotated);
+  for (const name of CATALOGUE) eq(after[name] || 0, before[name] || 0, `${name}: loading a plan sends nothing`);
+  await page.getByTestId('cancel').click();
+  await context.close();
+}, allow(unannotated));

@@ -85,7 +85,7 @@ pub enum Step {
 }
 
 /// The four probes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 pub enum ProbeName {
     /// Unknown tool.
     A,

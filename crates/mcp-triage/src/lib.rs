@@ -20,6 +20,7 @@ pub mod export;
 pub mod jsonrpc;
 pub mod leak;
 pub mod limits;
+pub mod plan_file;
 pub mod reader;
 pub mod redact;
 pub mod share;

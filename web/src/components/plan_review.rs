@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 use mcp_triage::catalogue::ToolRisk;
 use mcp_triage::engine::{PlannedProbe, ProbeEdit, ProbeName};
+use mcp_triage::plan_file::{self, PlanEntry};
 use serde_json::Value;
 
 use super::visible_text::VisibleText;
@@ -103,6 +104,95 @@ pub fn PlanReview() -> impl IntoView {
             Err(e) => error.set(e),
         }
     };
+    // plan.json: what the rows say now, as a file (the core writes it, redacting the run's secrets).
+    let save = move |_| {
+        let mut probes = Vec::new();
+        for (probe, tool, args, skip, opt_in, _) in rows.get_value() {
+            let name = tool.get_untracked();
+            let arguments = match serde_json::from_str::<Value>(&args.get_untracked()) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    error.set(format!(
+                        "Probe {}: the arguments are not valid JSON ({e}).",
+                        probe.as_str()
+                    ));
+                    return;
+                }
+            };
+            probes.push(PlanEntry {
+                probe,
+                skip: skip.get_untracked(),
+                tool: (!name.trim().is_empty()).then_some(name),
+                arguments,
+                opt_in: opt_in.get_untracked(),
+            });
+        }
+        let text = plan_file::encode(probes, &state.secrets());
+        super::export_bar::download("plan.json", "application/json", &text);
+    };
+    // Loading fills the rows and sends nothing; opt-ins in the file are shown, never ticked for you.
+    let loaded = RwSignal::new(String::new());
+    let load = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|files| files.get(0)) else {
+            return;
+        };
+        // Cleared, so choosing the same file again (after editing it) loads it again.
+        input.set_value("");
+        if file.size() > plan_file::MAX_PLAN_BYTES as f64 {
+            error.set(plan_file::PlanProblem::TooLarge.to_string());
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text())
+                .await
+                .ok()
+                .and_then(|v| v.as_string())
+                .unwrap_or_default();
+            let plan = match plan_file::decode(&text) {
+                Ok(plan) => plan,
+                Err(e) => {
+                    error.set(e.to_string());
+                    return;
+                }
+            };
+            let mut opted = Vec::new();
+            for entry in plan.probes {
+                let Some((_, tool, args, skip, opt_in, _)) =
+                    rows.get_value().into_iter().find(|r| r.0 == entry.probe)
+                else {
+                    continue;
+                };
+                tool.set(entry.tool.unwrap_or_default());
+                args.set(
+                    entry
+                        .arguments
+                        .and_then(|a| serde_json::to_string_pretty(&a).ok())
+                        .unwrap_or_else(|| "{}".into()),
+                );
+                skip.set(entry.skip);
+                opt_in.set(false);
+                if entry.opt_in {
+                    opted.push(entry.probe.as_str());
+                }
+            }
+            error.set(String::new());
+            loaded.set(if opted.is_empty() {
+                "Plan loaded: nothing has been sent. Check it, then run it.".into()
+            } else {
+                format!(
+                    "Plan loaded: nothing has been sent. The file opts in to side effects for probe {}: tick the opt-in yourself to agree.",
+                    opted.join(", ")
+                )
+            });
+        });
+    };
     view! {
         <section class="plan" data-testid="plan" aria-label="Plan">
             <h2>"Review the plan"</h2>
@@ -157,10 +247,15 @@ pub fn PlanReview() -> impl IntoView {
                     }.into_any()}).collect_view()}
                 </ul>
             </div>
+            <p class="help" role="status" data-testid="plan-loaded">{move || loaded.get()}</p>
             <p class="error" role="alert" data-testid="plan-error">{move || error.get()}</p>
             <div class="actions">
                 <button type="button" class="primary" data-testid="run-plan" on:click=run>"Run these probes"</button>
                 <button type="button" data-testid="cancel" on:click=move |_| state.cancel()>"Cancel"</button>
+                <button type="button" data-testid="save-plan" on:click=save>"Download plan.json"</button>
+                <label class="file-button">"Load plan.json "
+                    <input type="file" accept=".json,application/json" data-testid="load-plan" on:change=load />
+                </label>
             </div>
         </section>
     }.into_any()

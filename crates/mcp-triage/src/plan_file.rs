@@ -1,0 +1,228 @@
+//! `plan.json`: a Review-first plan kept as a file — tool names, arguments and opt-ins, never the
+//! endpoint or a secret — written by the page and read back by it (and by the native CLI to come).
+//! A plan file is untrusted input: the decoder is strict (a known format, no unknown fields, each
+//! probe at most once) and capped (file size, tool name length, argument depth) before anything
+//! else reads it. Loading a plan is never consent by itself: the shell shows it for the user to run.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::engine::ProbeName;
+use crate::limits::MAX_TOOL_NAME_CHARS;
+use crate::redact::{self, Secrets};
+
+/// The format identifier every plan file carries.
+pub const PLAN_FORMAT: &str = "mcp-triage-plan/1";
+/// The largest plan file read (checked before parsing).
+pub const MAX_PLAN_BYTES: usize = 64 * 1024;
+/// The deepest nesting of arguments a plan may hold.
+pub const MAX_ARGUMENT_DEPTH: usize = 16;
+
+/// A plan file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanFile {
+    /// Always [`PLAN_FORMAT`].
+    pub format: String,
+    /// One entry per probe the plan says something about.
+    pub probes: Vec<PlanEntry>,
+}
+
+/// What the plan says about one probe.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanEntry {
+    /// Which probe.
+    pub probe: ProbeName,
+    /// Do not send it.
+    #[serde(default)]
+    pub skip: bool,
+    /// The tool to call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// The `arguments` object.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<Value>,
+    /// The author of the plan accepted side effects of this call (the page shows it, unticked).
+    #[serde(default)]
+    pub opt_in: bool,
+}
+
+/// Why a plan file cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlanProblem {
+    /// Over [`MAX_PLAN_BYTES`].
+    TooLarge,
+    /// Not JSON of this shape (the parser's message, with its line and column).
+    NotAPlan(String),
+    /// Another format or version.
+    UnknownFormat(String),
+    /// The same probe twice.
+    DuplicateProbe(ProbeName),
+    /// A tool name that is empty, too long, or holds control characters.
+    BadToolName(ProbeName),
+    /// Arguments that are not a JSON object, or nest too deep.
+    BadArguments(ProbeName),
+}
+
+impl std::fmt::Display for PlanProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlanProblem::TooLarge => write!(
+                f,
+                "This file is over {} KiB: a plan is a few hundred bytes.",
+                MAX_PLAN_BYTES / 1024
+            ),
+            PlanProblem::NotAPlan(why) => write!(f, "This is not a plan file: {why}."),
+            PlanProblem::UnknownFormat(format) => write!(
+                f,
+                "This plan is in format {format:?}; this page reads {PLAN_FORMAT:?}."
+            ),
+            PlanProblem::DuplicateProbe(p) => {
+                write!(f, "The plan names probe {} twice.", p.as_str())
+            }
+            PlanProblem::BadToolName(p) => write!(
+                f,
+                "Probe {}: the tool name must be 1 to {MAX_TOOL_NAME_CHARS} characters, without control characters.",
+                p.as_str()
+            ),
+            PlanProblem::BadArguments(p) => write!(
+                f,
+                "Probe {}: arguments must be a JSON object nested at most {MAX_ARGUMENT_DEPTH} deep.",
+                p.as_str()
+            ),
+        }
+    }
+}
+
+fn depth(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+        Value::Object(map) => 1 + map.values().map(depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// Reads a plan file: strict and capped (see the module docs).
+pub fn decode(text: &str) -> Result<PlanFile, PlanProblem> {
+    if text.len() > MAX_PLAN_BYTES {
+        return Err(PlanProblem::TooLarge);
+    }
+    let plan: PlanFile =
+        serde_json::from_str(text).map_err(|e| PlanProblem::NotAPlan(e.to_string()))?;
+    if plan.format != PLAN_FORMAT {
+        let mut shown: String = plan.format.chars().take(40).collect();
+        shown.retain(|c| !c.is_control());
+        return Err(PlanProblem::UnknownFormat(shown));
+    }
+    let mut seen = Vec::new();
+    for entry in &plan.probes {
+        if seen.contains(&entry.probe) {
+            return Err(PlanProblem::DuplicateProbe(entry.probe));
+        }
+        seen.push(entry.probe);
+        if let Some(tool) = &entry.tool
+            && (tool.trim().is_empty()
+                || tool.chars().count() > MAX_TOOL_NAME_CHARS
+                || tool.chars().any(char::is_control))
+        {
+            return Err(PlanProblem::BadToolName(entry.probe));
+        }
+        if let Some(args) = &entry.arguments
+            && (!args.is_object() || depth(args) > MAX_ARGUMENT_DEPTH)
+        {
+            return Err(PlanProblem::BadArguments(entry.probe));
+        }
+    }
+    Ok(plan)
+}
+
+/// Writes a plan file. Anything of the run's secrets the user typed into a tool name or arguments
+/// is redacted: a plan file holds no secret.
+pub fn encode(probes: Vec<PlanEntry>, secrets: &Secrets) -> String {
+    let plan = PlanFile {
+        format: PLAN_FORMAT.into(),
+        probes,
+    };
+    let text = serde_json::to_string_pretty(&plan).unwrap_or_default();
+    redact::redact_exact(&text, secrets).0
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn entry(probe: ProbeName, tool: &str, arguments: Value) -> PlanEntry {
+        PlanEntry {
+            probe,
+            skip: false,
+            tool: Some(tool.into()),
+            arguments: Some(arguments),
+            opt_in: true,
+        }
+    }
+
+    #[test]
+    fn a_plan_round_trips_and_holds_no_secret() {
+        let secret = "sk-plan-secret-0123456789";
+        let secrets = Secrets::new([secret]);
+        let text = encode(
+            vec![
+                entry(ProbeName::B, "lead_get", json!({})),
+                entry(ProbeName::C, "lead_get", json!({"id": secret})),
+            ],
+            &secrets,
+        );
+        assert!(!text.contains(secret), "{text}");
+        let plan = decode(&text).unwrap();
+        assert_eq!(plan.format, PLAN_FORMAT);
+        assert_eq!(plan.probes.len(), 2);
+        assert_eq!(plan.probes[0].tool.as_deref(), Some("lead_get"));
+        assert!(plan.probes[1].opt_in);
+    }
+
+    #[test]
+    fn the_decoder_refuses_what_is_not_exactly_a_plan() {
+        let ok = |probes: Value| json!({"format": PLAN_FORMAT, "probes": probes}).to_string();
+        assert!(decode(&ok(json!([{"probe": "D", "tool": "icp_list"}]))).is_ok());
+        let cases = [
+            (
+                json!({"format": PLAN_FORMAT, "probes": [], "endpoint": "https://x"}).to_string(),
+                "unknown field",
+            ),
+            (
+                json!({"format": "mcp-triage-plan/9", "probes": []}).to_string(),
+                "format",
+            ),
+            (ok(json!([{"probe": "E"}])), "not a plan"),
+            (ok(json!([{"probe": "B"}, {"probe": "B"}])), "twice"),
+            (ok(json!([{"probe": "B", "tool": ""}])), "tool name"),
+            (
+                ok(json!([{"probe": "B", "tool": "x".repeat(129)}])),
+                "tool name",
+            ),
+            (ok(json!([{"probe": "B", "tool": "a\u{1}b"}])), "tool name"),
+            (ok(json!([{"probe": "B", "arguments": [1]}])), "JSON object"),
+            ("[".repeat(100), "not a plan"),
+            (" ".repeat(MAX_PLAN_BYTES + 1), "KiB"),
+        ];
+        for (text, why) in cases {
+            let err = decode(&text).unwrap_err().to_string();
+            assert!(
+                err.to_lowercase().contains(&why.to_lowercase()),
+                "{why}: {err}"
+            );
+        }
+        let mut deep = json!({});
+        for _ in 0..20 {
+            deep = json!({ "a": deep });
+        }
+        let err = decode(&ok(json!([{"probe": "B", "arguments": deep}])));
+        assert_eq!(err, Err(PlanProblem::BadArguments(ProbeName::B)));
+    }
+}
