@@ -84,23 +84,9 @@ pub enum Step {
     Reply(u32),
 }
 
-/// The four probes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
-pub enum ProbeName {
-    /// Unknown tool.
-    A,
-    /// Schema-invalid arguments.
-    B,
-    /// Backend throws.
-    C,
-    /// Success.
-    D,
-}
+pub use crate::cause::ProbeName;
 
 impl ProbeName {
-    /// All four, in order.
-    pub const ALL: [ProbeName; 4] = [ProbeName::A, ProbeName::B, ProbeName::C, ProbeName::D];
-
     fn index(self) -> usize {
         self as usize
     }
@@ -115,13 +101,43 @@ impl ProbeName {
         }
     }
 
-    /// `A`..`D`.
-    pub fn as_str(self) -> &'static str {
-        self.probe().as_str()
+    /// What the probe asks, for people: "A · Unknown tool".
+    pub fn title(self) -> &'static str {
+        match self {
+            ProbeName::A => "A · Unknown tool",
+            ProbeName::B => "B · Schema-invalid arguments",
+            ProbeName::C => "C · A call whose backend fails",
+            ProbeName::D => "D · A call that succeeds",
+        }
     }
 }
 
 impl Step {
+    /// The title of its card, for people.
+    pub fn title(&self) -> &'static str {
+        match self {
+            Step::Probe(p) => p.title(),
+            Step::NoToken => "Check · the same request without the token",
+            Step::Get => "Check · GET on the endpoint",
+            Step::Initialize => "Connect · initialize",
+            Step::Discover => "Connect · server/discover",
+            Step::Initialized => "Connect · notifications/initialized",
+            Step::ToolsList(_) => "Connect · tools/list",
+            Step::Delete => "Close · DELETE session",
+            Step::Reply(_) => "Reply to a server request",
+        }
+    }
+
+    /// The title for a step as a share link names it (`A`..`D`, `no_token`, `get`, …).
+    pub fn title_of_id(id: &str) -> &'static str {
+        match (ProbeName::parse(id), id) {
+            (Some(p), _) => p.title(),
+            (None, "no_token") => Step::NoToken.title(),
+            (None, "get") => Step::Get.title(),
+            _ => "Connect",
+        }
+    }
+
     /// A label for people and logs.
     pub fn label(&self) -> String {
         match self {
@@ -364,7 +380,7 @@ impl Engine {
             cursor: None,
             pages: 0,
             catalogue: CatalogueState::Pending,
-            planned: ProbeName::ALL.map(planned),
+            planned: std::array::from_fn(|i| planned(ProbeName::ALL[i])),
             review_applied: false,
             consent: ConsentState::NotNeeded,
             proposals: [None, None, None, None],
@@ -1393,15 +1409,13 @@ impl RunReport {
                 .as_deref()
                 .and_then(|b| serde_json::from_str::<Value>(b).ok())
                 .and_then(|v| v.get("method").and_then(Value::as_str).map(str::to_string));
+            let probe = ex.intent.as_deref().and_then(ProbeName::parse);
             let step = match (
                 ex.intent.as_deref(),
                 method.as_deref(),
                 ex.request.method.as_str(),
             ) {
-                (Some("A"), ..) => Step::Probe(ProbeName::A),
-                (Some("B"), ..) => Step::Probe(ProbeName::B),
-                (Some("C"), ..) => Step::Probe(ProbeName::C),
-                (Some("D"), ..) => Step::Probe(ProbeName::D),
+                _ if let Some(p) = probe => Step::Probe(p),
                 (Some("no_token"), ..) => Step::NoToken,
                 (Some("get"), ..) | (_, _, "GET") => Step::Get,
                 (_, _, "DELETE") => Step::Delete,
@@ -1455,7 +1469,7 @@ impl RunReport {
             negotiated_version: negotiated,
             server_info,
             session: false,
-            probes: ProbeName::ALL.map(planned),
+            probes: std::array::from_fn(|i| planned(ProbeName::ALL[i])),
             records,
             summary,
             origin,

@@ -29,11 +29,15 @@ pub enum Probe {
 impl Probe {
     /// Parses `A`..`D` and the transport check names.
     pub fn parse(text: &str) -> Option<Probe> {
+        if let Some(p) = crate::cause::ProbeName::parse(&text.to_ascii_uppercase()) {
+            return Some(match p {
+                crate::cause::ProbeName::A => Probe::A,
+                crate::cause::ProbeName::B => Probe::B,
+                crate::cause::ProbeName::C => Probe::C,
+                crate::cause::ProbeName::D => Probe::D,
+            });
+        }
         match text {
-            "A" | "a" => Some(Probe::A),
-            "B" | "b" => Some(Probe::B),
-            "C" | "c" => Some(Probe::C),
-            "D" | "d" => Some(Probe::D),
             "no_token" => Some(Probe::NoToken),
             "get" => Some(Probe::Get),
             "origin" => Some(Probe::Origin),

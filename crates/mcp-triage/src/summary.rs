@@ -81,11 +81,12 @@ pub fn summarize(a: Option<&Verdict>, b: Option<&Verdict>, c: Option<&Verdict>) 
         }
     }
     let [Some(a), Some(b), Some(c)] = probes else {
-        let missing: Vec<&str> = ["A", "B", "C"]
+        use crate::cause::ProbeName;
+        let missing: Vec<&str> = [ProbeName::A, ProbeName::B, ProbeName::C]
             .iter()
             .zip(probes)
             .filter(|(_, p)| p.is_none())
-            .map(|(n, _)| *n)
+            .map(|(n, _)| n.as_str())
             .collect();
         return RunSummary {
             score: None,

@@ -14,25 +14,6 @@ use super::badge::{ChannelBadge, ConformanceBadge};
 use super::copy_button::CopyButton;
 use super::visible_text::VisibleText;
 
-fn title(step: Step) -> &'static str {
-    match step {
-        Step::Probe(p) => match p.as_str() {
-            "A" => "A · Unknown tool",
-            "B" => "B · Schema-invalid arguments",
-            "C" => "C · A call whose backend fails",
-            _ => "D · A call that succeeds",
-        },
-        Step::NoToken => "Check · the same request without the token",
-        Step::Get => "Check · GET on the endpoint",
-        Step::Initialize => "Connect · initialize",
-        Step::Discover => "Connect · server/discover",
-        Step::Initialized => "Connect · notifications/initialized",
-        Step::ToolsList(_) => "Connect · tools/list",
-        Step::Delete => "Close · DELETE session",
-        Step::Reply(_) => "Reply to a server request",
-    }
-}
-
 fn test_id(step: Step) -> String {
     match step {
         Step::Probe(p) => format!("card-{}", p.as_str()),
@@ -96,7 +77,7 @@ pub fn RecordCard(record: Arc<Record>, secret_header_names: Vec<String>) -> impl
     view! {
         <article class="card" data-testid=test_id(record.step)>
             <header class="card-head">
-                <h3>{title(record.step)}</h3>
+                <h3>{record.step.title()}</h3>
                 <ChannelBadge channel=v.channel />
             </header>
             <p class="meta">

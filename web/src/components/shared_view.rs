@@ -8,18 +8,6 @@ use mcp_triage::spec::Conformance;
 use super::badge::{ChannelBadge, ConformanceBadge};
 use super::visible_text::VisibleText;
 
-fn title(step: &str) -> String {
-    match step {
-        "A" => "A · Unknown tool".into(),
-        "B" => "B · Schema-invalid arguments".into(),
-        "C" => "C · A call whose backend fails".into(),
-        "D" => "D · A call that succeeds".into(),
-        "no_token" => "Check · without the token".into(),
-        "get" => "Check · GET on the endpoint".into(),
-        _ => "Connect".into(),
-    }
-}
-
 /// The shared results, or the one "invalid or damaged link" view.
 #[component]
 pub fn SharedView(shared: Result<Share, ShareError>, on_leave: Callback<()>) -> impl IntoView {
@@ -58,7 +46,7 @@ pub fn SharedView(shared: Result<Share, ShareError>, on_leave: Callback<()>) -> 
                     view! {
                         <article class="card" data-testid=id>
                             <header class="card-head">
-                                <h3>{title(&row.step)}</h3>
+                                <h3>{mcp_triage::engine::Step::title_of_id(&row.step)}</h3>
                                 {row.skipped.is_none().then(|| view! { <ChannelBadge channel=channel /> }.into_any())}
                             </header>
                             {row.skipped.clone().map(|s| view! { <p data-testid="skip-reason">"Skipped: " <VisibleText text=s cap=256 /></p> }.into_any())}
