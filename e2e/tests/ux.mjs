@@ -134,6 +134,9 @@ test('Cancel aborts every request in flight, and the UI says so in order', async
   const n = Number((log[aborted].match(/aborted (\d+)/) || [])[1]);
   assert(n >= 1, `at least one request was in flight: ${log[aborted]}`);
   assert((await page.getByTestId('progress').innerText()).includes('aborted'), 'progress says aborted');
+  const headline = await page.getByTestId('finding').innerText();
+  assert(headline.startsWith('You cancelled the run.') && headline.includes('(you cancelled the run) not answered'), `the headline leads with the Cancel: ${headline}`);
+  assert(!/arrive as|malformed/.test(headline), `no comparison of answers that did not come: ${headline}`);
   await context.close();
   writeFileSync(join(ARTIFACTS, 'perf.json'), JSON.stringify(perf, null, 1));
   console.log(`     perf (report, not asserted): cancel→results ${perf.cancelToResultsMs} ms; layout shift while results arrive ${perf.cumulativeLayoutShift}; long tasks during a run: ${JSON.stringify(perf.longTasksMs)}`);

@@ -83,6 +83,38 @@ labelled_enum! {
 }
 
 labelled_enum! {
+    /// Why a request got no answer that was read to its end: then nothing about the server's way
+    /// of answering can be concluded from it.
+    StopReason {
+        /// The request's or the run's deadline passed.
+        Deadline = "deadline",
+        /// The answer was cut at the size cap.
+        SizeCap = "size_cap",
+        /// The user cancelled the run.
+        Cancelled = "cancelled",
+        /// The server answered with a redirect, which is never followed.
+        Redirect = "redirect",
+        /// The browser could not read the answer (CORS, the network, a refused permission).
+        Blocked = "blocked",
+    }
+}
+
+impl StopReason {
+    /// What stopped it, for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            StopReason::Deadline => "the deadline passed before the answer was read",
+            StopReason::SizeCap => "the answer was cut at the size cap",
+            StopReason::Cancelled => "you cancelled the run",
+            StopReason::Redirect => "the server answered with a redirect, which is never followed",
+            StopReason::Blocked => {
+                "the answer could not be read (CORS, the network, or a refused permission)"
+            }
+        }
+    }
+}
+
+labelled_enum! {
     /// How a run ended.
     RunEnd {
         /// Everything planned was sent and answered (or refused).

@@ -1293,6 +1293,7 @@ impl Engine {
             session: self.session.is_some(),
             probes: self.planned.clone(),
             records: self.records.clone(),
+            headline: headline_of(&self.records, self.ended, &summary),
             summary,
             origin,
             c_not_provoked,
@@ -1328,6 +1329,8 @@ pub struct RunReport {
     /// Every exchange in order of arrival. Shared with the engine: a report made after every
     /// exchange copies pointers, never bodies (a run may keep up to 32 MiB of them).
     pub records: Vec<Arc<Record>>,
+    /// The first sentence: what happened, cause first (see [`summary::headline`]).
+    pub headline: String,
     /// Distinguishability and the finding.
     pub summary: RunSummary,
     /// Whether the page's origin was accepted.
@@ -1373,6 +1376,23 @@ pub fn recorded_request(
 
 /// What the records of a run add up to: the summary of A, B and C, the Origin verdict from the
 /// connect exchange, and whether C failed to provoke anything.
+/// The headline for these records: the connect exchange when no probe could run, else the finding.
+fn headline_of(records: &[Arc<Record>], ended: Option<RunEnd>, summary: &RunSummary) -> String {
+    let connect = records
+        .iter()
+        .rev()
+        .find(|r| matches!(r.step, Step::Initialize | Step::Discover));
+    let connected = records
+        .iter()
+        .any(|r| matches!(r.step, Step::ToolsList(_) | Step::Probe(_)));
+    summary::headline(
+        connect.map(|r| (&r.assessment.verdict, r.exchange.stop_reason())),
+        connected,
+        ended,
+        summary,
+    )
+}
+
 fn conclusions(records: &[Arc<Record>], version: &str) -> (RunSummary, Option<SpecVerdict>, bool) {
     let probe = |p: ProbeName| {
         records
@@ -1380,11 +1400,20 @@ fn conclusions(records: &[Arc<Record>], version: &str) -> (RunSummary, Option<Sp
             .find(|r| r.step == Step::Probe(p))
             .map(|r| &r.assessment.verdict)
     };
-    let summary = summary::summarize(
-        probe(ProbeName::A),
-        probe(ProbeName::B),
-        probe(ProbeName::C),
-    );
+    // Only answers read to their end are compared: a probe cut by a deadline, the size cap, Cancel,
+    // a redirect or a blocked request says what stopped it instead.
+    let outcome = |p: ProbeName| match records.iter().find(|r| r.step == Step::Probe(p)) {
+        Some(r) => match r.exchange.stop_reason() {
+            Some(why) => Err(summary::Missing::Stopped(why)),
+            None => Ok(&r.assessment.verdict),
+        },
+        None => Err(summary::Missing::NotRun),
+    };
+    let summary = summary::summarize_answered([
+        outcome(ProbeName::A),
+        outcome(ProbeName::B),
+        outcome(ProbeName::C),
+    ]);
     let origin = records
         .iter()
         .find(|r| matches!(r.step, Step::Initialize | Step::Discover))
@@ -1462,8 +1491,10 @@ impl RunReport {
             .clone()
             .unwrap_or_else(|| DEFAULT_LEGACY.to_string());
         let (summary, origin, c_not_provoked) = conclusions(&records, &version);
+        let headline = headline_of(&records, Some(RunEnd::Recorded), &summary);
         RunReport {
             endpoint: endpoint.to_string(),
+            headline,
             era: Era::Legacy(version),
             mode: Mode::Quick,
             negotiated_version: negotiated,

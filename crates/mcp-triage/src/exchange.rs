@@ -99,6 +99,28 @@ pub struct Response {
     pub body_base64: Option<String>,
 }
 
+impl Exchange {
+    /// What kept this exchange from being answered and read to its end, if anything: a deadline,
+    /// the size cap, Cancel, a refused redirect or a blocked request. A stream the client cut on
+    /// purpose after our response (or a GET stream held open) counts as answered.
+    pub fn stop_reason(&self) -> Option<crate::cause::StopReason> {
+        use crate::cause::StopReason;
+        match self.transport_error {
+            Some(TransportError::Timeout) => return Some(StopReason::Deadline),
+            Some(TransportError::Aborted) => return Some(StopReason::Cancelled),
+            Some(TransportError::RedirectRefused) => return Some(StopReason::Redirect),
+            Some(TransportError::Network) => return Some(StopReason::Blocked),
+            None => {}
+        }
+        match self.response.as_ref().and_then(|r| r.body_end) {
+            Some(BodyEnd::Deadline) => Some(StopReason::Deadline),
+            Some(BodyEnd::SizeCap) => Some(StopReason::SizeCap),
+            Some(BodyEnd::Aborted) => Some(StopReason::Cancelled),
+            Some(BodyEnd::Complete | BodyEnd::StoppedAfterResponse) | None => None,
+        }
+    }
+}
+
 /// How the client stopped reading a body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -161,12 +161,17 @@ pub fn report_json(
 /// Server text for inside a code span: one line, capped, no backtick (it would end the span), `|`
 /// escaped (it would end the table cell even inside a span).
 fn md_cell(text: &str) -> String {
+    md_cell_within(text, 160)
+}
+
+/// [`md_cell`] with its own length cap (in characters).
+fn md_cell_within(text: &str, cap: usize) -> String {
     let one_line: String = text
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
-    let cut: String = one_line.chars().take(160).collect();
-    let cut = if one_line.chars().count() > 160 {
+    let cut: String = one_line.chars().take(cap).collect();
+    let cut = if one_line.chars().count() > cap {
         format!("{cut}…")
     } else {
         cut
@@ -178,7 +183,12 @@ fn md_cell(text: &str) -> String {
 /// read as markup (emphasis, links, images, headings, tags, entities) escaped with a backslash, so
 /// a pasted report shows the server's words and nothing else.
 fn md_text(text: &str) -> String {
-    md_cell(text)
+    md_text_within(text, 160)
+}
+
+/// [`md_text`] with its own length cap (in characters).
+fn md_text_within(text: &str, cap: usize) -> String {
+    md_cell_within(text, cap)
         .chars()
         .flat_map(|c| {
             let escape = matches!(
@@ -224,6 +234,8 @@ pub fn markdown(
     let md_text = |t: &str| md_text(&redact::redact(t, secrets).0);
     let mut out = String::new();
     out.push_str("### MCP Triage report\n\n");
+    // The headline first, whole (it is what the page leads with).
+    out.push_str(&format!("{}\n\n", md_text_within(&report.headline, 1000)));
     out.push_str(&format!("- Endpoint: `{}`\n", md_cell(&shown)));
     if let Some(info) = &report.server_info {
         let name = info.get("name").and_then(Value::as_str).unwrap_or("?");
@@ -246,10 +258,7 @@ pub fn markdown(
         .score
         .map(|s| format!("{s}/3"))
         .unwrap_or_else(|| "n/a".into());
-    out.push_str(&format!(
-        "- Distinguishability: {score} — {}\n\n",
-        md_text(&report.summary.finding)
-    ));
+    out.push_str(&format!("- Distinguishability: {score}\n\n"));
     out.push_str("| Probe | Call | HTTP | Channel | Cause | JSON-RPC code | Decided by | Agent should | Spec |\n");
     out.push_str("|---|---|---|---|---|---|---|---|---|\n");
     for r in &report.records {

@@ -406,7 +406,7 @@ pub fn build(
             )
         }),
         score: report.summary.score,
-        finding: clean(&report.summary.finding, cap::TEXT),
+        finding: clean(&report.headline, cap::TEXT),
         rows,
         notes: report
             .notes

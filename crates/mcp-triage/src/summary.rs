@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::cause::Channel;
+use crate::cause::{Channel, StopReason};
 use crate::classify::Verdict;
 
 /// One pair of probes and whether structure separates them.
@@ -66,9 +66,24 @@ fn capitalise(s: &str) -> String {
     }
 }
 
+/// Why a probe has no verdict to compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    /// It was not sent (skipped, or the run ended first).
+    NotRun,
+    /// It was sent but not answered to its end.
+    Stopped(StopReason),
+}
+
 /// Summarises probes A, B and C (any may be missing: skipped, or not provoked).
 pub fn summarize(a: Option<&Verdict>, b: Option<&Verdict>, c: Option<&Verdict>) -> RunSummary {
-    let probes = [a, b, c];
+    summarize_answered([a, b, c].map(|v| v.ok_or(Missing::NotRun)))
+}
+
+/// Summarises A, B and C from what was answered: a probe cut by a deadline, the size cap, Cancel, a
+/// redirect or a blocked request says what stopped it, and is never read as the server's answer.
+pub fn summarize_answered(outcomes: [Result<&Verdict, Missing>; 3]) -> RunSummary {
+    let probes = outcomes.map(Result::ok);
     let mut pairs = Vec::new();
     for (pair, i, j) in [("A,B", 0, 1), ("A,C", 0, 2), ("B,C", 1, 2)] {
         if let (Some(x), Some(y)) = (probes[i], probes[j]) {
@@ -82,18 +97,37 @@ pub fn summarize(a: Option<&Verdict>, b: Option<&Verdict>, c: Option<&Verdict>) 
     }
     let [Some(a), Some(b), Some(c)] = probes else {
         use crate::cause::ProbeName;
-        let missing: Vec<&str> = [ProbeName::A, ProbeName::B, ProbeName::C]
+        let names = [ProbeName::A, ProbeName::B, ProbeName::C];
+        let pick = |want: fn(&Missing) -> bool| -> Vec<&str> {
+            names
+                .iter()
+                .zip(&outcomes)
+                .filter(|(_, o)| o.as_ref().err().is_some_and(want))
+                .map(|(n, _)| n.as_str())
+                .collect()
+        };
+        let not_run = pick(|m| *m == Missing::NotRun);
+        let stopped: Vec<String> = names
             .iter()
-            .zip(probes)
-            .filter(|(_, p)| p.is_none())
-            .map(|(n, _)| n.as_str())
+            .zip(&outcomes)
+            .filter_map(|(n, o)| match o {
+                Err(Missing::Stopped(why)) => Some(format!("{} ({})", n.as_str(), why.describe())),
+                _ => None,
+            })
             .collect();
+        let mut parts = Vec::new();
+        if !stopped.is_empty() {
+            parts.push(format!("probe {} not answered", stopped.join(" and ")));
+        }
+        if !not_run.is_empty() {
+            parts.push(format!("probe {} did not run", not_run.join(" and ")));
+        }
         return RunSummary {
             score: None,
             pairs,
             finding: format!(
-                "Probe {} did not run, so the three failures cannot all be compared.",
-                missing.join(" and ")
+                "{}, so the three failures cannot all be compared.",
+                capitalise(&parts.join("; "))
             ),
         };
     };
@@ -137,6 +171,66 @@ pub fn summarize(a: Option<&Verdict>, b: Option<&Verdict>, c: Option<&Verdict>) 
         score: Some(score),
         pairs,
         finding: format!("{finding}."),
+    }
+}
+
+/// The challenge as a short quote: `Bearer error="invalid_token", resource_metadata="…"`.
+fn challenge_text(c: &crate::challenge::Challenge) -> String {
+    let params: Vec<String> = c
+        .params
+        .iter()
+        .map(|(k, v)| format!("{k}=\"{}\"", v.chars().take(120).collect::<String>()))
+        .collect();
+    if params.is_empty() {
+        c.scheme.clone()
+    } else {
+        format!("{} {}", c.scheme, params.join(", "))
+    }
+}
+
+/// The first sentence of a report: what happened, cause first. When the connection failed, the
+/// user cancelled or the run's deadline passed, that is the headline (never a comparison of answers
+/// that did not come); otherwise it is the finding.
+pub fn headline(
+    connect: Option<(&Verdict, Option<StopReason>)>,
+    connected: bool,
+    ended: Option<crate::cause::RunEnd>,
+    summary: &RunSummary,
+) -> String {
+    use crate::cause::RunEnd;
+    if !connected && let Some((v, stop)) = connect {
+        let method = v.request_method.as_deref().unwrap_or("initialize");
+        return match (stop, v.http_status) {
+            (Some(StopReason::Blocked), _) => format!(
+                "Your browser could not read the server's answer to {method}: its CORS settings or the network stopped it (the CORS doctor below names the step)."
+            ),
+            (Some(StopReason::Cancelled), _) => {
+                format!("You cancelled the run before the server answered {method}.")
+            }
+            (Some(why), _) => format!("The server's answer to {method} was not read: {}.", why.describe()),
+            (None, Some(401)) => match &v.challenge {
+                Some(c) => format!(
+                    "The server asked for a token (401): its challenge is {}.",
+                    challenge_text(c)
+                ),
+                None => "The server asked for a token (401), without a WWW-Authenticate challenge.".into(),
+            },
+            (None, Some(403)) => "The server refused this caller (403): the token is valid but not allowed, or this page's Origin is refused.".into(),
+            (None, Some(status)) if status >= 300 => {
+                format!("The server answered {method} with HTTP {status}, so no probe could run.")
+            }
+            (None, _) => format!(
+                "The server's answer to {method} could not be used ({}), so no probe could run.",
+                v.cause.as_str().replace('_', " ")
+            ),
+        };
+    }
+    match ended {
+        Some(RunEnd::Cancelled) => format!("You cancelled the run. {}", summary.finding),
+        Some(RunEnd::DeadlinePassed) => {
+            format!("The run's deadline passed. {}", summary.finding)
+        }
+        _ => summary.finding.clone(),
     }
 }
 

@@ -502,8 +502,15 @@ fn run_deadline_with_synthetic_time_aborts_and_skips() {
     let late = engine.poll(Limits::default().run_total_ms as f64 + 1.0);
     assert!(late.abort_all);
     assert!(!late.done, "initialize is still in flight");
-    engine.handle(Step::Initialize, exchange(&first.send[0], None));
+    let mut timed_out = exchange(&first.send[0], None);
+    timed_out.transport_error = Some(mcp_triage::exchange::TransportError::Timeout);
+    engine.handle(Step::Initialize, timed_out);
     assert!(engine.poll(200_000.0).done);
+    let headline = engine.report().headline;
+    assert_eq!(
+        headline,
+        "The server's answer to initialize was not read: the deadline passed before the answer was read."
+    );
     assert_eq!(
         engine.ended(),
         Some(mcp_triage::cause::RunEnd::DeadlinePassed)
@@ -939,4 +946,75 @@ fn only_probe_a_skips_the_proposals_and_a_write_like_catalogue_proposes_nothing(
         r.step,
         Step::Probe(ProbeName::B | ProbeName::C | ProbeName::D)
     )));
+}
+
+#[test]
+fn a_401_at_connect_is_the_headline_with_its_challenge_not_probes_that_did_not_run() {
+    let challenge = r#"Bearer error="invalid_token", resource_metadata="http://127.0.0.1:8787/.well-known/oauth-protected-resource/mcp""#;
+    let engine = drive(
+        Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false)),
+        |out| {
+            let mut r = response(
+                401,
+                "application/json",
+                r#"{"error":"invalid_token"}"#.into(),
+            );
+            r.headers
+                .push(("www-authenticate".into(), challenge.into()));
+            exchange(out, Some(r))
+        },
+    );
+    let report = engine.report();
+    assert!(
+        report.headline.starts_with("The server asked for a token (401): its challenge is Bearer error=\"invalid_token\", resource_metadata=\"http://127.0.0.1:8787/"),
+        "{}",
+        report.headline
+    );
+    assert!(
+        !report.headline.contains("did not run"),
+        "{}",
+        report.headline
+    );
+}
+
+#[test]
+fn answers_cut_by_cancel_or_the_size_cap_are_not_compared_and_the_headline_says_what_stopped_them()
+{
+    use mcp_triage::exchange::{BodyEnd, TransportError};
+    // C's answer is cut at the size cap; B never gets headers (cancelled).
+    let engine = drive(
+        Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, true)),
+        |out| {
+            let mut ex = serve("ts-1.29.0-stateless", "pv2025-06-18", out);
+            match out.step {
+                Step::Probe(ProbeName::C) => {
+                    if let Some(r) = ex.response.as_mut() {
+                        r.body_end = Some(BodyEnd::SizeCap);
+                        r.body_complete = Some(false);
+                    }
+                }
+                Step::Probe(ProbeName::B) => {
+                    ex.response = None;
+                    ex.transport_error = Some(TransportError::Aborted);
+                }
+                _ => {}
+            }
+            ex
+        },
+    );
+    let report = engine.report();
+    assert_eq!(
+        report.summary.score, None,
+        "nothing is compared with answers that did not come"
+    );
+    let finding = &report.summary.finding;
+    assert!(
+        finding.starts_with("Probe B (you cancelled the run) and C (the answer was cut at the size cap) not answered"),
+        "{finding}"
+    );
+    assert!(
+        !finding.contains("malformed") && !finding.contains("arrive as"),
+        "{finding}"
+    );
+    assert_eq!(&report.headline, finding);
 }

@@ -50,6 +50,7 @@ pub fn RecordCard(record: Arc<Record>, secret_header_names: Vec<String>) -> impl
     let spec = a.spec.clone();
     let flags = v.flags.clone();
     let flag_advice = a.flag_advice.clone();
+    let stopped = ex.stop_reason();
     let elapsed = ex
         .elapsed_ms
         .map(|ms| format!("{} ms", ms.max(0.0).round() as u64))
@@ -114,14 +115,25 @@ pub fn RecordCard(record: Arc<Record>, secret_header_names: Vec<String>) -> impl
                     }.into_any()
                 }).collect_view()}
             </ul>
-            <div class="advice">
-                <h4>"What an agent should do"</h4>
-                <p data-testid="agent-advice"><span class="badge action">{a.advice.action.as_str().replace('_', " ")}</span> " " {a.advice.agent}</p>
-                <p class="party">"Who must act: " {a.advice.party.as_str().replace('_', " ")}</p>
-                <h4>"What the server author could change"</h4>
-                <p data-testid="server-advice">{a.advice.server}</p>
-                {flag_advice.into_iter().map(|f| view! { <p class="flag-advice">{f}</p> }.into_any()).collect_view()}
-            </div>
+            {match stopped {
+                // An answer that did not come is not the server's way of answering: no advice.
+                Some(why) => view! {
+                    <div class="advice" data-testid="not-answered">
+                        <h4>"Not answered"</h4>
+                        <p>{format!("Not answered: {}. Nothing about how the server answers follows from it, so there is no advice.", why.describe())}</p>
+                    </div>
+                }.into_any(),
+                None => view! {
+                <div class="advice">
+                    <h4>"What an agent should do"</h4>
+                    <p data-testid="agent-advice"><span class="badge action">{a.advice.action.as_str().replace('_', " ")}</span> " " {a.advice.agent}</p>
+                    <p class="party">"Who must act: " {a.advice.party.as_str().replace('_', " ")}</p>
+                    <h4>"What the server author could change"</h4>
+                    <p data-testid="server-advice">{a.advice.server}</p>
+                    {flag_advice.into_iter().map(|f| view! { <p class="flag-advice">{f}</p> }.into_any()).collect_view()}
+                </div>
+                }.into_any(),
+            }}
             {spec.map(|s| view! {
                 <div class="spec" data-testid="spec">
                     <h4>"Spec " {s.version.clone()}</h4>

@@ -36,7 +36,7 @@ pub fn Summary(report: RunReport) -> impl IntoView {
         .unwrap_or_else(|| "unknown server".into());
     view! {
         <section class="summary" data-testid="summary" aria-label="Summary">
-            <p class="finding" data-testid="finding">{report.summary.finding.clone()}</p>
+            <p class="finding" data-testid="finding">{report.headline.clone()}</p>
             <p class="score">
                 "Distinguishability by structure alone: "
                 <strong data-testid="score">{score.map(|s| format!("{s}/3")).unwrap_or_else(|| "n/a".into())}</strong>
