@@ -23,7 +23,7 @@ test('examples load on demand and show each SDK\'s answers', async () => {
   eq(await page.getByTestId('card-A').getByTestId('jsonrpc-code').innerText(), '0', 'code 0');
   await page.getByTestId('example-ts-1.20.0').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=source-banner]')?.textContent.includes('1.20.0'));
-  eq(await page.getByTestId('score').innerText(), '2/3', 'ts 1.20: A and B share -32602');
+  eq(await page.getByTestId('score').innerText(), '2 of 3 pairs', 'ts 1.20: A and B share -32602');
   assert(requests.filter((u) => u.includes('/examples/')).length === 3, 'each example fetched when clicked');
   await context.close();
 });

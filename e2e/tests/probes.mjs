@@ -18,7 +18,7 @@ test('Quick check on the demo server: the seed\'s three failures, a success, and
   eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['✓ success', 'none']), 'D');
   eq(await page.getByTestId('finding').innerText(),
     'An unknown tool, bad arguments and a thrown exception all arrive as isError: true; only the text tells them apart.', 'finding');
-  eq(await page.getByTestId('score').innerText(), '0/3', 'score');
+  eq(await page.getByTestId('score').innerText(), '0 of 3 pairs', 'score');
   // Evidence: text decided A and B, with the phrase highlighted in the decoded message.
   const marks = await page.getByTestId('card-A').locator('mark').allInnerTexts();
   const tool = await page.getByTestId('card-A').locator('.meta code').first().innerText();

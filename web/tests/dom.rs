@@ -126,6 +126,7 @@ async fn shared_view_marks_a_decoded_link_unverified_and_shows_nothing_from_a_da
         version: None,
         server: None,
         score: Some(0),
+        pairs: Some(3),
         finding: "finding text".into(),
         rows: vec![],
         notes: vec![],

@@ -184,10 +184,7 @@ fn main() -> ExitCode {
         let line = if args.json {
             serde_json::json!({ "summary": s }).to_string()
         } else {
-            let score = s
-                .score
-                .map(|n| format!("{n}/3"))
-                .unwrap_or_else(|| "-".into());
+            let score = summary::score_text(s.score, Some(s.judged));
             format!("distinguishability {score}: {}", s.finding)
         };
         let _ = writeln!(out, "{line}");

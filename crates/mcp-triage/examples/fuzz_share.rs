@@ -66,6 +66,7 @@ fn miniz_oxide_like(json: &str) -> String {
         version: None,
         server: None,
         score: None,
+        pairs: None,
         finding: String::new(),
         rows: vec![],
         notes: vec![],

@@ -253,11 +253,7 @@ pub fn markdown(
             .as_deref()
             .unwrap_or("not negotiated")
     ));
-    let score = report
-        .summary
-        .score
-        .map(|s| format!("{s}/3"))
-        .unwrap_or_else(|| "n/a".into());
+    let score = crate::summary::score_text(report.summary.score, Some(report.summary.judged));
     out.push_str(&format!("- Distinguishability: {score}\n\n"));
     out.push_str("| Probe | Call | HTTP | Channel | Cause | JSON-RPC code | Decided by | Agent should | Spec |\n");
     out.push_str("|---|---|---|---|---|---|---|---|---|\n");

@@ -1,5 +1,5 @@
 //! Share links that carry no secret: a versioned, allowlisted payload, compact JSON → raw deflate →
-//! base64url in the URL fragment (`#r=v3.…`), which browsers never send to a server.
+//! base64url in the URL fragment (`#r=v4.…`), which browsers never send to a server.
 //!
 //! Share links are a public format. A payload version, once released, is frozen: any new identifier
 //! makes a new version, and every older version keeps opening by being *migrated* into the current
@@ -25,9 +25,9 @@ use crate::export::Scrub;
 use crate::redact::{self, Secrets};
 
 /// The payload version this build writes.
-pub const VERSION: u8 = 3;
+pub const VERSION: u8 = 4;
 /// The fragment prefix of the version this build writes.
-pub const PREFIX: &str = "r=v3.";
+pub const PREFIX: &str = "r=v4.";
 
 /// The payload version in which a flag identifier first appeared: a link may only carry the flags
 /// its own version knew.
@@ -71,8 +71,12 @@ pub struct Share {
     pub version: Option<String>,
     /// `serverInfo` name and version.
     pub server: Option<(String, String)>,
-    /// Distinguishability 0–3.
+    /// Distinguishability: how many of the judged pairs differ by structure alone.
     pub score: Option<u8>,
+    /// v4: how many of the pairs (A,B), (A,C), (B,C) were judged (both probes answered). Earlier
+    /// versions scored only when all three were, so they migrate to 3 with a score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<u8>,
     /// The finding.
     pub finding: String,
     /// Probes A–D and the transport checks, in order.
@@ -176,7 +180,7 @@ impl ResultShape {
 pub enum ShareError {
     /// Longer than [`MAX_FRAGMENT`].
     TooLong,
-    /// Not `r=v1.`, `r=v2.` or `r=v3.` followed by data.
+    /// Not `r=v1.` … `r=v4.` followed by data.
     WrongPrefix,
     /// A version this build does not know.
     UnknownVersion,
@@ -406,6 +410,7 @@ pub fn build(
             )
         }),
         score: report.summary.score,
+        pairs: Some(report.summary.judged),
         finding: clean(&report.headline, cap::TEXT),
         rows,
         notes: report
@@ -528,6 +533,11 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
         "server",
     )?;
     check(p.score.is_none_or(|s| s <= 3), "score")?;
+    check(
+        p.pairs
+            .is_none_or(|m| declared >= 4 && m <= 3 && p.score.is_none_or(|s| s <= m)),
+        "pairs",
+    )?;
     check(within(&p.finding, cap::TEXT), "finding")?;
     check(p.rows.len() <= cap::ITEMS * 2, "rows")?;
     check(
@@ -620,6 +630,7 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
         Some(("v1", data)) => (1u8, data),
         Some(("v2", data)) => (2u8, data),
         Some(("v3", data)) => (3u8, data),
+        Some(("v4", data)) => (4u8, data),
         _ => return Err(ShareError::UnknownVersion),
     };
     let packed = decode_base64url(data).ok_or(ShareError::BadEncoding)?;
@@ -634,7 +645,12 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
 /// Brings a payload of any released version into the current structure. v1 → v2 → v3: v1 could not
 /// carry `secret_echoed` and v1/v2 rows have no `shape` (their excerpts stay as they were made), so
 /// only the version number changes.
+///
+/// v3 → v4: a score always counted all three pairs, so `pairs` is 3 where there is a score.
 fn migrate(mut p: Share) -> Share {
+    if p.v < 4 && p.pairs.is_none() {
+        p.pairs = p.score.map(|_| 3);
+    }
     if p.v < VERSION {
         p.v = VERSION;
     }
@@ -657,6 +673,7 @@ mod tests {
             version: Some("2025-11-25".into()),
             server: Some(("demo".into(), "1.29.0".into())),
             score: Some(0),
+            pairs: Some(3),
             finding: "An unknown tool, bad arguments and a thrown exception all arrive as isError: true; only the text tells them apart.".into(),
             rows: vec![ShareRow {
                 step: "A".into(),
@@ -682,7 +699,7 @@ mod tests {
     fn round_trip_and_fragment_shape() {
         let p = sample();
         let frag = encode(&p);
-        assert!(frag.starts_with("r=v3."));
+        assert!(frag.starts_with("r=v4."));
         assert_eq!(decode(&frag), Ok(p.clone()));
         assert_eq!(decode(&format!("#{frag}")), Ok(p));
     }
@@ -721,9 +738,23 @@ mod tests {
         };
         let mut v1 = sample();
         v1.v = 1;
+        v1.pairs = None;
         let opened = decode(&pack(&v1, "r=v1.")).unwrap();
         assert_eq!(opened.v, VERSION, "migrated into the current version");
-        assert_eq!(Share { v: 1, ..opened }, v1, "and says what it said");
+        assert_eq!(
+            opened.pairs,
+            Some(3),
+            "an old score counted all three pairs"
+        );
+        assert_eq!(
+            Share {
+                v: 1,
+                pairs: None,
+                ..opened
+            },
+            v1,
+            "and says what it said"
+        );
         // `secret_echoed` arrived with v2: a v1 link holding it is not a link any page made.
         v1.rows[0].flags = vec!["secret_echoed".into()];
         assert!(matches!(
@@ -736,6 +767,7 @@ mod tests {
             decode(&pack(&v2, "r=v2.")).unwrap(),
             Share {
                 v: VERSION,
+                pairs: Some(3),
                 ..v2.clone()
             }
         );
@@ -753,8 +785,32 @@ mod tests {
             Err(ShareError::BadPayload(_))
         ));
         with_shape.v = 3;
-        assert_eq!(decode(&pack(&with_shape, "r=v3.")).unwrap(), with_shape);
-        assert_eq!(decode("r=v4.AAAA"), Err(ShareError::UnknownVersion));
+        assert_eq!(
+            decode(&pack(&with_shape, "r=v3.")).unwrap(),
+            Share {
+                v: VERSION,
+                pairs: Some(3),
+                ..with_shape.clone()
+            }
+        );
+        // `pairs` arrived with v4: a v3 link holding it is not a link any page made.
+        let mut v3_with_pairs = with_shape.clone();
+        v3_with_pairs.pairs = Some(1);
+        assert!(matches!(
+            decode(&pack(&v3_with_pairs, "r=v3.")),
+            Err(ShareError::BadPayload(_))
+        ));
+        let mut v4 = with_shape.clone();
+        v4.v = 4;
+        v4.pairs = Some(1);
+        v4.score = Some(1);
+        assert_eq!(decode(&pack(&v4, "r=v4.")).unwrap(), v4);
+        v4.score = Some(2);
+        assert!(
+            matches!(decode(&pack(&v4, "r=v4.")), Err(ShareError::BadPayload(_))),
+            "a score over more pairs than were judged"
+        );
+        assert_eq!(decode("r=v5.AAAA"), Err(ShareError::UnknownVersion));
     }
 
     #[test]

@@ -20,8 +20,10 @@ pub struct Pair {
 /// The summary of A, B and C.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RunSummary {
-    /// How many of (A,B), (A,C), (B,C) differ by structure alone; `None` when a probe is missing.
+    /// How many of the judged pairs differ by structure alone; `None` when no pair was judged.
     pub score: Option<u8>,
+    /// How many of (A,B), (A,C), (B,C) were judged: both probes answered (read to their end).
+    pub judged: u8,
     /// Each pair that could be judged.
     pub pairs: Vec<Pair>,
     /// The finding in one sentence.
@@ -57,6 +59,15 @@ fn shape(v: &Verdict) -> String {
 }
 
 const NAMES: [&str; 3] = ["an unknown tool", "bad arguments", "a thrown exception"];
+
+/// "probe B", "probes A and C", "probes A, B and C".
+fn probe_list(names: &[&str]) -> String {
+    match names {
+        [one] => format!("probe {one}"),
+        [init @ .., last] => format!("probes {} and {last}", init.join(", ")),
+        [] => String::new(),
+    }
+}
 
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
@@ -98,7 +109,7 @@ pub fn summarize_answered(outcomes: [Result<&Verdict, Missing>; 3]) -> RunSummar
     let [Some(a), Some(b), Some(c)] = probes else {
         use crate::cause::ProbeName;
         let names = [ProbeName::A, ProbeName::B, ProbeName::C];
-        let pick = |want: fn(&Missing) -> bool| -> Vec<&str> {
+        let pick = |want: &dyn Fn(&Missing) -> bool| -> Vec<&str> {
             names
                 .iter()
                 .zip(&outcomes)
@@ -106,24 +117,34 @@ pub fn summarize_answered(outcomes: [Result<&Verdict, Missing>; 3]) -> RunSummar
                 .map(|(n, _)| n.as_str())
                 .collect()
         };
-        let not_run = pick(|m| *m == Missing::NotRun);
-        let stopped: Vec<String> = names
-            .iter()
-            .zip(&outcomes)
-            .filter_map(|(n, o)| match o {
-                Err(Missing::Stopped(why)) => Some(format!("{} ({})", n.as_str(), why.describe())),
-                _ => None,
-            })
-            .collect();
+        let not_run = pick(&|m| *m == Missing::NotRun);
+        // Stopped probes grouped by what stopped them, in probe order.
+        let mut reasons: Vec<StopReason> = Vec::new();
+        for o in &outcomes {
+            if let Err(Missing::Stopped(why)) = o
+                && !reasons.contains(why)
+            {
+                reasons.push(*why);
+            }
+        }
         let mut parts = Vec::new();
-        if !stopped.is_empty() {
-            parts.push(format!("probe {} not answered", stopped.join(" and ")));
+        for why in &reasons {
+            let these = pick(&|m| *m == Missing::Stopped(*why));
+            if !these.is_empty() {
+                parts.push(format!(
+                    "{} not answered ({})",
+                    probe_list(&these),
+                    why.describe()
+                ));
+            }
         }
         if !not_run.is_empty() {
-            parts.push(format!("probe {} did not run", not_run.join(" and ")));
+            parts.push(format!("{} did not run", probe_list(&not_run)));
         }
+        let judged = pairs.len() as u8;
         return RunSummary {
-            score: None,
+            score: (judged > 0).then(|| pairs.iter().filter(|p| p.distinct).count() as u8),
+            judged,
             pairs,
             finding: format!(
                 "{}, so the three failures cannot all be compared.",
@@ -169,6 +190,7 @@ pub fn summarize_answered(outcomes: [Result<&Verdict, Missing>; 3]) -> RunSummar
     };
     RunSummary {
         score: Some(score),
+        judged: 3,
         pairs,
         finding: format!("{finding}."),
     }
@@ -185,6 +207,15 @@ fn challenge_text(c: &crate::challenge::Challenge) -> String {
         c.scheme.clone()
     } else {
         format!("{} {}", c.scheme, params.join(", "))
+    }
+}
+
+/// The score as people read it: "k of m pairs", or "n/a" when no pair was judged. A CLI's
+/// `--fail-under N` compares k with N, and "n/a" is below any N ≥ 1.
+pub fn score_text(score: Option<u8>, judged: Option<u8>) -> String {
+    match (score, judged) {
+        (Some(k), Some(m)) if m > 0 => format!("{k} of {m} pairs"),
+        _ => "n/a".into(),
     }
 }
 
@@ -225,12 +256,20 @@ pub fn headline(
             ),
         };
     }
-    match ended {
-        Some(RunEnd::Cancelled) => format!("You cancelled the run. {}", summary.finding),
-        Some(RunEnd::DeadlinePassed) => {
-            format!("The run's deadline passed. {}", summary.finding)
+    // Lead with how the run ended; the finding's own mention of that reason is then said once.
+    let lead = match ended {
+        Some(RunEnd::Cancelled) => Some((StopReason::Cancelled, "You cancelled the run.")),
+        Some(RunEnd::DeadlinePassed) => Some((StopReason::Deadline, "The run's deadline passed.")),
+        _ => None,
+    };
+    match lead {
+        Some((why, lead)) => {
+            let said_once = summary
+                .finding
+                .replace(&format!(" ({})", why.describe()), "");
+            format!("{lead} {said_once}")
         }
-        _ => summary.finding.clone(),
+        None => summary.finding.clone(),
     }
 }
 
@@ -297,7 +336,12 @@ mod tests {
         let c = v(Channel::JsonrpcError, Some(-32603), 200);
         assert_eq!(summarize(Some(&a), Some(&b), Some(&c)).score, Some(3));
         let s = summarize(Some(&a), None, Some(&c));
-        assert_eq!(s.score, None);
+        // Only (A,C) could be judged: it differs (-32602 against -32603).
+        assert_eq!((s.score, s.judged), (Some(1), 1));
+        assert_eq!(score_text(s.score, Some(s.judged)), "1 of 1 pairs");
         assert!(s.finding.contains("Probe B did not run"));
+        let none = summarize(Some(&a), None, None);
+        assert_eq!((none.score, none.judged), (None, 0));
+        assert_eq!(score_text(none.score, Some(none.judged)), "n/a");
     }
 }

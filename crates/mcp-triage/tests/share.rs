@@ -61,6 +61,7 @@ fn generated(rng: &mut Rng) -> Share {
         version: Some("2025-06-18".into()),
         server: Some((rng.text(100, SECRET), "1".into())),
         score: Some((rng.next() % 4) as u8),
+        pairs: Some(3),
         finding: rng.text(400, SECRET),
         rows,
         notes: vec![rng.text(200, SECRET)],

@@ -39,7 +39,7 @@ pub fn Summary(report: RunReport) -> impl IntoView {
             <p class="finding" data-testid="finding">{report.headline.clone()}</p>
             <p class="score">
                 "Distinguishability by structure alone: "
-                <strong data-testid="score">{score.map(|s| format!("{s}/3")).unwrap_or_else(|| "n/a".into())}</strong>
+                <strong data-testid="score">{mcp_triage::summary::score_text(score, Some(report.summary.judged))}</strong>
                 <span class="help">" (how many of the pairs A–B, A–C, B–C an agent can tell apart without reading prose)"</span>
             </p>
             <p class="meta">

@@ -32,7 +32,7 @@ pub fn SharedView(shared: Result<Share, ShareError>, on_leave: Callback<()>) -> 
             <section class="summary" data-testid="summary">
                 <p class="finding" data-testid="finding"><VisibleText text=p.finding.clone() cap=512 /></p>
                 <p class="score">"Distinguishability by structure alone: "
-                    <strong data-testid="score">{p.score.map(|s| format!("{s}/3")).unwrap_or_else(|| "n/a".into())}</strong></p>
+                    <strong data-testid="score">{mcp_triage::summary::score_text(p.score, p.pairs)}</strong></p>
                 <p class="meta">"Endpoint " <code><VisibleText text=p.endpoint.clone() cap=512 /></code>
                     {p.server.clone().map(|(n, v)| view! { " · server " <VisibleText text=format!("{n} {v}") cap=200 /> }.into_any())}
                     {p.version.clone().map(|v| view! { " · protocol " <VisibleText text=v cap=32 /> }.into_any())}
