@@ -111,11 +111,16 @@ fn sniff(bytes: &[u8]) -> BodyKind {
     }
 }
 
+/// How a body whose JSON nests deeper than the parser reads (128 levels) is described.
+pub(crate) const JSON_TOO_DEEP: &str = "the JSON nests deeper than 128 levels, more than is read";
+
 /// Parses JSON text, reporting lone surrogates and depth in plain words.
 pub fn parse_json(text: &str) -> Result<Value, String> {
     serde_json::from_str::<Value>(text).map_err(|e| {
         let msg = e.to_string();
-        if msg.contains("surrogate") || has_lone_surrogate_escape(text) {
+        if msg.starts_with("recursion limit exceeded") {
+            format!("{JSON_TOO_DEEP}: {msg}")
+        } else if msg.contains("surrogate") || has_lone_surrogate_escape(text) {
             format!("invalid Unicode in a JSON string (lone surrogate escape): {msg}")
         } else {
             format!("not valid JSON: {msg}")

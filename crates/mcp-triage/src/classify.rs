@@ -427,7 +427,18 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
             Cause::MalformedResponse,
             DecidedBy::Structure,
         );
-        if let Some(reason) = &found.invalid_ours {
+        let too_deep = decoded.values.iter().any(|d| {
+            d.value
+                .as_ref()
+                .err()
+                .is_some_and(|e| e.starts_with(crate::body::JSON_TOO_DEEP))
+        });
+        if too_deep {
+            b.structure(format!(
+                "{}, so no JSON-RPC response could be found in it",
+                crate::body::JSON_TOO_DEEP
+            ));
+        } else if let Some(reason) = &found.invalid_ours {
             b.structure(format!(
                 "the message with our id is not valid JSON-RPC: {reason}"
             ));
@@ -1153,6 +1164,28 @@ mod tests {
             .find(|e| e.rule.as_deref() == Some("soft_failure.phrase"))
             .unwrap();
         assert_eq!(e.matched.as_deref(), Some("Not found"));
+    }
+
+    #[test]
+    fn json_nested_too_deep_is_named_as_such() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let v = classify(
+            &exchange(200, "application/json", &deep),
+            &Options::default(),
+        );
+        assert_eq!(v.channel, Channel::Malformed);
+        let said: Vec<String> = v.evidence.iter().map(|e| e.fact.clone()).collect();
+        assert!(
+            said.iter()
+                .any(|f| f.contains("nests deeper than 128 levels")),
+            "{said:?}"
+        );
+        assert!(
+            !said
+                .iter()
+                .any(|f| f.contains("no JSON-RPC response with our id")),
+            "{said:?}"
+        );
     }
 
     #[test]

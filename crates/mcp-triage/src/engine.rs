@@ -1159,6 +1159,21 @@ impl Engine {
             _ => {}
         }
         let mut assessment = assess(&exchange, &self.options(intent));
+        // B, C or D pointed (by the user) at a tool tools/list does not list tests an unknown tool:
+        // what it gets back says nothing against the server.
+        if let Step::Probe(p) = step
+            && p != ProbeName::A
+            && let Some(tool) = self.planned[p.index()].choice.as_ref().map(|c| &c.tool)
+            && self.catalogue == CatalogueState::Complete
+            && !self.tools.iter().any(|t| &t.name == tool)
+            && let Some(spec) = assessment.spec.as_mut()
+        {
+            spec.conformance = crate::spec::Conformance::NotApplicable;
+            spec.reason = format!(
+                "probe {} called {tool}, which tools/list does not list: that tests an unknown tool, so this answer says nothing against the server",
+                p.as_str()
+            );
+        }
         if echoed > 0 && !assessment.verdict.flags.contains(&Flag::SecretEchoed) {
             assessment.verdict.flags.push(Flag::SecretEchoed);
             assessment

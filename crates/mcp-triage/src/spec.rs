@@ -171,7 +171,7 @@ pub fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
             RULE_LEGACY_PROTOCOL,
             tools("error-handling"),
             format!(
-                "the call never reached the tool ({} / {}), so the error-handling rule is not in play",
+                "no answer of the tool was read ({} / {}), so the error-handling rule is not in play",
                 v.channel, v.cause
             ),
         )
@@ -197,12 +197,12 @@ pub fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
                     rule,
                     tools("error-handling"),
                     format!(
-                        "an unknown tool is a protocol error in every version, but it came as a {} result \
+                        "an unknown tool is a protocol error in every version, but it came as {} result \
                      (proposals to move it into isError, SEP-2140/2145, are not in any released text)",
                         if v.channel == Channel::ToolError {
-                            "isError"
+                            "an isError"
                         } else {
-                            "successful"
+                            "a successful"
                         }
                     ),
                 )

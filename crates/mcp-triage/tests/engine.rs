@@ -1018,3 +1018,49 @@ fn answers_cut_by_cancel_or_the_size_cap_are_not_compared_and_the_headline_says_
     );
     assert_eq!(&report.headline, finding);
 }
+
+#[test]
+fn a_probe_pointed_at_a_tool_not_in_tools_list_is_not_blamed_on_the_server() {
+    let mut engine = Engine::new(config(
+        Era::Legacy("2025-11-25".into()),
+        Mode::Review,
+        false,
+    ));
+    let mut now = 0.0;
+    while !engine.awaiting_review() {
+        for out in engine.poll(now).send {
+            let ex = serve("ts-1.29.0-stateless", "pv2025-06-18", &out);
+            engine.handle(out.step, ex);
+        }
+        now += 1.0;
+    }
+    engine
+        .apply_review(&[(
+            ProbeName::D,
+            ProbeEdit::Replace {
+                tool: "no_such_tool_here".into(),
+                arguments: json!({}),
+                opt_in: false,
+            },
+        )])
+        .unwrap();
+    let (engine, _) = run(engine, "ts-1.29.0-stateless", "pv2025-06-18");
+    let d = engine
+        .records()
+        .iter()
+        .find(|r| r.step == Step::Probe(ProbeName::D))
+        .unwrap();
+    assert_eq!(d.assessment.verdict.cause, Cause::UnknownTool);
+    let spec = d.assessment.spec.as_ref().unwrap();
+    assert_eq!(
+        spec.conformance,
+        mcp_triage::spec::Conformance::NotApplicable,
+        "{}",
+        spec.reason
+    );
+    assert!(
+        spec.reason.contains("tools/list does not list"),
+        "{}",
+        spec.reason
+    );
+}

@@ -44,7 +44,7 @@ pub fn Summary(report: RunReport) -> impl IntoView {
             </p>
             <p class="meta">
                 "Server: " {server} " · protocol " {report.negotiated_version.clone().unwrap_or_else(|| "not negotiated".into())}
-                {report.waves.map(|w| format!(" · {w} sequential rounds"))}
+                {report.waves.map(|w| format!(" · {w} sequential round{}", if w == 1 { "" } else { "s" }))}
             </p>
             <ul class="verdicts">
                 {verdicts.into_iter().map(|(step, s)| view! {
