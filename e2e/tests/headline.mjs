@@ -30,8 +30,13 @@ test('headline: a Quick check without the demo token leads with the 401 and its 
   assert(!h.shown.includes('did not run'), h.shown);
   eq(h.shared, h.shown.replace('/mcp"', '/[path hidden]"'), 'the share link carries the same sentence (its path hidden)');
   assert(h.markdown.includes(h.shown.replace('/mcp"', '/[path hidden]"')) || h.markdown.includes(h.shown), `the Markdown carries the same sentence: ${JSON.stringify(h.markdown.slice(0, 700))}`);
+  // The page's own demo server: one click fills its token in and runs again.
+  await page.getByTestId('use-demo-token').click();
+  await page.getByTestId('card-D').waitFor({ timeout: 20000 });
+  eq(await page.getByTestId('token').inputValue(), 'demo-token', 'the demo token was filled in');
+  eq(await page.getByTestId('score').innerText(), '0 of 3 pairs', 'the full run');
   await context.close();
-}, { allow: [expected.status(401, shared.demoEndpoint)] });
+}, { allow: [expected.status(401, shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
 
 test('headline: a CORS block says the browser could not read the answer, not that probes did not run', async () => {
   const context = await shared.browser.newContext();

@@ -75,6 +75,7 @@ fn Tool(load_demo: bool) -> impl IntoView {
     let state = AppState::new();
     provide_context(state);
     let demo: RwSignal<Option<DemoConfig>> = RwSignal::new(None);
+    provide_context(demo);
     // The demo file is only read on a normal load: an opened share link sends no request at all,
     // and "run against your own endpoint" leads to an empty form.
     if load_demo {

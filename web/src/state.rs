@@ -69,6 +69,8 @@ pub struct AppState {
     pub steps: RwSignal<Vec<StepRow>>,
     /// The plan, for Review first.
     pub plan: RwSignal<Option<[PlannedProbe; 4]>>,
+    /// A token the results asked the form to run again with ("use the demo token").
+    pub rerun_with_token: RwSignal<Option<String>>,
     /// The consent step's rows (Quick check on tools that are not declared read-only).
     pub consent: RwSignal<Vec<mcp_triage::engine::ConsentRow>>,
     /// The catalogue with risks, for Review first.
@@ -108,6 +110,7 @@ impl AppState {
             steps: RwSignal::new(Vec::new()),
             plan: RwSignal::new(None),
             consent: RwSignal::new(Vec::new()),
+            rerun_with_token: RwSignal::new(None),
             tools: RwSignal::new(Vec::new()),
             report: RwSignal::new(None),
             diagnosis: RwSignal::new(None),

@@ -1439,6 +1439,22 @@ fn conclusions(records: &[Arc<Record>], version: &str) -> (RunSummary, Option<Sp
 }
 
 impl RunReport {
+    /// The server asked for a token at connect (a 401 before any probe): the page may offer its
+    /// demo token in one click when this endpoint is the demo server its own demo file names.
+    pub fn offers_demo_token(&self, demo_endpoint: &str) -> bool {
+        let connected = self
+            .records
+            .iter()
+            .any(|r| matches!(r.step, Step::ToolsList(_) | Step::Probe(_)));
+        let refused = self
+            .records
+            .iter()
+            .rev()
+            .find(|r| matches!(r.step, Step::Initialize | Step::Discover))
+            .is_some_and(|r| r.assessment.verdict.http_status == Some(401));
+        !connected && refused && self.endpoint == demo_endpoint
+    }
+
     /// A report from recorded exchanges (examples, pasted captures): each exchange's step comes from
     /// its `intent` (A–D, `no_token`, `get`) or its JSON-RPC method.
     pub fn from_exchanges(endpoint: &str, exchanges: Vec<Exchange>) -> RunReport {

@@ -15,6 +15,12 @@ use crate::state::AppState;
 #[component]
 pub fn Summary(report: RunReport) -> impl IntoView {
     let score = report.summary.score;
+    let state = expect_context::<AppState>();
+    // This endpoint is the demo server the page's own demo file names, and it asked for a token.
+    let demo_token = use_context::<RwSignal<Option<crate::net::DemoConfig>>>()
+        .and_then(|d| d.get_untracked())
+        .filter(|d| report.offers_demo_token(&d.endpoint))
+        .map(|d| d.token_hint);
     let mut verdicts: Vec<_> = report
         .records
         .iter()
@@ -37,6 +43,10 @@ pub fn Summary(report: RunReport) -> impl IntoView {
     view! {
         <section class="summary" data-testid="summary" aria-label="Summary">
             <p class="finding" data-testid="finding">{report.headline.clone()}</p>
+            {demo_token.map(|t| view! {
+                <p><button type="button" class="primary" data-testid="use-demo-token"
+                    on:click=move |_| state.rerun_with_token.set(Some(t.clone()))>"Use the demo token and run again"</button></p>
+            })}
             <p class="score">
                 "Distinguishability by structure alone: "
                 <strong data-testid="score">{mcp_triage::summary::score_text(score, Some(report.summary.judged))}</strong>

@@ -141,6 +141,16 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
         };
         state.start(ep, cfg, creds);
     };
+    // "Use the demo token" from the results: fill the token in and run Quick check again.
+    Effect::new(move |_| {
+        if let Some(t) = state.rerun_with_token.get() {
+            state.rerun_with_token.set(None);
+            token.set(t);
+            if can_run.get_untracked() && !busy() {
+                start(Mode::Quick);
+            }
+        }
+    });
     view! {
         <form class="target-form" data-testid="target-form" on:submit=move |ev| { ev.prevent_default(); if can_run.get_untracked() && !busy() { start(Mode::Quick) } }>
             <h2>"Target"</h2>
