@@ -975,6 +975,16 @@ fn a_401_at_connect_is_the_headline_with_its_challenge_not_probes_that_did_not_r
         "{}",
         report.headline
     );
+    // The page offers its demo token only for the demo endpoint, and only when it asked for one.
+    assert!(report.offers_demo_token(&report.endpoint));
+    assert!(!report.offers_demo_token("http://127.0.0.1:9/mcp"));
+    let (ok, _) = run(
+        Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, true)),
+        "ts-1.29.0-stateless",
+        "pv2025-06-18",
+    );
+    let ok = ok.report();
+    assert!(!ok.offers_demo_token(&ok.endpoint));
 }
 
 #[test]
