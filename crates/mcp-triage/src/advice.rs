@@ -4,7 +4,8 @@
 
 use serde::Serialize;
 
-use crate::cause::{Cause, Flag};
+use crate::cause::{Cause, Channel, Flag};
+use crate::classify::Verdict;
 
 /// What an agent (or its client library) should do with this answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -353,6 +354,79 @@ pub fn for_cause(cause: Cause) -> &'static Advice {
         .iter()
         .find(|a| a.cause == cause)
         .unwrap_or(&ADVICE[ADVICE.len() - 1])
+}
+
+/// The advice for this answer: the cause's row, with the server author's line fitted to what was
+/// observed. Where the answer already does what helps agents, the line says "Nothing to change" and
+/// why; where it does half of it, it says which half is missing. `missing_fields` are the required
+/// arguments probe B left out.
+pub fn fitted(v: &Verdict, missing_fields: &[String]) -> Advice {
+    let mut advice = *for_cause(v.cause);
+    let text = verdict_text(v);
+    let names_a_missing_field =
+        !missing_fields.is_empty() && missing_fields.iter().any(|f| mentions_word(&text, f));
+    advice.server = match v.cause {
+        Cause::UnknownTool
+            if v.channel == Channel::JsonrpcError && v.jsonrpc_code == Some(-32602) =>
+        {
+            "Nothing to change: an unknown tool already comes as a JSON-RPC error -32602, which clients tell apart from a failed run."
+        }
+        Cause::UnknownTool if v.channel == Channel::JsonrpcError => {
+            "An unknown tool already comes as a JSON-RPC error; give it the code -32602 (invalid params) so clients can read the cause from the code, not the prose."
+        }
+        Cause::Unauthenticated
+            if v.challenge
+                .as_ref()
+                .is_some_and(|c| c.param("resource_metadata").is_some()) =>
+        {
+            "Nothing to change: the 401 already names its resource_metadata, so clients can discover how to sign in."
+        }
+        Cause::InvalidArguments if names_a_missing_field && v.channel == Channel::ToolError => {
+            "Nothing to change: the refusal is an isError result that names the missing field, so the model can fix the call."
+        }
+        Cause::InvalidArguments if names_a_missing_field => {
+            "The refusal already names the missing field; send it as an isError result so the model sees it and can fix the call (SEP-1303, 2025-11-25)."
+        }
+        _ => advice.server,
+    };
+    advice
+}
+
+/// The texts an answer carries (the JSON-RPC message, `error.data`, the isError text), lower-cased.
+fn verdict_text(v: &Verdict) -> String {
+    let Some(m) = &v.message else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for p in ["/error/message", "/error/data"] {
+        if let Some(t) = m.pointer(p) {
+            out.push_str(&t.to_string());
+            out.push('\n');
+        }
+    }
+    if let Some(items) = m.pointer("/result/content").and_then(|c| c.as_array()) {
+        for item in items {
+            if let Some(t) = item.get("text").and_then(|t| t.as_str()) {
+                out.push_str(t);
+                out.push('\n');
+            }
+        }
+    }
+    out.to_lowercase()
+}
+
+/// `word` occurs in `text` (already lower-cased) with no letter, digit or underscore on either side.
+fn mentions_word(text: &str, word: &str) -> bool {
+    let word = word.to_lowercase();
+    if word.is_empty() {
+        return false;
+    }
+    let is_part = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(&word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(is_part) && !after.is_some_and(is_part)
+    })
 }
 
 /// One line for the server author about a flag.

@@ -63,7 +63,7 @@ pub fn assess(ex: &Exchange, opts: &Options) -> Assessment {
         _ => None,
     };
     Assessment {
-        advice: *advice::for_cause(verdict.cause),
+        advice: advice::fitted(&verdict, &opts.missing_fields),
         flag_advice: verdict.flags.iter().map(|f| advice::for_flag(*f)).collect(),
         intent,
         version_source: version.as_ref().map(|(_, s)| *s),

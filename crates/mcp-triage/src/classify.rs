@@ -34,6 +34,8 @@ pub struct Options {
     pub negotiated_version: Option<String>,
     /// Caps for decoding.
     pub limits: Limits,
+    /// The required arguments probe B left out (fits the advice: does the answer name them?).
+    pub missing_fields: Vec<String>,
 }
 
 /// The classification of one exchange.

@@ -1021,7 +1021,29 @@ impl Engine {
             intent: intent.map(str::to_string),
             negotiated_version: self.negotiated.clone(),
             limits: self.cfg.limits.clone(),
+            missing_fields: self.missing_fields(intent),
         }
+    }
+
+    /// The required arguments the planned B call leaves out (none for other intents).
+    fn missing_fields(&self, intent: Option<&str>) -> Vec<String> {
+        if intent != Some(ProbeName::B.as_str()) {
+            return Vec::new();
+        }
+        let Some(choice) = self.planned[ProbeName::B.index()].choice.as_ref() else {
+            return Vec::new();
+        };
+        self.tools
+            .iter()
+            .find(|t| t.name == choice.tool)
+            .map(|t| {
+                t.required
+                    .iter()
+                    .filter(|r| choice.arguments.get(r.as_str()).is_none())
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// Hands back what happened to a request, as it came: the session id is read from it verbatim
@@ -1495,6 +1517,7 @@ impl RunReport {
                 intent: ex.intent.clone(),
                 negotiated_version: negotiated.clone(),
                 limits: Limits::default(),
+                missing_fields: Vec::new(),
             };
             let assessment = assess(&ex, &opts);
             if matches!(step, Step::Initialize | Step::Discover)
