@@ -162,11 +162,14 @@ fn has_lone_surrogate_escape(text: &str) -> bool {
     false
 }
 
-/// Decodes a body. `batch_allowed` is true only when 2025-03-26 was negotiated.
+/// Decodes a body. `batch_allowed` is true only when 2025-03-26 was negotiated; `cut_by_client`
+/// when the client stopped reading a stream that stayed open (then an event in progress at the cut
+/// is ours to explain, not the server's: it is not reported as a stream that "ended inside" it).
 pub fn decode(
     bytes: &[u8],
     content_type: Option<&str>,
     batch_allowed: bool,
+    cut_by_client: bool,
     limits: &Limits,
 ) -> DecodedBody {
     let mut problems = Vec::new();
@@ -263,7 +266,7 @@ pub fn decode(
         BodyKind::EventStream => {
             let mut parser = sse::SseParser::new(limits);
             let events = parser.push(bytes);
-            let end_problem = if truncated {
+            let end_problem = if truncated || cut_by_client {
                 parser.problem().cloned()
             } else {
                 parser.finish()
@@ -293,7 +296,7 @@ mod tests {
     use super::*;
 
     fn dec(body: &[u8], ct: Option<&str>) -> DecodedBody {
-        decode(body, ct, false, &Limits::default())
+        decode(body, ct, false, false, &Limits::default())
     }
 
     #[test]
@@ -317,7 +320,13 @@ mod tests {
             dec(body, Some("application/json")).kind,
             BodyKind::Malformed
         );
-        let ok = decode(body, Some("application/json"), true, &Limits::default());
+        let ok = decode(
+            body,
+            Some("application/json"),
+            true,
+            false,
+            &Limits::default(),
+        );
         assert_eq!(ok.kind, BodyKind::Json);
         assert_eq!(ok.values.len(), 1);
     }
@@ -343,7 +352,13 @@ mod tests {
             max_body_bytes: 8,
             ..Limits::default()
         };
-        let d = decode(b"data: {\"jsonrpc\":\"2.0\"}\n\n", None, false, &limits);
+        let d = decode(
+            b"data: {\"jsonrpc\":\"2.0\"}\n\n",
+            None,
+            false,
+            false,
+            &limits,
+        );
         assert!(d.truncated);
         assert!(
             d.problems.iter().any(|p| p.contains("only the first 8")),

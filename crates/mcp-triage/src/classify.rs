@@ -311,6 +311,7 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
         &bytes,
         resp.header("content-type"),
         batch_allowed,
+        resp.body_complete == Some(false),
         &opts.limits,
     );
     b.v.body_kind = Some(decoded.kind);
@@ -1166,6 +1167,27 @@ mod tests {
             .find(|e| e.rule.as_deref() == Some("soft_failure.phrase"))
             .unwrap();
         assert_eq!(e.matched.as_deref(), Some("Not found"));
+    }
+
+    #[test]
+    fn a_stream_the_client_cut_is_not_said_to_have_ended_inside_an_event() {
+        let partial =
+            "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"";
+        let problems = |complete: bool| {
+            let mut ex = exchange(200, "text/event-stream", partial);
+            if let Some(r) = ex.response.as_mut() {
+                r.body_complete = Some(complete);
+            }
+            classify(&ex, &Options::default()).problems.join(" | ")
+        };
+        // The server closed the stream mid-event: that is the server's doing, and it is said.
+        assert!(problems(true).contains("the stream ended inside the event"));
+        // The page stopped reading a stream that stayed open: not the server's doing.
+        assert!(
+            !problems(false).contains("ended inside the event"),
+            "{}",
+            problems(false)
+        );
     }
 
     #[test]

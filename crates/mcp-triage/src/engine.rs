@@ -1077,6 +1077,7 @@ impl Engine {
                 &events_or_json,
                 r.header("content-type"),
                 false,
+                r.body_complete == Some(false),
                 &self.cfg.limits,
             );
             decoded
