@@ -58,7 +58,7 @@ pub fn Summary(report: RunReport) -> impl IntoView {
             </p>
             <ul class="verdicts">
                 {verdicts.into_iter().map(|(step, s)| view! {
-                    <li><span class="step">{step.label()}</span> " " <ConformanceBadge conformance=s.conformance /></li>
+                    <li><span class="step">{step.title()}</span> " " <ConformanceBadge conformance=s.conformance /></li>
                 }.into_any()).collect_view()}
                 {report.origin.clone().map(|o| view! {
                     <li><span class="step">"origin"</span> " " <ConformanceBadge conformance=o.conformance /> " " <span class="help">{o.reason.clone()}</span></li>
