@@ -163,8 +163,8 @@ async fn shared_view_marks_a_decoded_link_unverified_and_shows_nothing_from_a_da
     );
 }
 
-#[wasm_bindgen_test]
-async fn target_form_validates_inline() {
+/// The target form, mounted on its own, and its endpoint field.
+async fn mount_form() -> (web_sys::HtmlElement, web_sys::HtmlInputElement) {
     let root = container();
     leptos::mount::mount_to(root.clone(), || {
         provide_context(AppState::new());
@@ -173,8 +173,13 @@ async fn target_form_validates_inline() {
     })
     .forget();
     leptos::task::tick().await;
-    let input: web_sys::HtmlInputElement =
-        by_testid(&root, "endpoint").unwrap().dyn_into().unwrap();
+    let input = by_testid(&root, "endpoint").unwrap().dyn_into().unwrap();
+    (root, input)
+}
+
+#[wasm_bindgen_test]
+async fn target_form_validates_inline() {
+    let (root, input) = mount_form().await;
     input.set_value("http://example.com/mcp");
     input
         .dispatch_event(&web_sys::Event::new("input").unwrap())
@@ -203,16 +208,7 @@ async fn target_form_validates_inline() {
 
 #[wasm_bindgen_test]
 async fn the_host_the_form_shows_is_the_host_the_browser_sends_to_for_urls_it_reads_differently() {
-    let root = container();
-    leptos::mount::mount_to(root.clone(), || {
-        provide_context(AppState::new());
-        let demo = RwSignal::new(None);
-        view! { <TargetForm demo=demo /> }
-    })
-    .forget();
-    leptos::task::tick().await;
-    let input: web_sys::HtmlInputElement =
-        by_testid(&root, "endpoint").unwrap().dyn_into().unwrap();
+    let (root, input) = mount_form().await;
     // (typed, accepted): backslash, short and hex IPv4 forms, a trailing dot, a percent-escape in
     // the host, an IDN, and a trailing-dot loopback name the page's CSP does not cover.
     let cases = [

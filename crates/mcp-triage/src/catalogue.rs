@@ -241,16 +241,19 @@ pub const SENSITIVE_OUTPUT_WORDS: &[&str] = &[
 
 /// The words of a name or description: split at anything not a letter or digit and at camelCase.
 pub(crate) fn words(text: &str) -> Vec<String> {
+    split_lower(text, |c| c.is_ascii_alphanumeric())
+}
+
+/// `text` split into lower-cased runs of characters `keep` accepts, and at camelCase boundaries.
+fn split_lower(text: &str, keep: impl Fn(char) -> bool) -> Vec<String> {
     let mut out = Vec::new();
     let mut word = String::new();
     let mut prev_lower = false;
     for c in text.chars() {
-        if (!c.is_ascii_alphanumeric() || (c.is_ascii_uppercase() && prev_lower))
-            && !word.is_empty()
-        {
+        if (!keep(c) || (c.is_ascii_uppercase() && prev_lower)) && !word.is_empty() {
             out.push(std::mem::take(&mut word));
         }
-        if c.is_ascii_alphanumeric() {
+        if keep(c) {
             word.push(c.to_ascii_lowercase());
         }
         prev_lower = c.is_ascii_lowercase();
@@ -294,23 +297,7 @@ pub const LOOKUP_WORDS: &[&str] = &[
 /// names are ASCII), at camelCase boundaries and at digits, lower-cased. `sendEmail2user` → `send`,
 /// `email`, `user`.
 pub fn name_parts(name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut part = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        let boundary = !c.is_ascii_alphabetic() || (c.is_ascii_uppercase() && prev_lower);
-        if boundary && !part.is_empty() {
-            out.push(std::mem::take(&mut part));
-        }
-        if c.is_ascii_alphabetic() {
-            part.push(c.to_ascii_lowercase());
-        }
-        prev_lower = c.is_ascii_lowercase();
-    }
-    if !part.is_empty() {
-        out.push(part);
-    }
-    out
+    split_lower(name, |c| c.is_ascii_alphabetic())
 }
 
 impl ToolInfo {

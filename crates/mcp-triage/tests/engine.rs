@@ -1031,19 +1031,14 @@ fn answers_cut_by_cancel_or_the_size_cap_are_not_compared_and_the_headline_says_
 
 #[test]
 fn a_probe_pointed_at_a_tool_not_in_tools_list_is_not_blamed_on_the_server() {
-    let mut engine = Engine::new(config(
+    let review = Engine::new(config(
         Era::Legacy("2025-11-25".into()),
         Mode::Review,
         false,
     ));
-    let mut now = 0.0;
-    while !engine.awaiting_review() {
-        for out in engine.poll(now).send {
-            let ex = serve("ts-1.29.0-stateless", "pv2025-06-18", &out);
-            engine.handle(out.step, ex);
-        }
-        now += 1.0;
-    }
+    let mut engine = until_review(review, |out, _| {
+        serve("ts-1.29.0-stateless", "pv2025-06-18", out)
+    });
     engine
         .apply_review(&[(
             ProbeName::D,
