@@ -1,7 +1,9 @@
 // A small static file server for dist/ (README command 1 and the browser tests): correct MIME types,
 // no directory listing, no path traversal, and the headers a meta tag cannot carry.
 //
-//   node scripts/serve.mjs [--dir dist] [--port 8080] [--host 127.0.0.1]
+//   node scripts/serve.mjs [--dir dist] [--port 8080] [--host 127.0.0.1] [--demo-endpoint URL]
+//   --demo-endpoint: answer demo.json (the page's demo endpoint and token hint) from memory, so
+//   ./x dev never writes into dist/.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -17,6 +19,10 @@ const host = arg('host', '127.0.0.1');
 const prefix = arg('prefix', '/');
 // --plain: no security headers, like a bare static host (tests use it to prove the page defends itself).
 const plain = process.argv.includes('--plain');
+const demoEndpoint = arg('demo-endpoint', '');
+const demoFile = demoEndpoint
+  ? Buffer.from(JSON.stringify({ endpoint: demoEndpoint, token_hint: 'demo-token', server: 'TypeScript SDK 1.29.0 McpServer' }))
+  : null;
 const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json',
@@ -41,6 +47,11 @@ const server = createServer(async (req, res) => {
       return;
     }
     const path = '/' + full.slice(prefix.length);
+    if (demoFile && path === '/demo.json') {
+      res.writeHead(200, { ...headers, 'Content-Type': 'application/json' });
+      res.end(req.method === 'HEAD' ? undefined : demoFile);
+      return;
+    }
     let file = normalize(join(root, path));
     if (file !== root && !file.startsWith(root + sep)) {
       res.writeHead(403, headers).end();
