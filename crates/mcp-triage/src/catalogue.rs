@@ -203,6 +203,16 @@ impl SkipReason {
         }
     }
 
+    /// No tool declared read-only fits the probe (the consent step may propose one).
+    pub fn no_declared_read_only_tool(self) -> bool {
+        matches!(
+            self,
+            SkipReason::NoSafeToolWithRequiredArgument
+                | SkipReason::NoSafeToolWithIdArgument
+                | SkipReason::NoSafeToolWithoutRequiredArguments
+        )
+    }
+
     /// What a user can do about it outside Review first (Review first itself never says "use
     /// Review first").
     pub fn next_step(self) -> Option<&'static str> {

@@ -717,16 +717,10 @@ impl Engine {
     /// when there is at least one.
     fn propose(&mut self) {
         for p in [ProbeName::B, ProbeName::C, ProbeName::D] {
-            let reason = self.planned[p.index()].skipped;
-            let no_safe_tool = matches!(
-                reason,
-                Some(
-                    SkipReason::NoSafeToolWithRequiredArgument
-                        | SkipReason::NoSafeToolWithIdArgument
-                        | SkipReason::NoSafeToolWithoutRequiredArguments
-                )
-            );
-            if !no_safe_tool {
+            if !self.planned[p.index()]
+                .skipped
+                .is_some_and(SkipReason::no_declared_read_only_tool)
+            {
                 continue;
             }
             let Some(choice) = catalogue::propose(p, &self.tools) else {
@@ -757,14 +751,9 @@ impl Engine {
             .into_iter()
             .filter(|p| {
                 self.proposals[p.index()].is_some()
-                    || matches!(
-                        self.planned[p.index()].skipped,
-                        Some(
-                            SkipReason::NoSafeToolWithRequiredArgument
-                                | SkipReason::NoSafeToolWithIdArgument
-                                | SkipReason::NoSafeToolWithoutRequiredArguments
-                        )
-                    )
+                    || self.planned[p.index()]
+                        .skipped
+                        .is_some_and(SkipReason::no_declared_read_only_tool)
             })
             .map(|p| ConsentRow {
                 probe: p,
@@ -897,11 +886,16 @@ impl Engine {
         match self.tools.iter().find(|t| t.name == tool) {
             Some(t) if t.is_safe() => None,
             Some(_) => Some("is not declared read-only and may have side effects"),
-            None if self.catalogue == CatalogueState::Complete => None,
+            None if self.catalogue_read_whole() => None,
             None => Some(
                 "is not in the part of the catalogue this run could read, so its safety is unknown",
             ),
         }
+    }
+
+    /// `tools/list` was read to its end: a name not in it is certainly not a tool of the server.
+    fn catalogue_read_whole(&self) -> bool {
+        self.catalogue == CatalogueState::Complete
     }
 
     /// What Review first says under a tool name the user typed that `tools/list` did not list, before
@@ -910,7 +904,7 @@ impl Engine {
         if tool.trim().is_empty() || self.tools.iter().any(|t| t.name == tool) {
             return None;
         }
-        Some(if self.catalogue == CatalogueState::Complete {
+        Some(if self.catalogue_read_whole() {
             "not in tools/list: this will test an unknown tool"
         } else {
             "not in the part of the catalogue we could read: needs your opt-in"
@@ -1187,7 +1181,7 @@ impl Engine {
         if let Step::Probe(p) = step
             && p != ProbeName::A
             && let Some(tool) = self.planned[p.index()].choice.as_ref().map(|c| &c.tool)
-            && self.catalogue == CatalogueState::Complete
+            && self.catalogue_read_whole()
             && !self.tools.iter().any(|t| &t.name == tool)
             && let Some(spec) = assessment.spec.as_mut()
         {
@@ -1415,14 +1409,22 @@ pub fn recorded_request(
 /// What the records of a run add up to: the summary of A, B and C, the Origin verdict from the
 /// connect exchange, and whether C failed to provoke anything.
 /// The headline for these records: the connect exchange when no probe could run, else the finding.
-fn headline_of(records: &[Arc<Record>], ended: Option<RunEnd>, summary: &RunSummary) -> String {
+/// The last connect exchange (`initialize` or `server/discover`), and whether the run got past it
+/// (a `tools/list` or a probe happened): what the headline and the demo-token offer both read.
+fn connect_outcome(records: &[Arc<Record>]) -> (Option<&Record>, bool) {
     let connect = records
         .iter()
         .rev()
-        .find(|r| matches!(r.step, Step::Initialize | Step::Discover));
+        .find(|r| matches!(r.step, Step::Initialize | Step::Discover))
+        .map(|r| &**r);
     let connected = records
         .iter()
         .any(|r| matches!(r.step, Step::ToolsList(_) | Step::Probe(_)));
+    (connect, connected)
+}
+
+fn headline_of(records: &[Arc<Record>], ended: Option<RunEnd>, summary: &RunSummary) -> String {
+    let (connect, connected) = connect_outcome(records);
     summary::headline(
         connect.map(|r| (&r.assessment.verdict, r.exchange.stop_reason())),
         connected,
@@ -1465,16 +1467,8 @@ impl RunReport {
     /// The server asked for a token at connect (a 401 before any probe): the page may offer its
     /// demo token in one click when this endpoint is the demo server its own demo file names.
     pub fn offers_demo_token(&self, demo_endpoint: &str) -> bool {
-        let connected = self
-            .records
-            .iter()
-            .any(|r| matches!(r.step, Step::ToolsList(_) | Step::Probe(_)));
-        let refused = self
-            .records
-            .iter()
-            .rev()
-            .find(|r| matches!(r.step, Step::Initialize | Step::Discover))
-            .is_some_and(|r| r.assessment.verdict.http_status == Some(401));
+        let (connect, connected) = connect_outcome(&self.records);
+        let refused = connect.is_some_and(|r| r.assessment.verdict.http_status == Some(401));
         !connected && refused && self.endpoint == demo_endpoint
     }
 

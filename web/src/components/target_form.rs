@@ -98,6 +98,7 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
             (e.origin(), read)
         })
     });
+    let extras_full = move || extras.with(|x| x.len() >= mcp_triage::limits::MAX_EXTRA_HEADERS);
     let busy = move || {
         matches!(
             state.phase.get(),
@@ -210,12 +211,12 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
                 }.into_any()).collect_view()}
                 <p class="help">"A secret header is redacted wherever it could appear, like the token, and must be at least 8 characters; a plain one (X-Tenant: acme) is shown as sent."</p>
                 <button type="button" data-testid="add-header"
-                    disabled=move || extras.with(|x| x.len() >= mcp_triage::limits::MAX_EXTRA_HEADERS)
+                    disabled=extras_full
                     on:click=move |_| {
                     let key = next_extra.get_value();
                     next_extra.set_value(key + 1);
                     extras.update(|x| x.push((key, RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(true))));
-                }>{move || if extras.with(|x| x.len() >= mcp_triage::limits::MAX_EXTRA_HEADERS) { format!("At most {} extra headers", mcp_triage::limits::MAX_EXTRA_HEADERS) } else { "Add a header".to_string() }}</button>
+                }>{move || if extras_full() { format!("At most {} extra headers", mcp_triage::limits::MAX_EXTRA_HEADERS) } else { "Add a header".to_string() }}</button>
                 <p class="error" role="alert">{move || extras_problem.get().unwrap_or_default()}</p>
             </fieldset>
             <div class="field">
