@@ -362,34 +362,108 @@ pub fn for_cause(cause: Cause) -> &'static Advice {
 /// arguments probe B left out.
 pub fn fitted(v: &Verdict, missing_fields: &[String]) -> Advice {
     let mut advice = *for_cause(v.cause);
-    let text = verdict_text(v);
-    let names_a_missing_field =
-        !missing_fields.is_empty() && missing_fields.iter().any(|f| mentions_word(&text, f));
-    advice.server = match v.cause {
-        Cause::UnknownTool
-            if v.channel == Channel::JsonrpcError && v.jsonrpc_code == Some(-32602) =>
-        {
+    if let Some(line) = fitted_server_line(v, missing_fields) {
+        advice.server = line;
+    }
+    advice
+}
+
+/// The server author's line for this answer, when it differs from the cause's general line. Every
+/// arm is checked in `tests/advice.rs` on one capture that gets it and one that does not.
+fn fitted_server_line(v: &Verdict, missing_fields: &[String]) -> Option<&'static str> {
+    let code = v.jsonrpc_code;
+    let status = v.http_status;
+    let in_frame = v.channel == Channel::JsonrpcError;
+    let challenge = |name: &str| v.challenge.as_ref().and_then(|c| c.param(name));
+    Some(match v.cause {
+        Cause::UnknownTool if in_frame && code == Some(-32602) => {
             "Nothing to change: an unknown tool already comes as a JSON-RPC error -32602, which clients tell apart from a failed run."
         }
-        Cause::UnknownTool if v.channel == Channel::JsonrpcError => {
+        Cause::UnknownTool if in_frame => {
             "An unknown tool already comes as a JSON-RPC error; give it the code -32602 (invalid params) so clients can read the cause from the code, not the prose."
         }
-        Cause::Unauthenticated
-            if v.challenge
-                .as_ref()
-                .is_some_and(|c| c.param("resource_metadata").is_some()) =>
-        {
+        Cause::InvalidArguments => {
+            let text = verdict_text(v);
+            if !missing_fields.iter().any(|f| mentions_word(&text, f)) {
+                return None;
+            }
+            if v.channel == Channel::ToolError {
+                "Nothing to change: the refusal is an isError result that names the missing field, so the model can fix the call."
+            } else {
+                "The refusal already names the missing field; send it as an isError result so the model sees it and can fix the call (SEP-1303, 2025-11-25)."
+            }
+        }
+        Cause::ToolExecution if v.channel == Channel::ToolError => {
+            if v.flags.contains(&Flag::MessageWithheld) {
+                "The failure already comes as an isError result, but its message is withheld: put a safe, actionable message in the text."
+            } else {
+                "Nothing to change: the failure comes as an isError result with its message, which the model and the user can read."
+            }
+        }
+        Cause::MethodNotFound if code == Some(-32601) && status == Some(404) => {
+            "Nothing to change: an unknown method comes as -32601 with HTTP 404."
+        }
+        Cause::MethodNotFound if code == Some(-32601) => {
+            "Nothing to change up to 2025-11-25: an unknown method comes as -32601 (a 2026-07-28 server also answers it with HTTP 404)."
+        }
+        Cause::InvalidRequest if matches!(code, Some(-32600 | -32602)) => {
+            "Nothing to change: the malformed request is refused with a JSON-RPC error of the right code (-32600 or -32602)."
+        }
+        Cause::ParseError if code == Some(-32700) && status == Some(400) => {
+            "Nothing to change: an unparseable body gets HTTP 400 with a JSON-RPC -32700 error."
+        }
+        Cause::Unauthenticated if challenge("resource_metadata").is_some() => {
             "Nothing to change: the 401 already names its resource_metadata, so clients can discover how to sign in."
         }
-        Cause::InvalidArguments if names_a_missing_field && v.channel == Channel::ToolError => {
-            "Nothing to change: the refusal is an isError result that names the missing field, so the model can fix the call."
+        Cause::InsufficientScope => {
+            let names_error = challenge("error").is_some_and(|e| e == "insufficient_scope");
+            match (names_error, challenge("scope").is_some()) {
+                (true, true) => {
+                    "Nothing to change: the 403 says insufficient_scope and names the scope to ask for."
+                }
+                (true, false) => {
+                    "The 403 says insufficient_scope but not which scope: add scope=… to the challenge so clients know what to ask for."
+                }
+                (false, true) => {
+                    "The 403 names a scope but not the error: add error=\"insufficient_scope\" so clients know to ask for more scope rather than give up."
+                }
+                (false, false) => return None,
+            }
         }
-        Cause::InvalidArguments if names_a_missing_field => {
-            "The refusal already names the missing field; send it as an isError result so the model sees it and can fix the call (SEP-1303, 2025-11-25)."
+        Cause::OriginRejected if status == Some(403) => {
+            "The 403 is what the spec asks for an Origin the server does not trust; to use this page, allow exactly its origin (never '*', never turn the check off)."
         }
-        _ => advice.server,
-    };
-    advice
+        Cause::UnsupportedMediaType if status == Some(415) && v.message.is_some() => {
+            "Nothing to change: a wrong Content-Type gets 415 with a JSON-RPC error body."
+        }
+        Cause::UnsupportedMediaType if status == Some(415) => {
+            "The 415 is right; add a JSON-RPC error body that says which Content-Type to send."
+        }
+        Cause::SessionRequired if status == Some(400) => {
+            "Nothing to change: a request without a session id gets 400, as the spec asks."
+        }
+        Cause::SessionNotFound if status == Some(404) => {
+            "Nothing to change: an unknown session gets 404, so clients know to initialize again."
+        }
+        Cause::ProtocolVersionUnsupported => {
+            let listed = v
+                .message
+                .as_ref()
+                .and_then(|m| m.pointer("/error/data/supported"))
+                .is_some_and(|s| s.as_array().is_some_and(|a| !a.is_empty()));
+            if listed {
+                "Nothing to change: the error lists the supported versions as data, so clients can pick one."
+            } else if verdict_text(v).contains("supported versions") {
+                "The error lists the supported versions in prose only; give them as data (2026-07-28: -32022 with data.supported) so clients can pick one without parsing text."
+            } else {
+                return None;
+            }
+        }
+        Cause::HeaderMismatch if code == Some(-32020) && status == Some(400) => {
+            "Nothing to change: a header that disagrees with the body gets 400 with -32020."
+        }
+        _ => return None,
+    })
 }
 
 /// The texts an answer carries (the JSON-RPC message, `error.data`, the isError text), lower-cased.
