@@ -97,7 +97,7 @@ fn human_row(file: &str, a: &Assessment) -> String {
     let spec = a
         .spec
         .as_ref()
-        .map(|s| format!("{:?}", s.conformance).to_lowercase())
+        .map(|s| s.conformance.as_str().to_string())
         .unwrap_or_else(|| "-".into());
     let mut row = format!(
         "{file}\t{status}\t{}\t{}\t{code}\t{}\t{}\t{spec}",

@@ -7,70 +7,41 @@ use serde::Serialize;
 use crate::cause::{Cause, Channel, Flag};
 use crate::classify::Verdict;
 
-/// What an agent (or its client library) should do with this answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AgentAction {
-    /// Get a new token (or ask the user to sign in), then retry.
-    Reauthenticate,
-    /// Show the failure to the user; retrying the same call will not help.
-    ShowUserDoNotRetry,
-    /// Give the error text to the model so it can fix the arguments and call again.
-    GiveTextToModel,
-    /// Pick another tool or refresh `tools/list`; never retry the same name.
-    PickAnotherTool,
-    /// Retry later, with backoff.
-    RetryWithBackoff,
-    /// Start a new session (`initialize` again), then retry.
-    Reinitialize,
-    /// The client sent something wrong: fix the client, not the call.
-    FixClientRequest,
-    /// Nothing to do: it worked.
-    Proceed,
-}
-
-impl AgentAction {
-    /// The stable identifier.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AgentAction::Reauthenticate => "reauthenticate",
-            AgentAction::ShowUserDoNotRetry => "show_user_do_not_retry",
-            AgentAction::GiveTextToModel => "give_text_to_model",
-            AgentAction::PickAnotherTool => "pick_another_tool",
-            AgentAction::RetryWithBackoff => "retry_with_backoff",
-            AgentAction::Reinitialize => "reinitialize",
-            AgentAction::FixClientRequest => "fix_client_request",
-            AgentAction::Proceed => "proceed",
-        }
+labelled_enum! {
+    /// What an agent (or its client library) should do with this answer.
+    AgentAction {
+        /// Get a new token (or ask the user to sign in), then retry.
+        Reauthenticate = "reauthenticate",
+        /// Show the failure to the user; retrying the same call will not help.
+        ShowUserDoNotRetry = "show_user_do_not_retry",
+        /// Give the error text to the model so it can fix the arguments and call again.
+        GiveTextToModel = "give_text_to_model",
+        /// Pick another tool or refresh `tools/list`; never retry the same name.
+        PickAnotherTool = "pick_another_tool",
+        /// Retry later, with backoff.
+        RetryWithBackoff = "retry_with_backoff",
+        /// Start a new session (`initialize` again), then retry.
+        Reinitialize = "reinitialize",
+        /// The client sent something wrong: fix the client, not the call.
+        FixClientRequest = "fix_client_request",
+        /// Nothing to do: it worked.
+        Proceed = "proceed",
     }
 }
 
-/// Who must act.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Party {
-    /// The agent or its MCP client.
-    AgentClient,
-    /// Whoever writes or runs the server.
-    ServerAuthor,
-    /// Network, proxy, CORS or deployment configuration.
-    NetworkConfig,
-    /// The person using the agent (credentials, permissions).
-    User,
-    /// Nobody: not a failure.
-    Nobody,
-}
-
-impl Party {
-    /// The stable identifier.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Party::AgentClient => "agent_client",
-            Party::ServerAuthor => "server_author",
-            Party::NetworkConfig => "network_config",
-            Party::User => "user",
-            Party::Nobody => "nobody",
-        }
+labelled_enum! {
+    /// Who must act.
+    Party {
+        /// The agent or its MCP client.
+        AgentClient = "agent_client",
+        /// Whoever writes or runs the server.
+        ServerAuthor = "server_author",
+        /// Network, proxy, CORS or deployment configuration.
+        NetworkConfig = "network_config",
+        /// The person using the agent (credentials, permissions).
+        User = "user",
+        /// Nobody: not a failure.
+        Nobody = "nobody",
     }
 }
 
@@ -431,7 +402,7 @@ fn fitted_server_line(v: &Verdict, missing_fields: &[String]) -> Option<&'static
             }
         }
         Cause::OriginRejected if status == Some(403) => {
-            "The 403 is what the spec asks for an Origin the server does not trust; to use this page, allow exactly its origin (never '*', never turn the check off)."
+            "The 403 is what the spec asks for an Origin the server does not trust; to use this page, allow exactly this origin (never '*', never turn the check off)."
         }
         Cause::UnsupportedMediaType if status == Some(415) && v.message.is_some() => {
             "Nothing to change: a wrong Content-Type gets 415 with a JSON-RPC error body."

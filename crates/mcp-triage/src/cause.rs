@@ -5,43 +5,6 @@
 
 use serde::{Deserialize, Serialize};
 
-macro_rules! labelled_enum {
-    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $label:literal,)* }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
-        pub enum $name {
-            $($(#[$vmeta])* $variant,)*
-        }
-
-        impl $name {
-            /// Every value, in declaration order.
-            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
-
-            /// The stable identifier.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$variant => $label,)*
-                }
-            }
-
-            /// Parses the stable identifier.
-            pub fn parse(text: &str) -> Option<$name> {
-                match text {
-                    $($label => Some($name::$variant),)*
-                    _ => None,
-                }
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
 labelled_enum! {
     /// How the answer reached the client: this decides what an SDK client's call does.
     Channel {
@@ -111,6 +74,14 @@ impl StopReason {
                 "the answer could not be read (CORS, the network, or a refused permission)"
             }
         }
+    }
+
+    /// What a probe's card (and its shared row) says instead of advice.
+    pub fn not_answered(self) -> String {
+        format!(
+            "Not answered: {}. Nothing about how the server answers follows from it, so there is no advice.",
+            self.describe()
+        )
     }
 }
 

@@ -1052,6 +1052,9 @@ impl Engine {
             .map(str::to_string);
         let echoed = crate::redact::redact_exchange(&mut exchange, &self.cfg.secrets);
         self.keep_within_run_budget(&mut exchange);
+        if self.ended == Some(RunEnd::DeadlinePassed) {
+            exchange.abort_was_deadline();
+        }
         let wave = self.wave_of(step).unwrap_or(0);
         let intent = match step {
             Step::Probe(p) => Some(p.as_str()),

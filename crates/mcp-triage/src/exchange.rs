@@ -100,6 +100,19 @@ pub struct Response {
 }
 
 impl Exchange {
+    /// Says that an abort was the run's deadline, not the user: what the shell reports as aborted
+    /// after the run's time limit passed becomes a deadline stop.
+    pub fn abort_was_deadline(&mut self) {
+        if self.transport_error == Some(TransportError::Aborted) {
+            self.transport_error = Some(TransportError::Timeout);
+        }
+        if let Some(r) = self.response.as_mut()
+            && r.body_end == Some(BodyEnd::Aborted)
+        {
+            r.body_end = Some(BodyEnd::Deadline);
+        }
+    }
+
     /// What kept this exchange from being answered and read to its end, if anything: a deadline,
     /// the size cap, Cancel, a refused redirect or a blocked request. A stream the client cut on
     /// purpose after our response (or a GET stream held open) counts as answered.
@@ -111,6 +124,16 @@ impl Exchange {
             Some(TransportError::RedirectRefused) => return Some(StopReason::Redirect),
             Some(TransportError::Network) => return Some(StopReason::Blocked),
             None => {}
+        }
+        // A GET answered with an event stream was answered when the stream opened: the stream
+        // has no end to read, so Cancel or a deadline closing it stops nothing.
+        if self.request.method.eq_ignore_ascii_case("GET")
+            && let Some(r) = &self.response
+            && (200..300).contains(&r.status)
+            && r.header("content-type")
+                .is_some_and(|t| t.to_ascii_lowercase().starts_with("text/event-stream"))
+        {
+            return None;
         }
         match self.response.as_ref().and_then(|r| r.body_end) {
             Some(BodyEnd::Deadline) => Some(StopReason::Deadline),

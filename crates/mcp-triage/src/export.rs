@@ -257,12 +257,26 @@ pub fn markdown(
     out.push_str(&format!("- Distinguishability: {score}\n\n"));
     out.push_str("| Probe | Call | HTTP | Channel | Cause | JSON-RPC code | Decided by | Agent should | Spec |\n");
     out.push_str("|---|---|---|---|---|---|---|---|---|\n");
-    for r in &report.records {
+    // Rows in the order of the page's cards (A–D, then the checks), not in the order answers came.
+    let mut rows: Vec<(usize, &crate::engine::Record)> = report
+        .records
+        .iter()
+        .filter_map(|r| {
+            let rank = match r.step {
+                Step::Probe(p) => crate::cause::ProbeName::ALL.iter().position(|q| *q == p)?,
+                Step::NoToken => 4,
+                Step::Get => 5,
+                _ => return None,
+            };
+            Some((rank, r.as_ref()))
+        })
+        .collect();
+    rows.sort_by_key(|(rank, _)| *rank);
+    for (_, r) in rows {
         let label = match r.step {
-            Step::Probe(p) => format!("{} ", p.as_str()),
+            Step::Probe(p) => p.as_str().to_string(),
             Step::NoToken => "no token".into(),
-            Step::Get => "GET".into(),
-            _ => continue,
+            _ => "GET".into(),
         };
         let a = &r.assessment;
         let v = &a.verdict;
@@ -283,10 +297,13 @@ pub fn markdown(
                 .map(|c| c.to_string())
                 .unwrap_or_else(|| "—".into()),
             v.decided_by,
-            a.advice.action.as_str().replace('_', " "),
+            match r.exchange.stop_reason() {
+                Some(why) => format!("— (not answered: {})", why.describe()),
+                None => a.advice.action.as_str().replace('_', " "),
+            },
             a.spec
                 .as_ref()
-                .map(|s| format!("{:?}", s.conformance).to_lowercase())
+                .map(|s| s.conformance.as_str().to_string())
                 .unwrap_or_else(|| "—".into()),
         ));
     }

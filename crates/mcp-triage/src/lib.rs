@@ -5,6 +5,45 @@
 //! to apply; it hands back a [`Verdict`]. Classification is total: garbage in gives a `malformed` or
 //! `unknown` verdict with reasons, never an error or a panic.
 
+/// One table → an enum's variants, its stable snake_case identifiers (serde and `as_str` agree),
+/// parsing and `Display`: every identifier other tools read is spelled once.
+macro_rules! labelled_enum {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $label:literal,)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum $name {
+            $($(#[$vmeta])* $variant,)*
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
+
+            /// The stable identifier.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $label,)*
+                }
+            }
+
+            /// Parses the stable identifier.
+            pub fn parse(text: &str) -> Option<$name> {
+                match text {
+                    $($label => Some($name::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
 pub mod advice;
 pub mod assess;
 pub mod body;

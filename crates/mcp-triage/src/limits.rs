@@ -12,6 +12,21 @@ pub const MAX_TOOL_NAME_CHARS: usize = 128;
 /// each one, so this also bounds its requests at six plus this many).
 pub const MAX_EXTRA_HEADERS: usize = 8;
 
+/// The run's time limit a user may choose, in seconds: the shortest, the longest and the default.
+pub const RUN_SECONDS: (u64, u64, u64) = (2, 600, 120);
+
+/// Reads the time limit a user typed (whole seconds). The message says what is allowed.
+pub fn parse_run_seconds(text: &str) -> Result<u64, String> {
+    let (min, max, _) = RUN_SECONDS;
+    let allowed = || format!("The time limit is a whole number of seconds from {min} to {max}.");
+    let secs: u64 = text.trim().parse().map_err(|_| allowed())?;
+    if (min..=max).contains(&secs) {
+        Ok(secs)
+    } else {
+        Err(allowed())
+    }
+}
+
 /// Caps and deadlines, passed in by the caller so tests can shrink them and no code reads a clock.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
@@ -41,6 +56,16 @@ pub struct Limits {
     pub max_kept_bytes_per_run: usize,
 }
 
+impl Limits {
+    /// The default caps with the run's time limit set to `secs` seconds (see [`parse_run_seconds`]).
+    pub fn with_run_seconds(secs: u64) -> Self {
+        Limits {
+            run_total_ms: secs.saturating_mul(1_000),
+            ..Limits::default()
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
@@ -51,11 +76,40 @@ impl Default for Limits {
             headers_deadline_ms: 10_000,
             idle_gap_ms: 10_000,
             request_total_ms: 30_000,
-            run_total_ms: 120_000,
+            run_total_ms: RUN_SECONDS.2 * 1_000,
             max_session_id_bytes: 256,
             max_token_bytes: 16 * 1024,
             max_replies_per_run: 16,
             max_kept_bytes_per_run: 32 * 1024 * 1024,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn a_typed_time_limit_is_whole_seconds_within_the_allowed_range() {
+        assert_eq!(parse_run_seconds(" 30 "), Ok(30));
+        assert_eq!(parse_run_seconds("2"), Ok(2));
+        assert_eq!(parse_run_seconds("600"), Ok(600));
+        for bad in [
+            "",
+            "1",
+            "601",
+            "-5",
+            "2.5",
+            "ten",
+            "99999999999999999999999",
+        ] {
+            let err = parse_run_seconds(bad).unwrap_err();
+            assert!(err.contains("from 2 to 600"), "{bad}: {err}");
+        }
+        assert_eq!(Limits::with_run_seconds(30).run_total_ms, 30_000);
+        assert_eq!(Limits::default().run_total_ms, RUN_SECONDS.2 * 1_000);
     }
 }

@@ -5,8 +5,11 @@
 //! makes a new version, and every older version keeps opening by being *migrated* into the current
 //! structure (never by a frozen copy of an old decoder). Version 1 (2026-12-02) had no
 //! `secret_echoed` flag; version 2 adds it; version 3 replaces the excerpt of a successful result by
-//! its `shape` (the server's data is not ours to publish). `tests/share-links/` holds links of every
-//! version.
+//! its `shape` (the server's data is not ours to publish); version 4 adds `pairs` (how many pairs the
+//! score judged); version 5 spells the spec verdict `not_applicable` (the labelled name, was
+//! `notapplicable`), gives a probe that was skipped or not answered the action `none` (was
+//! `proceed`) and says what stopped an unanswered one (`stopped`). `tests/share-links/` holds links
+//! of every version.
 //!
 //! Server text that looks like a secret (see [`crate::withhold`]) is withheld unless the user opts in
 //! for this link; [`build`] says how many values it withheld.
@@ -18,16 +21,18 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::cause::{Cause, Channel, Flag};
+use crate::advice::AgentAction;
+use crate::cause::{Cause, Channel, Flag, StopReason};
 use crate::endpoint::Endpoint;
 use crate::engine::{RunReport, Step};
 use crate::export::Scrub;
 use crate::redact::{self, Secrets};
+use crate::spec::Conformance;
 
 /// The payload version this build writes.
-pub const VERSION: u8 = 4;
+pub const VERSION: u8 = 5;
 /// The fragment prefix of the version this build writes.
-pub const PREFIX: &str = "r=v4.";
+pub const PREFIX: &str = "r=v5.";
 
 /// The payload version in which a flag identifier first appeared: a link may only carry the flags
 /// its own version knew.
@@ -118,7 +123,14 @@ pub struct ShareRow {
     /// v3: for a successful result, its shape instead of its content.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shape: Option<ResultShape>,
+    /// v5: what kept this probe from being answered (a [`StopReason`] identifier); then `action`
+    /// is [`NO_ACTION`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
 }
+
+/// The `action` of a row that carries no advice (a probe skipped or not answered), from v5 on.
+pub const NO_ACTION: &str = "none";
 
 /// What a successful result looked like, without what it said: all a verdict needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -180,7 +192,7 @@ impl ResultShape {
 pub enum ShareError {
     /// Longer than [`MAX_FRAGMENT`].
     TooLong,
-    /// Not `r=v1.` … `r=v4.` followed by data.
+    /// Not `r=v1.` … `r=v5.` followed by data.
     WrongPrefix,
     /// A version this build does not know.
     UnknownVersion,
@@ -310,6 +322,8 @@ pub fn build(
             }
             let a = &r.assessment;
             let v = &a.verdict;
+            // An answer that did not come carries no advice: say what stopped it instead.
+            let stopped = r.exchange.stop_reason();
             // A successful result is the server's data: share its shape, not what it said.
             let success = v.channel == Channel::Success;
             let shape = success
@@ -326,6 +340,7 @@ pub fn build(
                     })
                 })
                 .flatten()
+                .filter(|t| !t.is_empty())
                 .map(|t| clean(&t, cap::EXCERPT));
             Some(ShareRow {
                 step: name.to_string(),
@@ -346,7 +361,10 @@ pub fn build(
                         )
                     })
                     .collect(),
-                action: a.advice.action.as_str().to_string(),
+                action: match stopped {
+                    Some(_) => NO_ACTION.to_string(),
+                    None => a.advice.action.as_str().to_string(),
+                },
                 flags: v
                     .flags
                     .iter()
@@ -355,7 +373,7 @@ pub fn build(
                     .collect(),
                 spec: a.spec.as_ref().map(|s| {
                     (
-                        format!("{:?}", s.conformance).to_lowercase(),
+                        s.conformance.as_str().to_string(),
                         clip(&s.version, cap::SHORT),
                         clip(&s.link, cap::LINE),
                         clip(&s.reason, cap::TEXT),
@@ -364,6 +382,7 @@ pub fn build(
                 excerpt,
                 skipped: None,
                 shape,
+                stopped: stopped.map(|s| s.as_str().to_string()),
             })
         })
         .collect();
@@ -378,12 +397,13 @@ pub fn build(
                 code: None,
                 decided_by: "structure".into(),
                 evidence: Vec::new(),
-                action: "proceed".into(),
+                action: NO_ACTION.into(),
                 flags: Vec::new(),
                 spec: None,
                 excerpt: None,
                 skipped: Some(clip(reason.describe(), cap::LINE)),
                 shape: None,
+                stopped: None,
             });
         }
     }
@@ -569,7 +589,16 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
                 "evidence",
             )?;
         }
-        check(within(&row.action, cap::SHORT), "action")?;
+        check(
+            AgentAction::parse(&row.action).is_some() || (declared >= 5 && row.action == NO_ACTION),
+            "action",
+        )?;
+        check(
+            row.stopped.as_deref().is_none_or(|s| {
+                declared >= 5 && StopReason::parse(s).is_some() && row.action == NO_ACTION
+            }),
+            "stopped",
+        )?;
         check(
             row.flags.len() <= cap::ITEMS
                 && row
@@ -579,10 +608,13 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
             "flags",
         )?;
         if let Some((conf, version, link, reason)) = &row.spec {
-            check(
-                matches!(conf.as_str(), "conforms" | "deviates" | "notapplicable"),
-                "spec",
-            )?;
+            // Up to v4 the third value was spelled `notapplicable`.
+            let known = match conf.as_str() {
+                "notapplicable" => declared < 5,
+                "not_applicable" => declared >= 5,
+                other => Conformance::parse(other).is_some(),
+            };
+            check(known, "spec")?;
             check(
                 within(version, cap::SHORT) && within(reason, cap::TEXT),
                 "spec",
@@ -631,6 +663,7 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
         Some(("v2", data)) => (2u8, data),
         Some(("v3", data)) => (3u8, data),
         Some(("v4", data)) => (4u8, data),
+        Some(("v5", data)) => (5u8, data),
         _ => return Err(ShareError::UnknownVersion),
     };
     let packed = decode_base64url(data).ok_or(ShareError::BadEncoding)?;
@@ -647,9 +680,25 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
 /// only the version number changes.
 ///
 /// v3 → v4: a score always counted all three pairs, so `pairs` is 3 where there is a score.
+///
+/// v4 → v5: `notapplicable` is spelled `not_applicable`, and a skipped probe's action `proceed`
+/// (advice it never deserved) becomes `none`. A v4 row cut by a deadline or Cancel cannot be told
+/// from an answered one, so it keeps its action.
 fn migrate(mut p: Share) -> Share {
     if p.v < 4 && p.pairs.is_none() {
         p.pairs = p.score.map(|_| 3);
+    }
+    if p.v < 5 {
+        for row in &mut p.rows {
+            if let Some(spec) = &mut row.spec
+                && spec.0 == "notapplicable"
+            {
+                spec.0 = Conformance::NotApplicable.as_str().to_string();
+            }
+            if row.skipped.is_some() {
+                row.action = NO_ACTION.to_string();
+            }
+        }
     }
     if p.v < VERSION {
         p.v = VERSION;
@@ -690,6 +739,7 @@ mod tests {
                 excerpt: Some("{\"result\":{}}".into()),
                 skipped: None,
                 shape: None,
+                stopped: None,
             }],
             notes: vec![],
         }
@@ -699,7 +749,7 @@ mod tests {
     fn round_trip_and_fragment_shape() {
         let p = sample();
         let frag = encode(&p);
-        assert!(frag.starts_with("r=v4."));
+        assert!(frag.starts_with("r=v5."));
         assert_eq!(decode(&frag), Ok(p.clone()));
         assert_eq!(decode(&format!("#{frag}")), Ok(p));
     }
@@ -804,13 +854,75 @@ mod tests {
         v4.v = 4;
         v4.pairs = Some(1);
         v4.score = Some(1);
-        assert_eq!(decode(&pack(&v4, "r=v4.")).unwrap(), v4);
+        assert_eq!(
+            decode(&pack(&v4, "r=v4.")).unwrap(),
+            Share {
+                v: VERSION,
+                ..v4.clone()
+            }
+        );
         v4.score = Some(2);
         assert!(
             matches!(decode(&pack(&v4, "r=v4.")), Err(ShareError::BadPayload(_))),
             "a score over more pairs than were judged"
         );
-        assert_eq!(decode("r=v5.AAAA"), Err(ShareError::UnknownVersion));
+        assert_eq!(decode("r=v6.AAAA"), Err(ShareError::UnknownVersion));
+    }
+
+    #[test]
+    fn a_v4_link_is_migrated_to_v5_spellings_and_v5_identifiers_need_v5() {
+        let pack = |p: &Share, prefix: &str| {
+            let json = serde_json::to_vec(p).unwrap();
+            let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+            format!("{prefix}{}", redact::base64url(&packed))
+        };
+        let mut v4 = sample();
+        v4.v = 4;
+        v4.rows[0].spec.as_mut().unwrap().0 = "notapplicable".into();
+        let mut skipped = v4.rows[0].clone();
+        skipped.step = "D".into();
+        skipped.action = "proceed".into();
+        skipped.skipped = Some("no tool to call".into());
+        v4.rows.push(skipped);
+        let opened = decode(&pack(&v4, "r=v4.")).unwrap();
+        assert_eq!(opened.v, 5);
+        assert_eq!(opened.rows[0].spec.as_ref().unwrap().0, "not_applicable");
+        assert_eq!(
+            opened.rows[0].action, "pick_another_tool",
+            "an answered row keeps its advice"
+        );
+        assert_eq!(
+            opened.rows[1].action, NO_ACTION,
+            "a skipped probe gets no advice"
+        );
+        // The new spellings are refused in a v4 link, the old one in a v5 link.
+        let mut v4_new_word = v4.clone();
+        v4_new_word.rows[0].spec.as_mut().unwrap().0 = "not_applicable".into();
+        assert!(decode(&pack(&v4_new_word, "r=v4.")).is_err());
+        let mut v4_none = v4.clone();
+        v4_none.rows[1].action = NO_ACTION.into();
+        assert!(decode(&pack(&v4_none, "r=v4.")).is_err());
+        let mut v5_old_word = opened.clone();
+        v5_old_word.rows[0].spec.as_mut().unwrap().0 = "notapplicable".into();
+        assert!(decode(&pack(&v5_old_word, "r=v5.")).is_err());
+        // `stopped` names a stop reason, comes with the action `none`, and only from v5 on.
+        let mut stopped = opened.clone();
+        stopped.rows[0].stopped = Some("deadline".into());
+        assert!(
+            decode(&pack(&stopped, "r=v5.")).is_err(),
+            "advice beside a stop"
+        );
+        stopped.rows[0].action = NO_ACTION.into();
+        assert_eq!(decode(&pack(&stopped, "r=v5.")).unwrap(), stopped);
+        stopped.rows[0].stopped = Some("exploded".into());
+        assert!(decode(&pack(&stopped, "r=v5.")).is_err());
+        let mut v4_stopped = v4.clone();
+        v4_stopped.rows[0].stopped = Some("deadline".into());
+        assert!(decode(&pack(&v4_stopped, "r=v4.")).is_err());
+        // Actions are identifiers, not free text.
+        let mut prose = opened.clone();
+        prose.rows[0].action = "run away".into();
+        assert!(decode(&pack(&prose, "r=v5.")).is_err());
     }
 
     #[test]

@@ -65,16 +65,16 @@ impl Serialize for Probe {
     }
 }
 
-/// Conformance of one answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Conformance {
-    /// What the version asks for.
-    Conforms,
-    /// Not what the version asks for.
-    Deviates,
-    /// The rule does not apply (the probe never reached the tool, or no rule speaks to it).
-    NotApplicable,
+labelled_enum! {
+    /// Conformance of one answer.
+    Conformance {
+        /// What the version asks for.
+        Conforms = "conforms",
+        /// Not what the version asks for.
+        Deviates = "deviates",
+        /// The rule does not apply (the probe never reached the tool, or no rule speaks to it).
+        NotApplicable = "not_applicable",
+    }
 }
 
 /// A verdict with its rule.

@@ -6,7 +6,7 @@
 
 mod common;
 
-use mcp_triage::cause::{Cause, Channel};
+use mcp_triage::cause::{Cause, Channel, StopReason};
 use mcp_triage::engine::{Engine, EngineConfig, Era, Mode, Outgoing, ProbeEdit, ProbeName, Step};
 use mcp_triage::exchange::{Exchange, Response, Vantage};
 use mcp_triage::redact::Secrets;
@@ -1067,5 +1067,65 @@ fn a_probe_pointed_at_a_tool_not_in_tools_list_is_not_blamed_on_the_server() {
         spec.reason.contains("tools/list does not list"),
         "{}",
         spec.reason
+    );
+}
+
+#[test]
+fn what_the_shell_aborts_after_the_run_deadline_is_recorded_as_stopped_by_the_deadline_not_by_the_user()
+ {
+    // Cancelled by the user: the aborted request stays "cancelled". Ended by the run's deadline:
+    // the same aborted request is a deadline stop (the shell aborts both the same way).
+    for (deadline, want) in [(false, StopReason::Cancelled), (true, StopReason::Deadline)] {
+        let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, true));
+        let first = engine.poll(0.0);
+        if deadline {
+            assert!(
+                engine
+                    .poll(Limits::default().run_total_ms as f64 + 1.0)
+                    .abort_all
+            );
+        } else {
+            engine.cancel();
+        }
+        let mut aborted = exchange(&first.send[0], None);
+        aborted.transport_error = Some(mcp_triage::exchange::TransportError::Aborted);
+        engine.handle(Step::Initialize, aborted);
+        let report = engine.report();
+        let connect = &report.records[0];
+        assert_eq!(
+            connect.exchange.stop_reason(),
+            Some(want),
+            "deadline={deadline}"
+        );
+        let lead = if deadline {
+            "The server's answer to initialize was not read: the deadline passed"
+        } else {
+            "You cancelled the run"
+        };
+        assert!(report.headline.starts_with(lead), "{}", report.headline);
+    }
+}
+
+#[test]
+fn a_get_stream_that_opened_was_answered_even_when_cancel_closes_it_but_a_cut_post_was_not() {
+    let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, true));
+    let out = engine.poll(0.0).send.remove(0);
+    let mut cut = exchange(
+        &out,
+        Some(response(
+            200,
+            "text/event-stream",
+            "event: message\n".into(),
+        )),
+    );
+    cut.response.as_mut().unwrap().body_end = Some(mcp_triage::exchange::BodyEnd::Aborted);
+    assert_eq!(cut.stop_reason(), Some(StopReason::Cancelled), "a POST");
+    cut.request.method = "GET".into();
+    assert_eq!(cut.stop_reason(), None, "a GET stream that opened");
+    cut.response.as_mut().unwrap().status = 405;
+    assert_eq!(
+        cut.stop_reason(),
+        Some(StopReason::Cancelled),
+        "a GET refused"
     );
 }

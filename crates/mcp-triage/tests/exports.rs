@@ -137,3 +137,50 @@ fn markdown_shows_server_text_as_text_and_redacts_once_more() {
     );
     assert!(!md.contains(secret), "{md}");
 }
+
+fn fixture(name: &str, intent: &str) -> mcp_triage::Exchange {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/public/ts-1.29.0-stateless")
+        .join(name);
+    let mut ex = mcp_triage::Exchange::from_json(&std::fs::read(path).unwrap()).unwrap();
+    ex.intent = Some(intent.into());
+    ex
+}
+
+#[test]
+fn markdown_rows_follow_the_cards_order_and_an_unanswered_probe_gets_no_advice() {
+    // Answers in arrival order B, A, C, D, with C cut by a deadline.
+    let mut c = fixture("C_tool_throws.pv2025-06-18.json", "C");
+    c.response = None;
+    c.transport_error = Some(mcp_triage::exchange::TransportError::Timeout);
+    let report = mcp_triage::engine::RunReport::from_exchanges(
+        "https://mcp.example.com/mcp",
+        vec![
+            fixture("B_missing_required_arg.pv2025-06-18.json", "B"),
+            fixture("A_unknown_tool.pv2025-06-18.json", "A"),
+            c,
+            fixture("D_success.pv2025-06-18.json", "D"),
+        ],
+    );
+    let ep = parse_endpoint("https://mcp.example.com/mcp").unwrap();
+    let md = export::markdown(&report, &ep, false, &Secrets::default());
+    let rows: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| Probe"))
+        .collect();
+    let firsts: Vec<&str> = rows
+        .iter()
+        .map(|l| l.split('|').nth(1).unwrap().trim())
+        .collect();
+    assert_eq!(firsts, ["A", "B", "C", "D"], "{md}");
+    assert!(
+        rows[2].contains("— (not answered: the deadline passed before the answer was read)"),
+        "{}",
+        rows[2]
+    );
+    assert!(!rows[2].contains("retry"), "no advice for C: {}", rows[2]);
+    assert!(rows[0].contains("pick another tool"), "{}", rows[0]);
+    // Identifiers are the labelled names, as in the JSON export.
+    assert!(md.contains("not_applicable"), "{md}");
+    assert!(!md.contains("notapplicable"), "{md}");
+}

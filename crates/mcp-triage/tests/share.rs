@@ -51,6 +51,7 @@ fn generated(rng: &mut Rng) -> Share {
             excerpt: Some(rng.text(1000, SECRET)),
             skipped: None,
             shape: None,
+            stopped: None,
         })
         .collect();
     Share {

@@ -120,7 +120,7 @@ pub fn RecordCard(record: Arc<Record>, secret_header_names: Vec<String>) -> impl
                 Some(why) => view! {
                     <div class="advice" data-testid="not-answered">
                         <h4>"Not answered"</h4>
-                        <p>{format!("Not answered: {}. Nothing about how the server answers follows from it, so there is no advice.", why.describe())}</p>
+                        <p>{why.not_answered()}</p>
                     </div>
                 }.into_any(),
                 None => view! {

@@ -1,8 +1,8 @@
 //! A shared results link, opened: read-only, marked as not verified, and it sends no request.
 
 use leptos::prelude::*;
-use mcp_triage::cause::Channel;
-use mcp_triage::share::{Share, ShareError};
+use mcp_triage::cause::{Channel, StopReason};
+use mcp_triage::share::{NO_ACTION, Share, ShareError};
 use mcp_triage::spec::Conformance;
 
 use super::badge::{ChannelBadge, ConformanceBadge};
@@ -58,20 +58,25 @@ pub fn SharedView(shared: Result<Share, ShareError>, on_leave: Callback<()>) -> 
                                 </p>
                                 <p class="cause">"Cause: " <strong data-testid="cause">{row.cause.clone()}</strong>
                                     <span class="decided">{format!(" · decided by {}", row.decided_by)}</span></p>
-                                <p>"Agent: " <span class="badge action">{row.action.replace('_', " ")}</span></p>
+                                {match row.stopped.as_deref().and_then(StopReason::parse) {
+                                    Some(why) => view! { <p data-testid="not-answered">{why.not_answered()}</p> }.into_any(),
+                                    None => (row.action != NO_ACTION).then(|| view! {
+                                        <p>"Agent: " <span class="badge action">{row.action.replace('_', " ")}</span></p>
+                                    }.into_any()).into_any(),
+                                }}
                                 <ul class="evidence">{row.evidence.iter().map(|(fact, matched)| view! {
                                     <li><VisibleText text=fact.clone() cap=256 />
                                         {matched.clone().map(|m| view! { " — " <mark><VisibleText text=m cap=128 /></mark> }.into_any())}</li>
                                 }.into_any()).collect_view()}</ul>
                                 {(!row.flags.is_empty()).then(|| view! { <p class="flags">{row.flags.join(", ")}</p> }.into_any())}
                                 {row.spec.clone().map(|(conf, version, link, reason)| {
-                                    let c = match conf.as_str() { "conforms" => Conformance::Conforms, "deviates" => Conformance::Deviates, _ => Conformance::NotApplicable };
+                                    let c = Conformance::parse(&conf).unwrap_or(Conformance::NotApplicable);
                                     view! {
                                         <p>"Spec " {version} " " <ConformanceBadge conformance=c /> " " <VisibleText text=reason cap=512 /></p>
                                         <p><a href=link.clone() target="_blank" rel="noopener noreferrer">{link.clone()}</a></p>
                                     }.into_any()
                                 })}
-                                {row.excerpt.clone().map(|e| view! { <pre class="envelope" tabindex="0"><VisibleText text=e cap=1024 /></pre> }.into_any())}
+                                {row.excerpt.clone().filter(|e| !e.is_empty()).map(|e| view! { <pre class="envelope" tabindex="0"><VisibleText text=e cap=1024 /></pre> }.into_any())}
                             }.into_any())}
                         </article>
                     }.into_any()

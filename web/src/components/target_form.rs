@@ -63,6 +63,7 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
     let endpoint = RwSignal::new(String::new());
     let token = RwSignal::new(String::new());
     let era = RwSignal::new(ERAS[0].0.to_string());
+    let run_seconds = RwSignal::new(mcp_triage::limits::RUN_SECONDS.2.to_string());
     let extras: RwSignal<Vec<ExtraHeader>> = RwSignal::new(Vec::new());
     let next_extra = StoredValue::new(0usize);
     Effect::new(move |_| {
@@ -84,6 +85,8 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
             .err()
             .map(|p| p.to_string())
     });
+    let seconds_problem =
+        Memo::new(move |_| mcp_triage::limits::parse_run_seconds(&run_seconds.get()).err());
     let extras_problem = Memo::new(move |_| {
         extras
             .get()
@@ -109,9 +112,13 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
         parse_endpoint(&endpoint.get()).is_ok()
             && token_problem.get().is_none()
             && extras_problem.get().is_none()
+            && seconds_problem.get().is_none()
     });
     let start = move |mode: Mode| {
         let Ok(ep) = parse_endpoint(&endpoint.get_untracked()) else {
+            return;
+        };
+        let Ok(secs) = mcp_triage::limits::parse_run_seconds(&run_seconds.get_untracked()) else {
             return;
         };
         if token_problem.get_untracked().is_some() || extras_problem.get_untracked().is_some() {
@@ -136,7 +143,7 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
             mode,
             has_token: creds.has_token(),
             random,
-            limits: Limits::default(),
+            limits: Limits::with_run_seconds(secs),
             client_version: env!("CARGO_PKG_VERSION").into(),
             secrets: creds.secrets(),
         };
@@ -226,6 +233,17 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
                         <option value=*value selected=move || era.get() == *value>{*label}</option>
                     }.into_any()).collect_view()}
                 </select>
+            </div>
+            <div class="field">
+                <label for="run-seconds">"Time limit for the whole run (seconds)"</label>
+                <input id="run-seconds" data-testid="run-seconds" type="number" inputmode="numeric"
+                    min=mcp_triage::limits::RUN_SECONDS.0 max=mcp_triage::limits::RUN_SECONDS.1 step="1"
+                    aria-describedby="run-seconds-error" class="short"
+                    prop:value=move || run_seconds.get()
+                    on:input=move |ev| run_seconds.set(event_target_value(&ev)) />
+                <p id="run-seconds-error" class="error" role="alert" data-testid="run-seconds-error">
+                    {move || seconds_problem.get().unwrap_or_default()}
+                </p>
             </div>
             <div class="actions">
                 <button type="submit" class="primary" data-testid="quick-check" disabled=move || !can_run.get() || busy()>
