@@ -10,7 +10,8 @@
 //   refused unless an explicit --token other than the public demo token is given; a stateful server
 //   keeps at most --max-sessions sessions (the least recently used one is closed to make room).
 //   Test-only switches (the browser tests start misconfigured real servers with them):
-//     --cors full|none|no-authorization|no-protocol-version|no-expose-session
+//     --cors full|none|no-authorization|no-protocol-version|no-expose-session|legacy-headers
+//                          (legacy-headers: Mcp-Method and Mcp-Name not allowed, as most servers before 2026-07-28)
 //     --tool-delay-ms N    tools/call handlers wait N ms (a slow backend, for Cancel)
 //     --stats              GET /__stats reports requests per method and tool calls per name
 //     --unannotated        the read tools (lead_get, icp_list, echo) declare no annotations, as most
@@ -116,7 +117,8 @@ if (withStats) app.get('/__stats', (_req, res) => res.json({ ...stats, sessions:
 const allowedHeaders = ['Authorization', 'Content-Type', 'Accept', 'Mcp-Session-Id', 'Mcp-Protocol-Version',
   'Mcp-Method', 'Mcp-Name', 'Last-Event-ID'].filter((h) =>
   !(corsMode === 'no-authorization' && h === 'Authorization')
-  && !(corsMode === 'no-protocol-version' && h === 'Mcp-Protocol-Version'));
+  && !(corsMode === 'no-protocol-version' && h === 'Mcp-Protocol-Version')
+  && !(corsMode === 'legacy-headers' && (h === 'Mcp-Method' || h === 'Mcp-Name')));
 const exposedHeaders = ['Mcp-Session-Id', 'Mcp-Protocol-Version', 'WWW-Authenticate'].filter((h) =>
   !(corsMode === 'no-expose-session' && h === 'Mcp-Session-Id'));
 if (corsMode !== 'none') {

@@ -1,9 +1,11 @@
 // Python `mcp` 2.3.0 peers (MCPServer, stateless and stateful) and the Origin refusal.
-import { assert, cardOutcome, eq, expected, runQuick, shared, startPython, test, watchedPage } from '../lib.mjs';
+import { assert, cardOutcome, eq, expected, runQuick, shared, startDemo, startPython, test, watchedPage } from '../lib.mjs';
 
 const stateless = await startPython(18791, shared.appOrigin);
 const stateful = await startPython(18792, shared.appOrigin, ['--stateful']);
 const refusing = await startPython(18793, shared.appOrigin, ['--refuse-origin']);
+// A TypeScript server whose CORS lets through only the headers of the eras before 2026-07-28.
+const legacyCors = await startDemo(18813, [shared.appOrigin], ['--cors', 'legacy-headers']);
 
 async function runAgainst(endpoint, opts = {}) {
   const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -57,7 +59,31 @@ test('auto era against the TypeScript demo: discover refused, fell back to initi
   await page.goto(shared.appUrl);
   await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
   await runQuick(page, { token: 'demo-token', era: 'auto' });
-  assert((await page.getByTestId('summary').innerText()).includes('fell back to initialize'), 'auto note');
+  const summary = await page.getByTestId('summary').innerText();
+  assert(/server\/discover was refused \([^)]+\), so the run fell back to initialize/.test(summary), `the auto note says why: ${summary}`);
   eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['◆ tool_error', 'tool_execution']), 'C');
+  // The no-token check went out as initialize, once the era was known: it reports on the token.
+  eq((await cardOutcome(page, 'card-no-token'))[1], 'unauthenticated', 'no-token check');
   await context.close();
-}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
+  // The TypeScript SDK answers a request carrying MCP-Protocol-Version 2026-07-28 with 400.
+}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint), expected.status(400, shared.demoEndpoint)] });
+
+test('auto era against the Python peer: server/discover shaped as 2026-07-28 asks is answered, and the run speaks that era', async () => {
+  const { context, page } = await runAgainst(stateless, { era: 'auto' });
+  const summary = await page.getByTestId('summary').innerText();
+  assert(summary.includes('server/discover answered, so the run speaks 2026-07-28'), summary);
+  eq(JSON.stringify(await cardOutcome(page, 'card-A')), JSON.stringify(['◆ tool_error', 'unknown_tool']), 'A');
+  const reqHeaders = await page.getByTestId('card-A').getByTestId('request-headers').textContent();
+  assert(reqHeaders.includes('Mcp-Method') && reqHeaders.includes('2026-07-28'), reqHeaders);
+  await context.close();
+}, { allow: [expected.get405(stateless)] });
+
+test('auto era against a server whose CORS refuses the 2026-07-28 headers: discover blocked, the run falls back, says why and reaches A-D', async () => {
+  const { context, page } = await runAgainst(legacyCors, { era: 'auto', token: 'demo-token' });
+  const summary = await page.getByTestId('summary').innerText();
+  assert(summary.includes('server/discover was refused (the browser could not read the answer: servers of earlier eras seldom let the 2026-07-28 headers through CORS), so the run fell back to initialize'), summary);
+  eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['◆ tool_error', 'tool_execution']), 'C');
+  eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['✓ success', 'none']), 'D');
+  eq((await cardOutcome(page, 'card-no-token'))[1], 'unauthenticated', 'no-token check');
+  await context.close();
+}, { allow: [expected.cors(legacyCors), expected.noToken(legacyCors), expected.get405(legacyCors)] });

@@ -42,6 +42,13 @@ test('Quick check on the demo server: the seed\'s three failures, a success, and
   await page.getByTestId('metadata').locator('article').first().waitFor();
   const meta = await page.getByTestId('metadata').innerText();
   assert(meta.includes('HTTP 200'), meta.slice(0, 200));
+  // Titled as what it is, its JSON in view (not only inside the collapsed HTTP details).
+  const card = page.getByTestId('card-resource-metadata');
+  assert((await card.locator('h3').innerText()).includes('protected resource metadata'), await card.locator('h3').innerText());
+  const doc = card.getByTestId('envelope');
+  assert(await doc.isVisible(), 'the metadata JSON is visible');
+  const json = JSON.parse(await doc.innerText());
+  assert(typeof json.resource === 'string' && json.resource.endsWith('/mcp'), JSON.stringify(json));
   const metaHeaders = await page.getByTestId('metadata').getByTestId('request-headers').textContent();
   assert(!metaHeaders.includes('Authorization'), 'no token on the metadata fetch');
   // The request sent carries the token only as a redacted mark.

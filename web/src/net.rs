@@ -544,7 +544,8 @@ pub async fn load_example(name: &str) -> Option<String> {
     get_same_origin(&format!("examples/{name}.json"), 4 * 1024 * 1024).await
 }
 
-/// Fetches `resource_metadata` on the user's click: only on the endpoint's origin, never with the token.
+/// Fetches `resource_metadata` on the user's click: the core's request (endpoint origin only, never
+/// with the token).
 pub async fn fetch_resource_metadata(
     url: &str,
     endpoint_origin: &str,
@@ -552,24 +553,7 @@ pub async fn fetch_resource_metadata(
     flights: &Flights,
     creds: &Credentials,
 ) -> Result<Exchange, String> {
-    let same_origin = url == endpoint_origin || url.starts_with(&format!("{endpoint_origin}/"));
-    if !same_origin {
-        return Err(format!(
-            "not fetched: {url} is not on the endpoint's origin {endpoint_origin}"
-        ));
-    }
-    let out = Outgoing {
-        step: mcp_triage::engine::Step::Reply(0),
-        method: "GET",
-        url: url.to_string(),
-        headers: vec![("Accept".into(), "application/json".into())],
-        body: None,
-        with_token: false,
-        expect_id: None,
-        headers_only: false,
-        intent: Some("resource_metadata".into()),
-        wave: 0,
-    };
+    let out = mcp_triage::engine::resource_metadata_request(url, endpoint_origin)?;
     // Never with the token (`with_token: false`), but what comes back is redacted with the run's
     // secrets all the same, by the core.
     let mut exchange = send(&out, creds, limits, flights, &|_| {}, &|_| {}).await;

@@ -156,13 +156,7 @@ impl AppState {
             .await
             {
                 Ok(ex) => {
-                    let assessment = mcp_triage::assess(&ex, &mcp_triage::Options::default());
-                    let record = mcp_triage::engine::Record {
-                        step: Step::Reply(0),
-                        wave: 0,
-                        exchange: ex,
-                        assessment,
-                    };
+                    let record = mcp_triage::engine::resource_metadata_record(ex);
                     state.metadata.update(|m| m.push(record));
                     state.metadata_error.set(String::new());
                 }

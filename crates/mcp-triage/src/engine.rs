@@ -82,6 +82,8 @@ pub enum Step {
     Delete,
     /// Our reply to server-to-client request number n.
     Reply(u32),
+    /// The protected resource metadata a 401 names (`resource_metadata`), fetched on the user's click.
+    ResourceMetadata,
 }
 
 pub use crate::cause::ProbeName;
@@ -125,6 +127,7 @@ impl Step {
             Step::ToolsList(_) => "Connect · tools/list",
             Step::Delete => "Close · DELETE session",
             Step::Reply(_) => "Reply to a server request",
+            Step::ResourceMetadata => "Auth · protected resource metadata (resource_metadata)",
         }
     }
 
@@ -150,6 +153,7 @@ impl Step {
             Step::Get => "check: GET".into(),
             Step::Delete => "DELETE session".into(),
             Step::Reply(n) => format!("reply to server request {n}"),
+            Step::ResourceMetadata => "resource_metadata".into(),
         }
     }
 }
@@ -254,6 +258,55 @@ pub struct Record {
     pub exchange: Exchange,
     /// The classification.
     pub assessment: Assessment,
+}
+
+impl Record {
+    /// The JSON a card shows as the answer: our JSON-RPC response (or the frame that stood in for
+    /// it), or, for the resource metadata, the document itself.
+    pub fn shown_json(&self) -> Option<Value> {
+        if let Some(m) = &self.assessment.verdict.message {
+            return Some(m.clone());
+        }
+        if self.step != Step::ResourceMetadata {
+            return None;
+        }
+        let body = self.exchange.response.as_ref()?.body.as_deref()?;
+        serde_json::from_str(body).ok()
+    }
+}
+
+/// The request for the resource metadata a 401 named: a GET without the token, only on the
+/// endpoint's own origin (a server must not make the page call elsewhere).
+pub fn resource_metadata_request(url: &str, endpoint_origin: &str) -> Result<Outgoing, String> {
+    let same_origin = url == endpoint_origin || url.starts_with(&format!("{endpoint_origin}/"));
+    if !same_origin {
+        return Err(format!(
+            "not fetched: {url} is not on the endpoint's origin {endpoint_origin}"
+        ));
+    }
+    Ok(Outgoing {
+        step: Step::ResourceMetadata,
+        method: "GET",
+        url: url.to_string(),
+        headers: vec![("Accept".into(), "application/json".into())],
+        body: None,
+        with_token: false,
+        expect_id: None,
+        headers_only: false,
+        intent: Some("resource_metadata".into()),
+        wave: 0,
+    })
+}
+
+/// The record of a resource-metadata fetch (the exchange redacted by the caller, as every exchange).
+pub fn resource_metadata_record(exchange: Exchange) -> Record {
+    let assessment = assess(&exchange, &Options::default());
+    Record {
+        step: Step::ResourceMetadata,
+        wave: 0,
+        exchange,
+        assessment,
+    }
 }
 
 /// The state of a run.
@@ -416,6 +469,13 @@ impl Engine {
         self.speaking_modern == Some(true)
     }
 
+    /// Requests are shaped as 2026-07-28 asks (`_meta`, `Mcp-Method`, the version header): when the
+    /// run speaks it, and for auto's `server/discover`, which a server of that era only answers
+    /// when it is shaped so.
+    fn shaped_modern(&self) -> bool {
+        self.modern() || (self.cfg.era == Era::Auto && self.speaking_modern.is_none())
+    }
+
     fn meta() -> Value {
         json!({
             "io.modelcontextprotocol/protocolVersion": MODERN,
@@ -431,7 +491,7 @@ impl Engine {
                 "application/json, text/event-stream".to_string(),
             ),
         ];
-        if self.modern() {
+        if self.shaped_modern() {
             h.push(("MCP-Protocol-Version".into(), MODERN.into()));
             h.push(("Mcp-Method".into(), method.into()));
             if let Some(n) = name {
@@ -447,7 +507,7 @@ impl Engine {
     }
 
     fn request_body(&self, id: Option<i64>, method: &str, mut params: Value) -> String {
-        if self.modern()
+        if self.shaped_modern()
             && let Some(obj) = params.as_object_mut()
         {
             obj.insert("_meta".into(), Self::meta());
@@ -456,7 +516,7 @@ impl Engine {
         if let Some(id) = id {
             msg["id"] = json!(id);
         }
-        if !params.as_object().is_some_and(|o| o.is_empty()) || self.modern() {
+        if !params.as_object().is_some_and(|o| o.is_empty()) || self.shaped_modern() {
             msg["params"] = params;
         }
         msg.to_string()
@@ -551,13 +611,21 @@ impl Engine {
             let id = self.id();
             let (method, params) = self.connect_params();
             send.push(self.outgoing(connect_step, base_wave, method, Some(id), params, None));
-            if self.cfg.has_token && !self.was_sent(Step::NoToken) {
-                let (method, params) = self.connect_params();
-                let mut out =
-                    self.outgoing(Step::NoToken, base_wave, method, Some(id), params, None);
-                out.with_token = false;
-                send.push(out);
-            }
+        }
+        // The no-token check repeats the connect request of the run's era without the token; auto
+        // sends it once discover has said which era (a bare discover to a legacy server would
+        // report "method not found", not how it treats a missing token).
+        if self.speaking_modern.is_some() && self.cfg.has_token && !self.was_sent(Step::NoToken) {
+            let id = self.id();
+            let wave = if self.cfg.era == Era::Auto && connect_step == Step::Discover {
+                base_wave + 1
+            } else {
+                base_wave
+            };
+            let (method, params) = self.connect_params();
+            let mut out = self.outgoing(Step::NoToken, wave, method, Some(id), params, None);
+            out.with_token = false;
+            send.push(out);
         }
         if self.speaking_modern.is_none() {
             // Auto: wait for discover to say which era.
@@ -1104,10 +1172,8 @@ impl Engine {
                     }
                 }
                 None if self.cfg.era == Era::Auto => {
+                    // The note (with the reason) is written once the answer is assessed, below.
                     self.speaking_modern = Some(false);
-                    self.notes.push(
-                        "auto: server/discover was refused, so the run fell back to initialize (one extra round trip)".into(),
-                    );
                 }
                 None => {}
             },
@@ -1179,6 +1245,15 @@ impl Engine {
             _ => {}
         }
         let mut assessment = assess(&exchange, &self.options(intent));
+        if step == Step::Discover
+            && self.cfg.era == Era::Auto
+            && self.speaking_modern == Some(false)
+        {
+            self.notes.push(format!(
+                "auto: server/discover was refused ({}), so the run fell back to initialize (one extra round trip)",
+                discover_refusal(&exchange, &assessment.verdict)
+            ));
+        }
         // B, C or D pointed (by the user) at a tool tools/list does not list tests an unknown tool:
         // what it gets back says nothing against the server.
         if let Step::Probe(p) = step
@@ -1412,6 +1487,23 @@ pub fn recorded_request(
 /// What the records of a run add up to: the summary of A, B and C, the Origin verdict from the
 /// connect exchange, and whether C failed to provoke anything.
 /// The headline for these records: the connect exchange when no probe could run, else the finding.
+/// Why auto's `server/discover` got no usable result, in a few words for the run's notes.
+fn discover_refusal(exchange: &Exchange, v: &crate::classify::Verdict) -> String {
+    use crate::cause::StopReason;
+    match exchange.stop_reason() {
+        Some(StopReason::Blocked) => "the browser could not read the answer: servers of earlier eras seldom let the 2026-07-28 headers through CORS".into(),
+        Some(why) => why.describe().into(),
+        None => match (v.http_status, v.jsonrpc_code) {
+            (Some(status), Some(code)) if !(200..300).contains(&status) => {
+                format!("HTTP {status}, JSON-RPC error {code}")
+            }
+            (Some(status), None) if !(200..300).contains(&status) => format!("HTTP {status}"),
+            (_, Some(code)) => format!("JSON-RPC error {code}"),
+            _ => format!("no result: {}", v.cause.as_str().replace('_', " ")),
+        },
+    }
+}
+
 /// The last connect exchange (`initialize` or `server/discover`), and whether the run got past it
 /// (a `tools/list` or a probe happened): what the headline and the demo-token offer both read.
 fn connect_outcome(records: &[Arc<Record>]) -> (Option<&Record>, bool) {

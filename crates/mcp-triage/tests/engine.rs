@@ -339,8 +339,71 @@ fn auto_falls_back_to_initialize_for_one_more_round() {
         report
             .notes
             .iter()
-            .any(|n| n.contains("fell back to initialize"))
+            .any(|n| n.contains("server/discover was refused (")
+                && n.contains("fell back to initialize")),
+        "the note says why: {:?}",
+        report.notes
     );
+    // Discover goes out as 2026-07-28 shapes it: _meta, the version and method headers.
+    let discover = &waves[0][0];
+    let body: Value = serde_json::from_str(discover.body.as_deref().unwrap()).unwrap();
+    assert_eq!(
+        body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    let header = |name: &str| {
+        discover
+            .headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    };
+    assert_eq!(header("MCP-Protocol-Version"), Some("2026-07-28"));
+    assert_eq!(header("Mcp-Method"), Some("server/discover"));
+    // After the fallback, requests are legacy-shaped again.
+    let init = &waves[1][0];
+    assert!(
+        !init
+            .headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("Mcp-Method"))
+    );
+}
+
+#[test]
+fn auto_sends_the_no_token_check_in_the_era_discover_found() {
+    for (stack, suffix, era_method, wave) in [
+        ("ts-1.29.0-stateless", "pv2025-06-18", "initialize", 2),
+        (
+            "py-mcp-2.3.0-lowlevel-stateless",
+            "pv2026-07-28",
+            "server/discover",
+            2,
+        ),
+    ] {
+        let (engine, _) = run(
+            Engine::new(config(Era::Auto, Mode::Quick, true)),
+            stack,
+            suffix,
+        );
+        let report = engine.report();
+        let no_token = report
+            .records
+            .iter()
+            .find(|r| r.step == Step::NoToken)
+            .unwrap_or_else(|| panic!("{stack}: no no-token check"));
+        assert_eq!(
+            no_token.assessment.verdict.request_method.as_deref(),
+            Some(era_method),
+            "{stack}"
+        );
+        assert_eq!(no_token.wave, wave, "{stack}");
+        assert_ne!(
+            no_token.assessment.verdict.cause,
+            Cause::MethodNotFound,
+            "{stack}: the check is about the token, not the method"
+        );
+    }
 }
 
 #[test]
@@ -1128,4 +1191,35 @@ fn a_get_stream_that_opened_was_answered_even_when_cancel_closes_it_but_a_cut_po
         Some(StopReason::Cancelled),
         "a GET refused"
     );
+}
+
+#[test]
+fn the_resource_metadata_is_fetched_only_on_the_endpoints_origin_and_shown_as_its_json() {
+    use mcp_triage::engine::{resource_metadata_record, resource_metadata_request};
+    let origin = "http://127.0.0.1:8000";
+    let out = resource_metadata_request(
+        "http://127.0.0.1:8000/.well-known/oauth-protected-resource/mcp",
+        origin,
+    )
+    .unwrap();
+    assert!(!out.with_token && out.method == "GET" && out.step == Step::ResourceMetadata);
+    for elsewhere in [
+        "http://127.0.0.1:8001/.well-known/oauth-protected-resource",
+        "http://127.0.0.1:8000.evil.example/x",
+        "https://auth.example.com/.well-known/oauth-protected-resource",
+    ] {
+        assert!(
+            resource_metadata_request(elsewhere, origin).is_err(),
+            "{elsewhere}"
+        );
+    }
+    // TS SDK 1.29.0's metadata document, as captured.
+    let record =
+        resource_metadata_record(fixture("ts-1.29.0-auth", "AUTH6_prm_0.pv2025-06-18.json"));
+    assert_eq!(
+        record.step.title(),
+        "Auth · protected resource metadata (resource_metadata)"
+    );
+    let doc = record.shown_json().expect("the document is shown");
+    assert!(doc.get("authorization_servers").is_some(), "{doc}");
 }

@@ -20,6 +20,7 @@ fn test_id(step: Step) -> String {
         Step::NoToken => "card-no-token".into(),
         Step::Get => "card-get".into(),
         Step::Initialize | Step::Discover => "card-connect".into(),
+        Step::ResourceMetadata => "card-resource-metadata".into(),
         other => format!("card-{}", other.label().replace([' ', '/', '(', ')'], "-")),
     }
 }
@@ -31,9 +32,9 @@ pub fn RecordCard(record: Arc<Record>, secret_header_names: Vec<String>) -> impl
     let v = a.verdict.clone();
     let ex = &record.exchange;
     let message = v.message.clone();
-    let envelope = message
-        .as_ref()
-        .and_then(|m| serde_json::to_string_pretty(m).ok());
+    let envelope = record
+        .shown_json()
+        .and_then(|m| serde_json::to_string_pretty(&m).ok());
     let evidence = v.evidence.clone();
     let curl = export::curl(&ex.request, &secret_header_names);
     let status = v
