@@ -1244,7 +1244,7 @@ impl Engine {
             }
             _ => {}
         }
-        let mut assessment = assess(&exchange, &self.options(intent));
+        let assessment = self.assessment_of(step, &exchange, echoed > 0);
         if step == Step::Discover
             && self.cfg.era == Era::Auto
             && self.speaking_modern == Some(false)
@@ -1254,6 +1254,20 @@ impl Engine {
                 discover_refusal(&exchange, &assessment.verdict)
             ));
         }
+        self.records.push(Arc::new(Record {
+            step,
+            wave,
+            exchange,
+            assessment,
+        }));
+        self.reassess_once_negotiated();
+    }
+
+    /// The assessment of one answer, with what the run knows beside it: the negotiated version,
+    /// whether the user pointed a probe at a tool tools/list does not list, whether it echoed a
+    /// secret.
+    fn assessment_of(&self, step: Step, exchange: &Exchange, echoed: bool) -> Assessment {
+        let mut assessment = assess(exchange, &self.options(exchange.intent.as_deref()));
         // B, C or D pointed (by the user) at a tool tools/list does not list tests an unknown tool:
         // what it gets back says nothing against the server.
         if let Step::Probe(p) = step
@@ -1269,18 +1283,38 @@ impl Engine {
                 p.as_str()
             );
         }
-        if echoed > 0 && !assessment.verdict.flags.contains(&Flag::SecretEchoed) {
+        if echoed && !assessment.verdict.flags.contains(&Flag::SecretEchoed) {
             assessment.verdict.flags.push(Flag::SecretEchoed);
             assessment
                 .flag_advice
                 .push(crate::advice::for_flag(Flag::SecretEchoed));
         }
-        self.records.push(Arc::new(Record {
-            step,
-            wave,
-            exchange,
-            assessment,
-        }));
+        assessment
+    }
+
+    /// An answer that arrived before the protocol version was negotiated (the no-token check can
+    /// overtake initialize) is assessed again once it is known: verdicts must not depend on which
+    /// answer came first.
+    fn reassess_once_negotiated(&mut self) {
+        let Some(version) = self.negotiated.clone() else {
+            return;
+        };
+        for i in 0..self.records.len() {
+            if self.records[i].exchange.negotiated_version.is_some() {
+                continue;
+            }
+            let old = &self.records[i];
+            let mut exchange = old.exchange.clone();
+            exchange.negotiated_version = Some(version.clone());
+            let echoed = old.assessment.verdict.flags.contains(&Flag::SecretEchoed);
+            let assessment = self.assessment_of(old.step, &exchange, echoed);
+            self.records[i] = Arc::new(Record {
+                step: old.step,
+                wave: old.wave,
+                exchange,
+                assessment,
+            });
+        }
     }
 
     /// Keeps the run's response bodies within [`Limits::max_kept_bytes_per_run`]: past it, a body

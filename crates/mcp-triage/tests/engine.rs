@@ -1223,3 +1223,142 @@ fn the_resource_metadata_is_fetched_only_on_the_endpoints_origin_and_shown_as_it
     let doc = record.shown_json().expect("the document is shown");
     assert!(doc.get("authorization_servers").is_some(), "{doc}");
 }
+
+/// Runs an engine against a captured stack, answering one request at a time: of those in flight,
+/// the one `rank` puts first. Requests of different waves are in flight together whenever the
+/// engine allows it, so answers cross waves as they can on a real network.
+fn run_in_order(
+    mut engine: Engine,
+    stack: &str,
+    suffix: &str,
+    rank: &dyn Fn(Step) -> usize,
+) -> Engine {
+    let mut in_flight: Vec<Outgoing> = Vec::new();
+    let mut now = 0.0;
+    for _ in 0..500 {
+        let poll = engine.poll(now);
+        in_flight.extend(poll.send);
+        if in_flight.is_empty() {
+            assert!(poll.done, "stalled: nothing in flight and not done");
+            return engine;
+        }
+        in_flight.sort_by_key(|o| rank(o.step));
+        let out = in_flight.remove(0);
+        let ex = serve(stack, suffix, &out);
+        engine.handle(out.step, ex);
+        now += 1.0;
+    }
+    panic!("the engine never finished");
+}
+
+/// A report as JSON with what may differ between arrival orders taken out: the records' order and
+/// the elapsed times.
+fn comparable(engine: &Engine) -> Value {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                m.remove("elapsed_ms");
+                m.values_mut().for_each(strip);
+            }
+            Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut v = serde_json::to_value(engine.report()).unwrap();
+    strip(&mut v);
+    if let Some(records) = v.get_mut("records").and_then(Value::as_array_mut) {
+        records.sort_by_key(|r| r["step"].to_string());
+    }
+    v
+}
+
+/// Every permutation of `items` when there are at most 5,040 of them, otherwise 200 seeded ones.
+fn orders<T: Clone>(items: &[T]) -> Vec<Vec<T>> {
+    let n = items.len();
+    if (1..=n).product::<usize>() <= 5_040 {
+        let mut out = Vec::new();
+        let mut idx: Vec<usize> = (0..n).collect();
+        // Heap's algorithm, iterative.
+        let mut c = vec![0usize; n];
+        out.push(idx.iter().map(|&i| items[i].clone()).collect());
+        let mut i = 0;
+        while i < n {
+            if c[i] < i {
+                if i % 2 == 0 {
+                    idx.swap(0, i);
+                } else {
+                    idx.swap(c[i], i);
+                }
+                out.push(idx.iter().map(|&i| items[i].clone()).collect());
+                c[i] += 1;
+                i = 0;
+            } else {
+                c[i] = 0;
+                i += 1;
+            }
+        }
+        return out;
+    }
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    (0..200)
+        .map(|_| {
+            let mut v = items.to_vec();
+            for k in (1..n).rev() {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                v.swap(k, (seed % (k as u64 + 1)) as usize);
+            }
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn the_same_answers_in_any_arrival_order_give_the_same_report() {
+    for (era, stack, suffix, token) in [
+        (
+            Era::Legacy("2025-11-25".into()),
+            "ts-1.29.0-stateless",
+            "pv2025-06-18",
+            true,
+        ),
+        (
+            Era::Legacy("2025-11-25".into()),
+            "ts-1.29.0-stateful",
+            "pv2025-06-18",
+            true,
+        ),
+        (Era::Auto, "ts-1.29.0-stateless", "pv2025-06-18", true),
+        (
+            Era::Modern,
+            "py-mcp-2.3.0-lowlevel-stateless",
+            "pv2026-07-28",
+            true,
+        ),
+    ] {
+        let fresh = || Engine::new(config(era.clone(), Mode::Quick, token));
+        let (reference_engine, _) = run(fresh(), stack, suffix);
+        let reference = comparable(&reference_engine);
+        let steps: Vec<Step> = reference_engine.records().iter().map(|r| r.step).collect();
+        let all = orders(&steps);
+        assert!(all.len() >= 200.min((1..=steps.len()).product()), "{stack}");
+        for order in &all {
+            let rank = |s: Step| order.iter().position(|o| *o == s).unwrap_or(order.len());
+            let got = comparable(&run_in_order(fresh(), stack, suffix, &rank));
+            if got != reference {
+                let (a, b) = (reference.to_string(), got.to_string());
+                let at = a
+                    .bytes()
+                    .zip(b.bytes())
+                    .position(|(x, y)| x != y)
+                    .unwrap_or(0);
+                panic!(
+                    "{stack} ({era:?}): order {order:?} gives another report; first difference at {at}:\n  want …{}\n  got  …{}",
+                    &a[at.saturating_sub(200)..(at + 200).min(a.len())],
+                    &b[at.saturating_sub(200)..(at + 200).min(b.len())]
+                );
+            }
+        }
+    }
+}
