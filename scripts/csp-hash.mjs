@@ -1,6 +1,8 @@
 // Trunk post_build hook: puts the SHA-256 of every inline <script> of the staged index.html into the
 // CSP meta tag (replacing {{INIT_SCRIPT_HASHES}}). Trunk's init script names hashed files, so its hash
-// changes with every build and can only be computed here. Fails the build if anything is off.
+// changes with every build and can only be computed here. It also drops the `integrity` attribute
+// from the wasm's `<link rel="preload" as="fetch">`: Chromium ignores it there (crbug.com/981419)
+// and warns on every load; the JS module keeps its integrity. Fails the build if anything is off.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,5 +29,11 @@ if (/\sstyle=/.test(html)) {
   console.error('csp-hash: an inline style attribute would be blocked by style-src \'self\'');
   process.exit(1);
 }
+const preload = /(<link rel="preload"[^>]*?) integrity="[^"]*"([^>]*as="fetch"[^>]*>)/;
+if (!preload.test(html)) {
+  console.error('csp-hash: the wasm preload link with an integrity attribute was not found (did Trunk change?)');
+  process.exit(1);
+}
+html = html.replace(preload, '$1$2');
 writeFileSync(file, html);
 console.log(`csp-hash: ${hashes.length} inline script hash(es) written into the CSP`);

@@ -16,7 +16,7 @@ test('examples load on demand and show each SDK\'s answers', async () => {
   await page.getByTestId('results').waitFor();
   eq(await page.getByTestId('finding').innerText(),
     'An unknown tool, bad arguments and a thrown exception all arrive as isError: true; only the text tells them apart.', 'seed finding');
-  eq(JSON.stringify(await cardOutcome(page, 'card-no-token')), JSON.stringify(['⛔ http', 'unauthenticated']), '401 example');
+  eq(JSON.stringify(await cardOutcome(page, 'card-no-token')), JSON.stringify(['⊘ http', 'unauthenticated']), '401 example');
   await page.getByTestId('example-py-mcp-2.3.0-lowlevel').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=source-banner]')?.textContent.includes('low-level'));
   eq(JSON.stringify(await cardOutcome(page, 'card-A')), JSON.stringify(['✕ jsonrpc_error', 'unknown_tool']), 'lowlevel A');

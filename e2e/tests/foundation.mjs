@@ -110,3 +110,25 @@ test('guard: an undeclared console error, page error, wasm trap or CSP violation
   // A problem may arrive just after an inner test ended; this test provoked all of them on purpose.
 }, { allow: [/^console: e2e guard control$/, /^pageerror: e2e guard control$/, /^pageerror: unreachable/,
   /^csp: img-src https:\/\/example\.invalid\/guard\.png$/, /^console: Loading the image 'https:\/\/example\.invalid\/guard\.png' violates the following Content Security Policy directive/] });
+
+test('the preloaded wasm and JS are each downloaded once: the preload is the request the app uses, with no warning', async () => {
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  const warnings = [];
+  page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+  await page.goto(shared.appUrl);
+  await page.getByTestId('target-form').waitFor();
+  const counts = await page.evaluate(() => {
+    const byName = {};
+    for (const e of performance.getEntriesByType('resource')) {
+      if (/\.(wasm|js)$/.test(new URL(e.name).pathname)) byName[e.name] = (byName[e.name] || 0) + 1;
+    }
+    return byName;
+  });
+  const names = Object.keys(counts);
+  assert(names.some((n) => n.endsWith('.wasm')) && names.some((n) => n.endsWith('.js')), JSON.stringify(counts));
+  for (const [name, n] of Object.entries(counts)) eq(n, 1, `${name} downloaded once`);
+  const preload = warnings.filter((w) => /preload/i.test(w));
+  eq(preload.length, 0, `no preload warnings: ${JSON.stringify(preload)}`);
+  await context.close();
+});

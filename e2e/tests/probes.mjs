@@ -33,7 +33,7 @@ test('Quick check on the demo server: the seed\'s three failures, a success, and
   eq(env.result.isError, true, 'envelope isError');
   eq(env.result.content[0].text, 'lead not found in this organization', 'envelope text');
   // The 401 challenge, parsed.
-  eq(JSON.stringify(await cardOutcome(page, 'card-no-token')), JSON.stringify(['⛔ http', 'unauthenticated']), 'no token');
+  eq(JSON.stringify(await cardOutcome(page, 'card-no-token')), JSON.stringify(['⊘ http', 'unauthenticated']), 'no token');
   const challenge = await page.getByTestId('card-no-token').getByTestId('challenge').innerText();
   assert(challenge.includes('resource_metadata') && challenge.includes('/.well-known/oauth-protected-resource/mcp'), challenge);
   assert(challenge.includes('invalid_token'), 'error param');
@@ -51,6 +51,11 @@ test('Quick check on the demo server: the seed\'s three failures, a success, and
   assert(typeof json.resource === 'string' && json.resource.endsWith('/mcp'), JSON.stringify(json));
   const metaHeaders = await page.getByTestId('metadata').getByTestId('request-headers').textContent();
   assert(!metaHeaders.includes('Authorization'), 'no token on the metadata fetch');
+  // What holds for every answer seen from a browser is said once, in the summary, not on each card.
+  const flagsShown = await page.getByTestId('flag').allInnerTexts();
+  assert(!flagsShown.some((f) => f.includes('headers_may_be_hidden')), `no per-card headers flag: ${JSON.stringify(flagsShown)}`);
+  const notes = (await page.getByTestId('summary').innerText()).split('every answer: Seen from a browser').length - 1;
+  eq(notes, 1, 'the headers note, once');
   // The request sent carries the token only as a redacted mark.
   const reqHeaders = await page.getByTestId('card-A').getByTestId('request-headers').textContent();
   assert(reqHeaders.includes('Bearer [REDACTED]') && !reqHeaders.includes('demo-token'), reqHeaders);

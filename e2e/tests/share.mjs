@@ -27,6 +27,9 @@ test('the share link built after an echoing server holds no trace of the token',
   await runQuick(page, { endpoint: ECHO, token: SENTINEL });
   await page.getByTestId('share-open').click();
   link = await page.getByTestId('share-link').inputValue();
+  // The link field spans its panel, so a user sees more than a sliver of a long link.
+  const [field, panel] = await Promise.all(['share-link', 'share-panel'].map(async (id) => (await page.getByTestId(id).boundingBox()).width));
+  assert(field >= 0.9 * (panel - 64), `the link field is ${field}px wide in a ${panel}px panel`);
   assert(link.length <= 8000, `link length ${link.length}`);
   const decoded = decodeLink(link);
   eq(JSON.stringify(leaks(link)), '[]', 'leak in the raw link');
@@ -101,6 +104,7 @@ test('every committed share link made by an earlier page opens with the rows it 
   const dir = join(ROOT, 'crates/mcp-triage/tests/share-links');
   const names = readdirSync(dir).filter((f) => f.endsWith('.link')).sort();
   assert(names.length >= 5, `committed links: ${names.length}`);
+  let withEmptyExcerpt = 0;
   const context = await shared.browser.newContext();
   const page = await context.newPage();
   for (const name of names) {
@@ -114,7 +118,12 @@ test('every committed share link made by an earlier page opens with the rows it 
     const causes = await page.getByTestId('shared-view').getByTestId('cause').allInnerTexts();
     const want = payload.rows.filter((r) => !r.skipped).map((r) => r.cause);
     for (const cause of want) assert(causes.includes(cause), `${name}: cause ${cause} shown in ${JSON.stringify(causes)}`);
+    // An empty excerpt (a GET stream has no body) shows no empty box.
+    const emptyBoxes = await page.locator('[data-testid=shared-view] pre.envelope').evaluateAll((els) => els.filter((e) => !e.textContent.trim()).length);
+    eq(emptyBoxes, 0, `${name}: empty envelope boxes`);
+    if (payload.rows.some((r) => r.excerpt === '')) withEmptyExcerpt += 1;
   }
+  assert(withEmptyExcerpt > 0, 'the committed links include a row with an empty excerpt (the case is exercised)');
   await context.close();
 });
 

@@ -199,6 +199,14 @@ labelled_enum! {
     }
 }
 
+impl Flag {
+    /// A flag that holds for every answer of a run alike (it comes from where the run was made,
+    /// not from the answer): the report says it once instead of on every card and row.
+    pub fn once_per_run(self) -> bool {
+        matches!(self, Flag::HeadersMayBeHidden)
+    }
+}
+
 /// One fact that contributed to the verdict.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Evidence {

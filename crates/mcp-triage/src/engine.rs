@@ -1391,6 +1391,7 @@ impl Engine {
             .map(|r| r.wave)
             .max();
         let mut notes = self.notes.clone();
+        notes.extend(once_per_run_notes(&self.records));
         if self.replies_refused > 0 {
             notes.push(format!(
                 "the server sent {} more requests to the client than a run answers ({}); they were not answered",
@@ -1521,6 +1522,20 @@ pub fn recorded_request(
 /// What the records of a run add up to: the summary of A, B and C, the Origin verdict from the
 /// connect exchange, and whether C failed to provoke anything.
 /// The headline for these records: the connect exchange when no probe could run, else the finding.
+/// What holds for every answer of the run alike, said once (see [`Flag::once_per_run`]).
+fn once_per_run_notes(records: &[Arc<Record>]) -> Vec<String> {
+    crate::cause::Flag::ALL
+        .iter()
+        .filter(|f| f.once_per_run())
+        .filter(|f| {
+            records
+                .iter()
+                .any(|r| r.assessment.verdict.flags.contains(f))
+        })
+        .map(|f| format!("every answer: {}", crate::advice::for_flag(*f)))
+        .collect()
+}
+
 /// Why auto's `server/discover` got no usable result, in a few words for the run's notes.
 fn discover_refusal(exchange: &Exchange, v: &crate::classify::Verdict) -> String {
     use crate::cause::StopReason;
@@ -1670,6 +1685,7 @@ impl RunReport {
             .unwrap_or_else(|| DEFAULT_LEGACY.to_string());
         let (summary, origin, c_not_provoked) = conclusions(&records, &version);
         let headline = headline_of(&records, Some(RunEnd::Recorded), &summary);
+        let notes = once_per_run_notes(&records);
         RunReport {
             endpoint: endpoint.to_string(),
             headline,
@@ -1685,7 +1701,7 @@ impl RunReport {
             c_not_provoked,
             waves: None,
             ended: Some(RunEnd::Recorded),
-            notes: Vec::new(),
+            notes,
             tools: Vec::new(),
         }
     }

@@ -368,6 +368,7 @@ pub fn build(
                 flags: v
                     .flags
                     .iter()
+                    .filter(|f| !f.once_per_run())
                     .take(cap::ITEMS)
                     .map(|f| f.as_str().to_string())
                     .collect(),

@@ -1362,3 +1362,57 @@ fn the_same_answers_in_any_arrival_order_give_the_same_report() {
         }
     }
 }
+
+#[test]
+fn what_holds_for_every_answer_seen_from_a_browser_is_said_once_per_run_not_per_row() {
+    let (engine, _) = run(
+        Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, true)),
+        "ts-1.29.0-stateless",
+        "pv2025-06-18",
+    );
+    let report = engine.report();
+    assert!(
+        report
+            .records
+            .iter()
+            .filter(|r| r
+                .assessment
+                .verdict
+                .flags
+                .contains(&mcp_triage::cause::Flag::HeadersMayBeHidden))
+            .count()
+            > 1,
+        "the control: every browser answer carries the flag"
+    );
+    let once = report
+        .notes
+        .iter()
+        .filter(|n| n.starts_with("every answer: Seen from a browser"))
+        .count();
+    assert_eq!(once, 1, "{:?}", report.notes);
+    let ep = mcp_triage::endpoint::parse_endpoint("http://127.0.0.1:8787/mcp").unwrap();
+    let built = mcp_triage::share::build(
+        &report,
+        &ep,
+        Default::default(),
+        &Secrets::default(),
+        "d",
+        "t",
+    );
+    assert!(
+        built
+            .payload
+            .rows
+            .iter()
+            .all(|r| !r.flags.iter().any(|f| f == "headers_may_be_hidden"))
+    );
+    assert_eq!(
+        built
+            .payload
+            .notes
+            .iter()
+            .filter(|n| n.starts_with("every answer:"))
+            .count(),
+        1
+    );
+}

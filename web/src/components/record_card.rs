@@ -49,8 +49,17 @@ pub fn RecordCard(record: Arc<Record>, secret_header_names: Vec<String>) -> impl
         .and_then(|c| c.param("resource_metadata").map(str::to_string))
         .filter(|_| state.is_some());
     let spec = a.spec.clone();
-    let flags = v.flags.clone();
-    let flag_advice = a.flag_advice.clone();
+    // What holds for every answer of the run is said once, in the summary's notes.
+    let flags: Vec<_> = v
+        .flags
+        .iter()
+        .copied()
+        .filter(|f| !f.once_per_run())
+        .collect();
+    let flag_advice: Vec<&str> = flags
+        .iter()
+        .map(|f| mcp_triage::advice::for_flag(*f))
+        .collect();
     let stopped = ex.stop_reason();
     let elapsed = ex
         .elapsed_ms
