@@ -176,6 +176,16 @@ fn stdin_human_table_and_flags() {
         row.starts_with("-\t200\tjsonrpc_error\tinvalid_arguments\t-32602"),
         "{row}"
     );
+    // Identifiers in the table are the labelled names the JSON uses (`not_applicable`, not
+    // `notapplicable`): an unparseable body never reached the tool.
+    let table = bin()
+        .args(["classify", "--intent", "C", "--version", "2025-06-18"])
+        .arg(fixtures().join("py-mcp-2.3.0-lowlevel-stateless/F_malformed_json.pv2025-06-18.json"))
+        .output()
+        .unwrap();
+    let table = String::from_utf8(table.stdout).unwrap();
+    let spec = table.lines().nth(1).unwrap().split('\t').nth(7).unwrap();
+    assert_eq!(spec, "not_applicable", "{table}");
     let usage = bin()
         .args(["classify", "--intent", "Z", "x"])
         .output()
