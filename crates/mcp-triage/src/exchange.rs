@@ -323,6 +323,25 @@ mod tests {
     }
 }
 
+/// What a user pasted: an `mcp-exchange/1` JSON (one or an array), or a raw HTTP response with the
+/// request body they sent (its URL is a placeholder: a paste names no endpoint). Never empty on `Ok`.
+pub fn from_paste(capture: &str, request_body: &str) -> Result<Vec<Exchange>, String> {
+    let trimmed = capture.trim_start();
+    let list = if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        from_pasted_json(trimmed)?
+    } else {
+        vec![from_raw_http(
+            trimmed,
+            request_body,
+            "https://pasted.invalid/mcp",
+        )?]
+    };
+    if list.is_empty() {
+        return Err("Nothing to classify.".into());
+    }
+    Ok(list)
+}
+
 /// Builds an exchange from a raw HTTP response as pasted (status line, headers, blank line, body) and
 /// the request body that was sent. For servers a browser cannot reach (no CORS): paste what curl saw.
 pub fn from_raw_http(response: &str, request_body: &str, url: &str) -> Result<Exchange, String> {

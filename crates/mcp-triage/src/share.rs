@@ -447,6 +447,45 @@ pub fn build(
     }
 }
 
+/// A link made for the share panel: the whole link, the payload exactly as it will be opened (what
+/// the panel shows), and how many secret-shaped values were withheld.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// `page_base#r=v5.…`.
+    pub url: String,
+    /// The payload as the link decodes, pretty-printed: exactly what is shared.
+    pub shown: String,
+    /// Secret-shaped server values withheld from it.
+    pub withheld: usize,
+}
+
+/// The whole pipeline, decided once: build the allowlisted payload, redact it a second time, trim it
+/// to fit [`MAX_LINK`] after `page_base` (the page's URL without its fragment), encode it, and
+/// decode it again for what the panel shows.
+pub fn make_link(
+    report: &RunReport,
+    endpoint: &Endpoint,
+    options: BuildOptions,
+    secrets: &Secrets,
+    date: &str,
+    tool_version: &str,
+    page_base: &str,
+) -> Result<Link, ShareError> {
+    let built = build(report, endpoint, options, secrets, date, tool_version);
+    let payload = redact_payload(&built.payload, secrets);
+    let fitted = fit(&payload, page_base.len())?;
+    let fragment = encode(&fitted);
+    let shown = decode(&fragment)
+        .ok()
+        .and_then(|p| serde_json::to_string_pretty(&p).ok())
+        .unwrap_or_default();
+    Ok(Link {
+        url: format!("{page_base}#{fragment}"),
+        shown,
+        withheld: built.withheld,
+    })
+}
+
 /// Runs redaction once more over every string of a payload (the second pass the design asks for).
 pub fn redact_payload(p: &Share, secrets: &Secrets) -> Share {
     let r = |s: &str| redact::redact(s, secrets).0;

@@ -164,3 +164,43 @@ fn decoder_fuzz_smoke() {
         let _ = share::decode(&text);
     }
 }
+
+#[test]
+fn make_link_builds_redacts_fits_and_shows_exactly_what_the_link_opens_to() {
+    let report = mcp_triage::engine::RunReport::from_exchanges(
+        "https://mcp.example.com/mcp/secretpath",
+        mcp_triage::exchange::from_paste(
+            &format!("HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer realm=\"{SECRET}\"\r\n\r\n{SECRET}"),
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}",
+        )
+        .unwrap(),
+    );
+    let ep =
+        mcp_triage::endpoint::parse_endpoint("https://mcp.example.com/mcp/secretpath").unwrap();
+    let secrets = Secrets::new([SECRET]);
+    let base = "https://triage.example/app/";
+    let link =
+        share::make_link(&report, &ep, Default::default(), &secrets, "d", "t", base).unwrap();
+    let fragment = link.url.strip_prefix(&format!("{base}#")).unwrap();
+    let opened = share::decode(fragment).unwrap();
+    assert_eq!(link.shown, serde_json::to_string_pretty(&opened).unwrap());
+    assert!(link.url.len() <= share::MAX_LINK);
+    assert!(leaked(&link.url).is_empty() && leaked(&link.shown).is_empty());
+    assert!(
+        !link.shown.contains("secretpath"),
+        "the path is hidden by default"
+    );
+}
+
+#[test]
+fn a_paste_is_sniffed_once_in_the_core_and_an_empty_one_is_refused_with_words() {
+    assert_eq!(
+        mcp_triage::exchange::from_paste("  []", ""),
+        Err("Nothing to classify.".into())
+    );
+    let raw =
+        mcp_triage::exchange::from_paste("HTTP/1.1 405 Method Not Allowed\r\n\r\n", "").unwrap();
+    assert_eq!(raw.len(), 1);
+    assert_eq!(raw[0].response.as_ref().unwrap().status, 405);
+    assert!(mcp_triage::exchange::from_paste("{not json", "").is_err());
+}

@@ -14,18 +14,13 @@ pub fn Paste() -> impl IntoView {
     let capture = RwSignal::new(String::new());
     let request = RwSignal::new(String::new());
     let error = RwSignal::new(String::new());
-    let classify = move |_| {
-        let text = capture.get_untracked();
-        let trimmed = text.trim_start();
-        let url = "https://pasted.invalid/mcp";
-        let exchanges = if trimmed.starts_with('{') || trimmed.starts_with('[') {
-            exchange::from_pasted_json(trimmed)
-        } else {
-            exchange::from_raw_http(trimmed, &request.get_untracked(), url).map(|e| vec![e])
-        };
-        match exchanges {
-            Ok(list) if !list.is_empty() => {
-                let endpoint = list[0].request.url.clone();
+    let classify =
+        move |_| match exchange::from_paste(&capture.get_untracked(), &request.get_untracked()) {
+            Ok(list) => {
+                let endpoint = list
+                    .first()
+                    .map(|e| e.request.url.clone())
+                    .unwrap_or_default();
                 let report = RunReport::from_exchanges(&endpoint, list);
                 state.show_recorded(
                     report,
@@ -34,10 +29,8 @@ pub fn Paste() -> impl IntoView {
                 );
                 error.set(String::new());
             }
-            Ok(_) => error.set("Nothing to classify.".into()),
             Err(e) => error.set(e),
-        }
-    };
+        };
     view! {
         <div class="paste" data-testid="paste">
             <label for="paste-capture">"An mcp-exchange/1 JSON, or a raw HTTP response (status line, headers, blank line, body)"</label>

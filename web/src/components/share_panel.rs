@@ -31,34 +31,28 @@ pub fn SharePanel(report: RunReport, endpoint: Endpoint) -> impl IntoView {
     let endpoint = StoredValue::new(endpoint);
     let built = Memo::new(move |_| {
         let secrets = state.secrets();
-        let built = report.with_value(|r| {
+        let options = share::BuildOptions {
+            include_path: include_path.get(),
+            include_secret_shaped: include_secret_shaped.get(),
+        };
+        let link = report.with_value(|r| {
             endpoint.with_value(|e| {
-                share::build(
+                share::make_link(
                     r,
                     e,
-                    share::BuildOptions {
-                        include_path: include_path.get(),
-                        include_secret_shaped: include_secret_shaped.get(),
-                    },
+                    options,
                     &secrets,
                     &date,
                     env!("CARGO_PKG_VERSION"),
+                    &page_base(),
                 )
             })
         });
-        let payload = share::redact_payload(&built.payload, &secrets);
-        let base = page_base();
-        let link = share::fit(&payload, base.len())
-            .map(|fitted| {
-                let fragment = share::encode(&fitted);
-                let shown = share::decode(&fragment)
-                    .ok()
-                    .and_then(|p| serde_json::to_string_pretty(&p).ok())
-                    .unwrap_or_default();
-                (format!("{base}#{fragment}"), shown)
-            })
-            .map_err(|e| e.to_string());
-        (link, built.withheld)
+        let withheld = link.as_ref().map_or(0, |l| l.withheld);
+        (
+            link.map(|l| (l.url, l.shown)).map_err(|e| e.to_string()),
+            withheld,
+        )
     });
     let withheld = move || built.with(|(_, n)| *n);
     view! {
