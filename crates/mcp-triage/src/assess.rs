@@ -37,7 +37,7 @@ fn version_in_play(ex: &Exchange, opts: &Options) -> Option<(String, &'static st
     if let Some(v) = &ex.negotiated_version {
         return Some((v.clone(), "negotiated_version"));
     }
-    if let Some(v) = ex.request.header("mcp-protocol-version") {
+    if let Some(v) = ex.request.header(crate::header::PROTOCOL_VERSION) {
         return Some((v.to_string(), "request_header"));
     }
     let body = ex.request.body.as_deref()?;

@@ -110,8 +110,10 @@ impl RequestFacts {
 fn request_facts(req: &Request) -> RequestFacts {
     let mut f = RequestFacts {
         http_method: req.method.to_ascii_uppercase(),
-        has_session: req.header("mcp-session-id").is_some(),
-        protocol_header: req.header("mcp-protocol-version").map(str::to_string),
+        has_session: req.header(crate::header::SESSION_ID).is_some(),
+        protocol_header: req
+            .header(crate::header::PROTOCOL_VERSION)
+            .map(str::to_string),
         ..RequestFacts::default()
     };
     if f.http_method == "POST" {

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::endpoint::Endpoint;
+use crate::header;
 use crate::limits::MAX_EXTRA_HEADERS;
 
 /// Request headers MCP clients send and servers must allow.
@@ -12,15 +13,19 @@ pub const ALLOW_HEADERS: &[&str] = &[
     "Authorization",
     "Content-Type",
     "Accept",
-    "Mcp-Session-Id",
-    "Mcp-Protocol-Version",
-    "Mcp-Method",
-    "Mcp-Name",
-    "Last-Event-ID",
+    header::SESSION_ID,
+    header::PROTOCOL_VERSION,
+    header::METHOD,
+    header::NAME,
+    header::LAST_EVENT_ID,
 ];
 
 /// Response headers a browser client must be able to read.
-pub const EXPOSE_HEADERS: &[&str] = &["Mcp-Session-Id", "Mcp-Protocol-Version", "WWW-Authenticate"];
+pub const EXPOSE_HEADERS: &[&str] = &[
+    header::SESSION_ID,
+    header::PROTOCOL_VERSION,
+    "WWW-Authenticate",
+];
 
 /// One diagnostic request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -106,7 +111,7 @@ pub fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
             mode: "cors",
             headers: json(&[
                 ("Authorization", "Bearer probe"),
-                ("Mcp-Protocol-Version", version),
+                (header::PROTOCOL_VERSION, version),
             ]),
             body: Some(body.clone()),
             header: None,
@@ -119,9 +124,9 @@ pub fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
             mode: "cors",
             headers: json(&[
                 ("Authorization", "Bearer probe"),
-                ("Mcp-Protocol-Version", version),
-                ("Mcp-Method", "ping"),
-                ("Mcp-Name", "probe"),
+                (header::PROTOCOL_VERSION, version),
+                (header::METHOD, "ping"),
+                (header::NAME, "probe"),
             ]),
             body: Some(body.clone()),
             header: None,
@@ -133,8 +138,8 @@ pub fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
             mode: "cors",
             headers: json(&[
                 ("Authorization", "Bearer probe"),
-                ("Mcp-Protocol-Version", version),
-                ("Mcp-Session-Id", "mcp-triage-probe"),
+                (header::PROTOCOL_VERSION, version),
+                (header::SESSION_ID, "mcp-triage-probe"),
             ]),
             body: Some(body.clone()),
             header: None,
@@ -147,7 +152,7 @@ pub fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
             mode: "cors",
             headers: json(&[
                 ("Authorization", "Bearer probe"),
-                ("Mcp-Protocol-Version", version),
+                (header::PROTOCOL_VERSION, version),
                 (name.as_str(), "mcp-triage-probe"),
             ]),
             body: Some(body.clone()),

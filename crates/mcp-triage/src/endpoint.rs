@@ -286,6 +286,35 @@ pub fn check_token(token: &str, max_bytes: usize) -> Result<(), TokenProblem> {
     check_header_value(token, max_bytes, true)
 }
 
+/// Checks an extra header a user adds (name, value, secret or plain); `None` when it may be sent.
+/// A header the run sets itself ([`crate::header::SET_BY_THE_RUN`]) may not be replaced.
+pub fn extra_header_problem(
+    name: &str,
+    value: &str,
+    secret: bool,
+    max_bytes: usize,
+) -> Option<String> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Some("Give the header a name.".into());
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
+    {
+        return Some(format!("\"{name}\" is not a valid header name."));
+    }
+    if crate::header::SET_BY_THE_RUN
+        .iter()
+        .any(|h| h.eq_ignore_ascii_case(name))
+    {
+        return Some(format!("{name} is set by MCP Triage itself."));
+    }
+    check_header_value(value, max_bytes, secret)
+        .err()
+        .map(|p| p.to_string().replace("token", "value"))
+}
+
 /// Checks a header value we will send: a secret one (the token, a secret extra header) must be at
 /// least [`MIN_SECRET_RUN`] characters; a plain one (`X-Tenant: acme`) may be short. Empty is fine.
 pub fn check_header_value(token: &str, max_bytes: usize, secret: bool) -> Result<(), TokenProblem> {
@@ -315,6 +344,25 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     use super::*;
+
+    #[test]
+    fn an_extra_header_may_not_replace_one_the_run_sets_in_any_case_spelling() {
+        assert_eq!(
+            extra_header_problem("X-API-Key", "k-123456789", true, 64),
+            None
+        );
+        for taken in [
+            "authorization",
+            "MCP-PROTOCOL-VERSION",
+            "mcp-session-id",
+            "Mcp-Method",
+        ] {
+            let p = extra_header_problem(taken, "v", false, 64).unwrap();
+            assert!(p.ends_with("is set by MCP Triage itself."), "{taken}: {p}");
+        }
+        assert!(extra_header_problem("bad name", "v", false, 64).is_some());
+        assert!(extra_header_problem(" ", "v", false, 64).is_some());
+    }
 
     #[test]
     fn endpoints() {

@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 
+use crate::header;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -38,8 +39,17 @@ pub enum Era {
     Auto,
 }
 
+/// The eras a user can pick: the value (what [`Era::parse`] reads) and its label, the default first.
+pub const ERA_CHOICES: &[(&str, &str)] = &[
+    ("2025-11-25", "Legacy 2025-11-25 (default)"),
+    ("2025-06-18", "Legacy 2025-06-18"),
+    ("2025-03-26", "Legacy 2025-03-26"),
+    (MODERN, "2026-07-28 (stateless)"),
+    ("auto", "Auto: try 2026-07-28, fall back"),
+];
+
 impl Era {
-    /// Parses the form's value: a version, `2026-07-28`, or `auto`.
+    /// Parses a value of [`ERA_CHOICES`]: a version, `2026-07-28`, or `auto`.
     pub fn parse(text: &str) -> Option<Era> {
         match text {
             "auto" => Some(Era::Auto),
@@ -47,6 +57,11 @@ impl Era {
             "2025-03-26" | "2025-06-18" | "2025-11-25" => Some(Era::Legacy(text.to_string())),
             _ => None,
         }
+    }
+
+    /// The era of the first (default) choice.
+    pub fn default_choice() -> Era {
+        Era::Legacy(ERA_CHOICES[0].0.to_string())
     }
 }
 
@@ -492,16 +507,16 @@ impl Engine {
             ),
         ];
         if self.shaped_modern() {
-            h.push(("MCP-Protocol-Version".into(), MODERN.into()));
-            h.push(("Mcp-Method".into(), method.into()));
+            h.push((header::PROTOCOL_VERSION.into(), MODERN.into()));
+            h.push((header::METHOD.into(), method.into()));
             if let Some(n) = name {
-                h.push(("Mcp-Name".into(), n.into()));
+                h.push((header::NAME.into(), n.into()));
             }
         } else if let Some(v) = &self.negotiated {
-            h.push(("MCP-Protocol-Version".into(), v.clone()));
+            h.push((header::PROTOCOL_VERSION.into(), v.clone()));
         }
         if let Some(s) = &self.session {
-            h.push(("Mcp-Session-Id".into(), s.clone()));
+            h.push((header::SESSION_ID.into(), s.clone()));
         }
         h
     }
@@ -746,7 +761,7 @@ impl Engine {
 
     fn get_request(&mut self, wave: u32) -> Outgoing {
         let mut headers = self.headers("", None);
-        headers.retain(|(k, _)| k != "Content-Type" && k != "Mcp-Method");
+        headers.retain(|(k, _)| k != "Content-Type" && k != header::METHOD);
         for h in headers.iter_mut() {
             if h.0 == "Accept" {
                 h.1 = "text/event-stream".into();
@@ -1116,7 +1131,7 @@ impl Engine {
         let raw_session = exchange
             .response
             .as_ref()
-            .and_then(|r| r.header("mcp-session-id"))
+            .and_then(|r| r.header(header::SESSION_ID))
             .map(str::to_string);
         let echoed = crate::redact::redact_exchange(&mut exchange, &self.cfg.secrets);
         self.keep_within_run_budget(&mut exchange);

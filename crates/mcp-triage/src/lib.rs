@@ -56,6 +56,7 @@ pub mod endpoint;
 pub mod engine;
 pub mod exchange;
 pub mod export;
+pub mod header;
 pub mod jsonrpc;
 pub mod leak;
 pub mod limits;

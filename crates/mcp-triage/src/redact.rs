@@ -344,7 +344,7 @@ pub fn redact_exchange(ex: &mut crate::exchange::Exchange, secrets: &Secrets) ->
         // Our Authorization header is recorded by the shell as `Bearer [REDACTED]` already.
         clean(
             value,
-            name.eq_ignore_ascii_case("mcp-session-id"),
+            name.eq_ignore_ascii_case(crate::header::SESSION_ID),
             false,
             &mut echoed,
         );
@@ -356,7 +356,7 @@ pub fn redact_exchange(ex: &mut crate::exchange::Exchange, secrets: &Secrets) ->
         for (name, value) in &mut r.headers {
             clean(
                 value,
-                name.eq_ignore_ascii_case("mcp-session-id"),
+                name.eq_ignore_ascii_case(crate::header::SESSION_ID),
                 true,
                 &mut echoed,
             );

@@ -3,57 +3,23 @@
 use crate::net::parse_endpoint;
 use leptos::prelude::*;
 use mcp_triage::Limits;
-use mcp_triage::endpoint::{check_header_value, check_token};
-use mcp_triage::engine::{EngineConfig, Era, Mode};
+use mcp_triage::endpoint::check_token;
+use mcp_triage::engine::{ERA_CHOICES, EngineConfig, Era, Mode};
 
 use crate::net::{Credentials, DemoConfig};
 use crate::state::{AppState, Phase};
 
-/// The protocol eras a user can pick.
-pub const ERAS: &[(&str, &str)] = &[
-    ("2025-11-25", "Legacy 2025-11-25 (default)"),
-    ("2025-06-18", "Legacy 2025-06-18"),
-    ("2025-03-26", "Legacy 2025-03-26"),
-    ("2026-07-28", "2026-07-28 (stateless)"),
-    ("auto", "Auto: try 2026-07-28, fall back"),
-];
-
-const RESERVED: &[&str] = &[
-    "authorization",
-    "content-type",
-    "accept",
-    "host",
-    "origin",
-    "cookie",
-    "content-length",
-    "mcp-session-id",
-    "mcp-protocol-version",
-    "mcp-method",
-    "mcp-name",
-    "referer",
-];
-
 /// One extra header being edited: a stable key, its name, its value, and whether it is a secret.
 type ExtraHeader = (usize, RwSignal<String>, RwSignal<String>, RwSignal<bool>);
 
-/// Checks an extra header (name, value, secret or plain); `None` when fine.
+/// Checks an extra header (the core's rule, with the run's size cap); `None` when fine.
 pub fn header_problem(name: &str, value: &str, secret: bool) -> Option<String> {
-    let name = name.trim();
-    if name.is_empty() {
-        return Some("Give the header a name.".into());
-    }
-    if !name
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
-    {
-        return Some(format!("\"{name}\" is not a valid header name."));
-    }
-    if RESERVED.contains(&name.to_ascii_lowercase().as_str()) {
-        return Some(format!("{name} is set by MCP Triage itself."));
-    }
-    check_header_value(value, Limits::default().max_token_bytes, secret)
-        .err()
-        .map(|p| p.to_string().replace("token", "value"))
+    mcp_triage::endpoint::extra_header_problem(
+        name,
+        value,
+        secret,
+        Limits::default().max_token_bytes,
+    )
 }
 
 /// Endpoint, token, era; validation messages inline.
@@ -62,7 +28,7 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
     let state = expect_context::<AppState>();
     let endpoint = RwSignal::new(String::new());
     let token = RwSignal::new(String::new());
-    let era = RwSignal::new(ERAS[0].0.to_string());
+    let era = RwSignal::new(ERA_CHOICES[0].0.to_string());
     let run_seconds = RwSignal::new(mcp_triage::limits::RUN_SECONDS.2.to_string());
     let extras: RwSignal<Vec<ExtraHeader>> = RwSignal::new(Vec::new());
     let next_extra = StoredValue::new(0usize);
@@ -139,7 +105,7 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
         let random = (js_sys::Math::random() * (u64::MAX as f64)) as u64;
         let cfg = EngineConfig {
             endpoint: ep.url.clone(),
-            era: Era::parse(&era.get_untracked()).unwrap_or(Era::Legacy("2025-11-25".into())),
+            era: Era::parse(&era.get_untracked()).unwrap_or_else(Era::default_choice),
             mode,
             has_token: creds.has_token(),
             random,
@@ -229,7 +195,7 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
             <div class="field">
                 <label for="era">"Protocol era"</label>
                 <select id="era" data-testid="era" on:change=move |ev| era.set(event_target_value(&ev))>
-                    {ERAS.iter().map(|(value, label)| view! {
+                    {ERA_CHOICES.iter().map(|(value, label)| view! {
                         <option value=*value selected=move || era.get() == *value>{*label}</option>
                     }.into_any()).collect_view()}
                 </select>
