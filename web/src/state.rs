@@ -11,9 +11,9 @@ use mcp_triage::Limits;
 use mcp_triage::cors::{self, DiagOutcome, Diagnosis};
 use mcp_triage::endpoint::Endpoint;
 use mcp_triage::engine::{
-    Engine, EngineConfig, PlannedProbe, ProbeEdit, ProbeName, RunReport, Step,
+    Engine, EngineConfig, PlannedProbe, ProbeEdit, ProbeName, Progress, RunReport, Step,
 };
-use mcp_triage::exchange::{Exchange, TransportError};
+use mcp_triage::exchange::Exchange;
 
 use crate::net::{self, Credentials, FlightEvent, Flights};
 
@@ -36,37 +36,13 @@ pub enum Phase {
     Cancelled,
 }
 
-/// The status of one request, for the progress list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StepState {
-    /// Sent, waiting for headers.
-    Sending,
-    /// Headers arrived, reading the body or stream.
-    Streaming,
-    /// Finished, with the channel and cause.
-    Done(String),
-    /// A deadline passed.
-    TimedOut,
-    /// Cancelled.
-    Aborted,
-}
-
-/// One row of the progress list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StepRow {
-    /// The step.
-    pub step: Step,
-    /// Its state.
-    pub state: StepState,
-}
-
 /// Everything the UI reads.
 #[derive(Clone, Copy)]
 pub struct AppState {
     /// Where the user is.
     pub phase: RwSignal<Phase>,
-    /// Progress rows, in send order.
-    pub steps: RwSignal<Vec<StepRow>>,
+    /// Where each request stands, in send order (the engine's [`Engine::progress`]).
+    pub steps: RwSignal<Vec<(Step, Progress)>>,
     /// The plan, for Review first.
     pub plan: RwSignal<Option<[PlannedProbe; 4]>>,
     /// A token the results asked the form to run again with ("use the demo token").
@@ -129,12 +105,9 @@ impl AppState {
         self.log.update(|l| l.push(line));
     }
 
-    fn set_step(&self, step: Step, state: StepState) {
-        self.steps
-            .update(|rows| match rows.iter_mut().find(|r| r.step == step) {
-                Some(r) => r.state = state,
-                None => rows.push(StepRow { step, state }),
-            });
+    /// Shows the engine's progress list.
+    fn show_progress(&self, engine: &Engine) {
+        self.steps.set(engine.progress());
     }
 
     /// Fetches `resource_metadata` on the user's click: endpoint origin only, never with the token.
@@ -279,8 +252,6 @@ impl AppState {
 
     async fn drive(self, run: Run) {
         let (tx, mut rx) = mpsc::unbounded::<(Step, Exchange)>();
-        // Requests and replies to server requests alike: every one sends its exchange back once.
-        let in_flight = Rc::new(std::cell::Cell::new(0usize));
         loop {
             if !self.is_current(&run) {
                 return;
@@ -291,21 +262,18 @@ impl AppState {
                 self.say(format!("run deadline passed: aborted {n} request(s)"));
             }
             for out in poll.send {
-                in_flight.set(in_flight.get() + 1);
-                self.set_step(out.step, StepState::Sending);
-                let (run2, tx2, state, pending) =
-                    (run.clone(), tx.clone(), self, in_flight.clone());
+                let (run2, tx2, state) = (run.clone(), tx.clone(), self);
                 spawn_local(async move {
                     let step = out.step;
                     let on_event = |e: FlightEvent| {
                         if e == FlightEvent::Headers {
-                            state.set_step(step, StepState::Streaming);
+                            run2.engine.borrow_mut().headers_arrived(step);
+                            state.show_progress(&run2.engine.borrow());
                         }
                     };
                     let on_server_request = |request: serde_json::Value| {
                         let reply = run2.engine.borrow_mut().reply(&request);
                         if let Some(reply) = reply {
-                            pending.set(pending.get() + 1);
                             let (run3, tx3) = (run2.clone(), tx2.clone());
                             state.say(format!(
                                 "answered a server request ({})",
@@ -337,10 +305,11 @@ impl AppState {
                     let _ = tx2.unbounded_send((step, ex));
                 });
             }
+            self.show_progress(&run.engine.borrow());
             if poll.done {
                 break;
             }
-            if in_flight.get() == 0 {
+            if run.engine.borrow().in_flight() == 0 {
                 if run.engine.borrow().awaiting_review() {
                     self.plan.set(Some(run.engine.borrow().plan().clone()));
                     self.tools.set(run.engine.borrow().report().tools);
@@ -358,68 +327,39 @@ impl AppState {
                 }
                 break;
             }
-            if self.phase.get_untracked() == Phase::Connecting
-                && run
-                    .engine
-                    .borrow()
-                    .records()
-                    .iter()
-                    .any(|r| matches!(r.step, Step::ToolsList(_)))
+            if self.phase.get_untracked() == Phase::Connecting && run.engine.borrow().past_connect()
             {
                 self.phase.set(Phase::Running);
             }
             let Some((step, ex)) = rx.next().await else {
                 break;
             };
-            in_flight.set(in_flight.get().saturating_sub(1));
             if !self.is_current(&run) {
                 return;
             }
-            let state = match (
-                &ex.transport_error,
-                ex.response.as_ref().and_then(|r| r.body_end),
-            ) {
-                (Some(TransportError::Timeout), _)
-                | (_, Some(mcp_triage::exchange::BodyEnd::Deadline)) => StepState::TimedOut,
-                (Some(TransportError::Aborted), _)
-                | (_, Some(mcp_triage::exchange::BodyEnd::Aborted)) => StepState::Aborted,
-                _ => StepState::Done(String::new()),
-            };
-            if state == StepState::Aborted {
-                self.say(format!("{} ended: aborted", step.label()));
-            } else if let Some(r) = &ex.response {
-                let kept = r.body.as_ref().map_or(0, String::len);
-                self.say(format!(
+            let kept = ex
+                .response
+                .as_ref()
+                .map(|r| r.body.as_ref().map_or(0, String::len));
+            run.engine.borrow_mut().handle(step, ex);
+            match (run.engine.borrow().progress_of(step), kept) {
+                (Progress::Aborted, _) => self.say(format!("{} ended: aborted", step.label())),
+                (_, Some(kept)) => self.say(format!(
                     "{}: response read ({kept} bytes kept)",
                     step.label()
-                ));
+                )),
+                _ => {}
             }
-            run.engine.borrow_mut().handle(step, ex);
-            let report = run.engine.borrow().report();
-            if let StepState::Done(_) = state
-                && let Some(r) = report.records.iter().rev().find(|r| r.step == step)
-            {
-                let v = &r.assessment.verdict;
-                self.set_step(
-                    step,
-                    StepState::Done(format!("{} / {}", v.channel, v.cause)),
-                );
-            } else {
-                self.set_step(step, state);
-            }
-            self.report.set(Some(report));
+            self.show_progress(&run.engine.borrow());
+            self.report.set(Some(run.engine.borrow().report()));
         }
         if !self.is_current(&run) {
             return;
         }
         let report = run.engine.borrow().report();
-        let network_failure = report.records.iter().any(|r| {
-            r.exchange.transport_error == Some(TransportError::Network)
-                && r.exchange.request.method == "POST"
-        });
         let cancelled = report.ended == Some(mcp_triage::cause::RunEnd::Cancelled);
         self.report.set(Some(report.clone()));
-        if network_failure && !cancelled {
+        if report.needs_cors_doctor() {
             self.say("a request got no readable response: running the CORS doctor");
             self.run_doctor(&run, &report).await;
         }
@@ -440,10 +380,8 @@ impl AppState {
         let Some(endpoint) = self.endpoint.get_untracked() else {
             return;
         };
-        let modern = report.negotiated_version.as_deref() == Some(mcp_triage::engine::MODERN)
-            || report.era == mcp_triage::engine::Era::Modern;
         let mut results = Vec::new();
-        for req in cors::plan(modern, &run.creds.all_header_names()) {
+        for req in cors::plan(report.speaks_modern(), &run.creds.all_header_names()) {
             let outcome = net::diagnostic(&endpoint.url, &req, &run.limits, &run.flights).await;
             let rejected = matches!(outcome, DiagOutcome::Rejected { .. });
             results.push((req, outcome));

@@ -262,6 +262,21 @@ pub enum ProbeEdit {
     },
 }
 
+/// Where one request of a run stands, for a progress list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Progress {
+    /// Sent, waiting for response headers.
+    Sending,
+    /// Headers arrived; reading the body or stream.
+    Streaming,
+    /// Read: its channel and cause (`tool_error / unknown_tool`).
+    Done(String),
+    /// A deadline stopped it.
+    TimedOut,
+    /// Cancel stopped it.
+    Aborted,
+}
+
 /// One recorded exchange with its assessment.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Record {
@@ -332,6 +347,8 @@ pub struct Engine {
     started_ms: Option<f64>,
     sent: Vec<(Step, u32)>,
     in_flight: Vec<Step>,
+    /// In-flight steps whose response headers arrived (the shell says so).
+    streaming: Vec<Step>,
     records: Vec<Arc<Record>>,
     requested_version: String,
     negotiated: Option<String>,
@@ -437,6 +454,7 @@ impl Engine {
             started_ms: None,
             sent: Vec::new(),
             in_flight: Vec::new(),
+            streaming: Vec::new(),
             records: Vec::new(),
             requested_version,
             negotiated: None,
@@ -1128,6 +1146,7 @@ impl Engine {
     /// reads it or it is recorded.
     pub fn handle(&mut self, step: Step, mut exchange: Exchange) {
         self.in_flight.retain(|s| *s != step);
+        self.streaming.retain(|s| *s != step);
         let raw_session = exchange
             .response
             .as_ref()
@@ -1392,6 +1411,61 @@ impl Engine {
         &self.records
     }
 
+    /// How many requests are in flight (replies to server requests included): sent by the shell and
+    /// not yet handed back with [`Engine::handle`].
+    pub fn in_flight(&self) -> usize {
+        self.in_flight.len()
+    }
+
+    /// The shell saw the response headers of a request in flight.
+    pub fn headers_arrived(&mut self, step: Step) {
+        if self.in_flight.contains(&step) && !self.streaming.contains(&step) {
+            self.streaming.push(step);
+        }
+    }
+
+    /// Where each request of the run stands, in the order they were sent.
+    pub fn progress(&self) -> Vec<(Step, Progress)> {
+        let mut out: Vec<(Step, Progress)> = Vec::new();
+        for (step, _) in &self.sent {
+            if out.iter().any(|(s, _)| s == step) {
+                continue;
+            }
+            out.push((*step, self.progress_of(*step)));
+        }
+        out
+    }
+
+    /// Where one request stands.
+    pub fn progress_of(&self, step: Step) -> Progress {
+        use crate::cause::StopReason;
+        if self.in_flight.contains(&step) {
+            return if self.streaming.contains(&step) {
+                Progress::Streaming
+            } else {
+                Progress::Sending
+            };
+        }
+        match self.records.iter().rev().find(|r| r.step == step) {
+            None => Progress::Sending,
+            Some(r) => match r.exchange.stop_reason() {
+                Some(StopReason::Deadline) => Progress::TimedOut,
+                Some(StopReason::Cancelled) => Progress::Aborted,
+                _ => {
+                    let v = &r.assessment.verdict;
+                    Progress::Done(format!("{} / {}", v.channel, v.cause))
+                }
+            },
+        }
+    }
+
+    /// The catalogue has been asked for: connecting is over and the run is under way.
+    pub fn past_connect(&self) -> bool {
+        self.records
+            .iter()
+            .any(|r| matches!(r.step, Step::ToolsList(_)))
+    }
+
     /// The report of the run so far.
     pub fn report(&self) -> RunReport {
         let version = self
@@ -1623,6 +1697,21 @@ fn conclusions(records: &[Arc<Record>], version: &str) -> (RunSummary, Option<Sp
 }
 
 impl RunReport {
+    /// A request of the run got no readable answer (a POST blocked by CORS or the network) and the
+    /// user did not cancel: the CORS doctor's token-free requests can say which step is missing.
+    pub fn needs_cors_doctor(&self) -> bool {
+        let blocked = self.records.iter().any(|r| {
+            r.exchange.transport_error == Some(crate::exchange::TransportError::Network)
+                && r.exchange.request.method == "POST"
+        });
+        blocked && self.ended != Some(RunEnd::Cancelled)
+    }
+
+    /// The run spoke (or was set to speak) 2026-07-28: the CORS doctor checks that era's headers.
+    pub fn speaks_modern(&self) -> bool {
+        self.negotiated_version.as_deref() == Some(MODERN) || self.era == Era::Modern
+    }
+
     /// The server asked for a token at connect (a 401 before any probe): the page may offer its
     /// demo token in one click when this endpoint is the demo server its own demo file names.
     pub fn offers_demo_token(&self, demo_endpoint: &str) -> bool {

@@ -1416,3 +1416,41 @@ fn what_holds_for_every_answer_seen_from_a_browser_is_said_once_per_run_not_per_
         1
     );
 }
+
+#[test]
+fn the_engine_says_where_each_request_stands_and_how_many_are_in_flight() {
+    use mcp_triage::engine::Progress;
+    let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, true));
+    let sent = engine.poll(0.0).send;
+    assert_eq!(engine.in_flight(), sent.len());
+    assert!(
+        engine
+            .progress()
+            .iter()
+            .all(|(_, p)| *p == Progress::Sending)
+    );
+    engine.headers_arrived(sent[0].step);
+    assert_eq!(engine.progress_of(sent[0].step), Progress::Streaming);
+    engine.handle(
+        sent[0].step,
+        serve("ts-1.29.0-stateless", "pv2025-06-18", &sent[0]),
+    );
+    assert_eq!(
+        engine.progress_of(sent[0].step),
+        Progress::Done("success / none".into())
+    );
+    let mut aborted = exchange(&sent[1], None);
+    aborted.transport_error = Some(mcp_triage::exchange::TransportError::Aborted);
+    engine.handle(sent[1].step, aborted);
+    assert_eq!(engine.progress_of(sent[1].step), Progress::Aborted);
+    assert_eq!(engine.in_flight(), sent.len() - 2);
+    assert_eq!(
+        engine
+            .progress()
+            .iter()
+            .map(|(s, _)| *s)
+            .collect::<Vec<_>>(),
+        sent.iter().map(|o| o.step).collect::<Vec<_>>(),
+        "in send order"
+    );
+}

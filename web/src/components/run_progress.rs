@@ -2,7 +2,9 @@
 
 use leptos::prelude::*;
 
-use crate::state::{AppState, Phase, StepState};
+use mcp_triage::engine::Progress;
+
+use crate::state::{AppState, Phase};
 
 /// Progress and Cancel.
 #[component]
@@ -24,15 +26,15 @@ pub fn RunProgress() -> impl IntoView {
                 <ol data-testid="run-log">{move || state.log.get().into_iter().map(|l| view! { <li>{l}</li> }.into_any()).collect_view()}</ol>
             </details>
             <ol class="steps">
-                {move || state.steps.get().into_iter().map(|row| {
-                    let (symbol, word) = match &row.state {
-                        StepState::Sending => ("…", "sending".to_string()),
-                        StepState::Streaming => ("⇣", "waiting for the stream".to_string()),
-                        StepState::Done(s) => ("✓", if s.is_empty() { "done".to_string() } else { format!("done: {s}") }),
-                        StepState::TimedOut => ("⏱", "timed out".to_string()),
-                        StepState::Aborted => ("✕", "aborted".to_string()),
+                {move || state.steps.get().into_iter().map(|(step, progress)| {
+                    let (symbol, word) = match &progress {
+                        Progress::Sending => ("…", "sending".to_string()),
+                        Progress::Streaming => ("⇣", "waiting for the stream".to_string()),
+                        Progress::Done(s) => ("✓", format!("done: {s}")),
+                        Progress::TimedOut => ("⏱", "timed out".to_string()),
+                        Progress::Aborted => ("✕", "aborted".to_string()),
                     };
-                    view! { <li data-testid="step"><span aria-hidden="true">{symbol}" "</span>{row.step.label()}" — "<span class="state">{word}</span></li> }.into_any()
+                    view! { <li data-testid="step"><span aria-hidden="true">{symbol}" "</span>{step.label()}" — "<span class="state">{word}</span></li> }.into_any()
                 }).collect_view()}
             </ol>
         </section>
