@@ -1170,26 +1170,13 @@ impl Engine {
         if exchange.negotiated_version.is_none() {
             exchange.negotiated_version = self.negotiated.clone();
         }
-        let result = exchange.response.as_ref().and_then(|r| {
-            let (events_or_json, _) = r.body_bytes();
-            let decoded = crate::body::decode(
-                &events_or_json,
-                r.header("content-type"),
-                false,
-                r.body_complete == Some(false),
-                &self.cfg.limits,
-            );
-            decoded
-                .values
-                .into_iter()
-                .filter_map(|d| d.value.ok())
-                .find_map(|v| {
-                    let ok = (200..300).contains(&r.status);
-                    (ok && v.get("id").is_some())
-                        .then(|| v.get("result").cloned())
-                        .flatten()
-                })
-        });
+        // One decoding of the answer: the assessment's. A result counts when it is our response
+        // (its id) in a 2xx answer.
+        let assessment = self.assessment_of(step, &exchange, echoed > 0);
+        let v = &assessment.verdict;
+        let result = (v.response_matched && v.http_status.is_some_and(|s| (200..300).contains(&s)))
+            .then(|| v.message.as_ref().and_then(|m| m.get("result")).cloned())
+            .flatten();
         match step {
             Step::Discover => match result {
                 Some(res) => {
@@ -1278,7 +1265,6 @@ impl Engine {
             }
             _ => {}
         }
-        let assessment = self.assessment_of(step, &exchange, echoed > 0);
         if step == Step::Discover
             && self.cfg.era == Era::Auto
             && self.speaking_modern == Some(false)
