@@ -14,7 +14,7 @@ use mcp_triage::Limits;
 use mcp_triage::cors::{DiagOutcome, DiagRequest};
 use mcp_triage::engine::{Outgoing, recorded_request};
 use mcp_triage::exchange::{BodyEnd, Exchange, Response, TransportError, Vantage};
-use mcp_triage::reader::{BodyReader, ReadStep};
+use mcp_triage::reader::{BodyReader, ReadStep, RequestClock};
 use mcp_triage::redact::{Secrets, redact_exchange};
 use serde::Deserialize;
 use serde_json::Value;
@@ -121,6 +121,11 @@ struct Timer {
 }
 
 impl Timer {
+    /// A timer for the absolute time `at_ms` on [`now_ms`]'s clock.
+    fn at(at_ms: f64, controller: &AbortController, reason: &StopReason) -> Option<Timer> {
+        Timer::new(at_ms - now_ms(), controller, reason)
+    }
+
     fn new(
         ms: f64,
         controller: &AbortController,
@@ -153,6 +158,18 @@ impl Drop for Timer {
             w.clear_timeout_with_handle(self.id);
         }
     }
+}
+
+/// Resolves at `at_ms` on [`now_ms`]'s clock (at once if that has passed): how the run loop wakes
+/// for the engine's [`mcp_triage::engine::Engine::poll_timeout`].
+pub async fn sleep_until(at_ms: f64) {
+    let ms = (at_ms - now_ms()).clamp(0.0, i32::MAX as f64) as i32;
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
 }
 
 /// Milliseconds since the page loaded (the shell's clock; the core never reads one).
@@ -260,7 +277,9 @@ pub async fn send(
     };
     let reason: Rc<Cell<Option<BodyEnd>>> = Rc::new(Cell::new(None));
     flights.add(&controller, &reason);
-    let mut timer = Timer::new(limits.headers_deadline_ms as f64, &controller, &reason);
+    // The core decides the deadlines; this shell arms one timer for the next one.
+    let mut clock = RequestClock::start(started);
+    let mut timer = Timer::at(clock.next_deadline_ms(limits), &controller, &reason);
     let init = build_init(
         out.method,
         &headers,
@@ -296,6 +315,7 @@ pub async fn send(
         return exchange;
     }
     on_event(FlightEvent::Headers);
+    clock.headers(now_ms());
     let mut resp_headers: Vec<(String, String)> = Vec::new();
     if let Ok(Some(iter)) = js_sys::try_iter(&response.headers()) {
         for entry in iter.flatten() {
@@ -322,7 +342,9 @@ pub async fn send(
     if out.headers_only && is_sse {
         // A GET stream: read only its first event (an old HTTP+SSE endpoint opens with `endpoint`),
         // for at most a moment, then let go of the stream.
-        end = first_event(&response, &mut body_reader, limits, &controller, &reason).await;
+        drop(timer);
+        timer = Timer::at(clock.first_event_deadline_ms(limits), &controller, &reason);
+        end = first_event(&response, &mut body_reader, limits, &reason).await;
     } else if out.headers_only {
         end = BodyEnd::StoppedAfterResponse;
     } else if body_reader.declared_length_too_large(content_length.as_deref()) {
@@ -333,13 +355,9 @@ pub async fn send(
             .dyn_into::<ReadableStreamDefaultReader>()
     {
         loop {
-            let remaining_total = limits.request_total_ms as f64 - (now_ms() - started);
-            timer = Timer::new(
-                (limits.idle_gap_ms as f64).min(remaining_total),
-                &controller,
-                &reason,
-            );
+            timer = Timer::at(clock.next_deadline_ms(limits), &controller, &reason);
             let chunk = JsFuture::from(reader.read()).await;
+            clock.chunk(now_ms());
             let Ok(chunk) = chunk else {
                 end = reason.get().unwrap_or(BodyEnd::Aborted);
                 break;
@@ -385,14 +403,12 @@ pub async fn send(
     exchange
 }
 
-/// How long a GET stream is read for its first event.
-const FIRST_EVENT_MS: f64 = 1_500.0;
-
+/// Reads a GET stream until its first event; the caller's timer lets go of it at the core's
+/// first-event deadline.
 async fn first_event(
     response: &web_sys::Response,
     body_reader: &mut BodyReader,
     limits: &Limits,
-    controller: &AbortController,
     reason: &StopReason,
 ) -> BodyEnd {
     let Some(stream) = response.body() else {
@@ -404,7 +420,6 @@ async fn first_event(
     else {
         return BodyEnd::Complete;
     };
-    let _timer = Timer::new(FIRST_EVENT_MS, controller, reason);
     let mut events = mcp_triage::sse::SseParser::new(limits);
     loop {
         let Ok(chunk) = JsFuture::from(reader.read()).await else {
@@ -468,7 +483,11 @@ pub async fn diagnostic(
     };
     let reason = Rc::new(Cell::new(None));
     flights.add(&controller, &reason);
-    let _timer = Timer::new(limits.headers_deadline_ms as f64, &controller, &reason);
+    let _timer = Timer::at(
+        RequestClock::start(now_ms()).next_deadline_ms(limits),
+        &controller,
+        &reason,
+    );
     let init = build_init(
         "POST",
         &headers,

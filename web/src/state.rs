@@ -331,7 +331,20 @@ impl AppState {
             {
                 self.phase.set(Phase::Running);
             }
-            let Some((step, ex)) = rx.next().await else {
+            // Wake for the next answer, or for the engine's own deadline, whichever comes first.
+            let wake_at = run.engine.borrow().poll_timeout();
+            let next = match wake_at {
+                Some(at) => {
+                    let answer = rx.next();
+                    let wake = Box::pin(net::sleep_until(at));
+                    match futures::future::select(answer, wake).await {
+                        futures::future::Either::Left((answer, _)) => answer,
+                        futures::future::Either::Right(_) => continue,
+                    }
+                }
+                None => rx.next().await,
+            };
+            let Some((step, ex)) = next else {
                 break;
             };
             if !self.is_current(&run) {

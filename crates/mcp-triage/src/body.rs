@@ -48,7 +48,7 @@ impl BodyKind {
 /// Where a decoded JSON value came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "from", rename_all = "snake_case")]
-pub enum Origin {
+pub(crate) enum Origin {
     /// The whole JSON body.
     Body,
     /// Element `index` of a batch array.
@@ -59,7 +59,7 @@ pub enum Origin {
 
 /// One JSON value found in the body.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Decoded {
+pub(crate) struct Decoded {
     /// Where it was found.
     pub origin: Origin,
     /// The value, or why it is not JSON.
@@ -68,7 +68,7 @@ pub struct Decoded {
 
 /// The decoded body.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DecodedBody {
+pub(crate) struct DecodedBody {
     /// What it was.
     pub kind: BodyKind,
     /// JSON values in arrival order (one per SSE event, per batch element, or the body).
@@ -115,7 +115,7 @@ fn sniff(bytes: &[u8]) -> BodyKind {
 pub(crate) const JSON_TOO_DEEP: &str = "the JSON nests deeper than 128 levels, more than is read";
 
 /// Parses JSON text, reporting lone surrogates and depth in plain words.
-pub fn parse_json(text: &str) -> Result<Value, String> {
+pub(crate) fn parse_json(text: &str) -> Result<Value, String> {
     serde_json::from_str::<Value>(text).map_err(|e| {
         let msg = e.to_string();
         if msg.starts_with("recursion limit exceeded") {
@@ -165,7 +165,7 @@ fn has_lone_surrogate_escape(text: &str) -> bool {
 /// Decodes a body. `batch_allowed` is true only when 2025-03-26 was negotiated; `cut_by_client`
 /// when the client stopped reading a stream that stayed open (then an event in progress at the cut
 /// is ours to explain, not the server's: it is not reported as a stream that "ended inside" it).
-pub fn decode(
+pub(crate) fn decode(
     bytes: &[u8],
     content_type: Option<&str>,
     batch_allowed: bool,

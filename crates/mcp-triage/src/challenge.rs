@@ -22,7 +22,7 @@ impl Challenge {
 }
 
 /// Parses a header value into challenges. Never fails: unreadable parts are skipped.
-pub fn parse(value: &str) -> Vec<Challenge> {
+pub(crate) fn parse(value: &str) -> Vec<Challenge> {
     let chars: Vec<char> = value.chars().collect();
     let mut i = 0;
     let mut out: Vec<Challenge> = Vec::new();

@@ -17,7 +17,7 @@ use crate::limits::Limits;
 use crate::text_rules::{self, Match};
 
 /// Protocol versions this crate knows, oldest first.
-pub const KNOWN_VERSIONS: &[&str] = &[
+pub(crate) const KNOWN_VERSIONS: &[&str] = &[
     "2024-11-05",
     "2025-03-26",
     "2025-06-18",

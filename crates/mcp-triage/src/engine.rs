@@ -602,6 +602,17 @@ impl Engine {
         }
     }
 
+    /// When the shell must call [`Engine::poll`] again even if nothing arrives: the run's
+    /// deadline (on the shell's clock, once the run has started and until it has ended). A shell
+    /// arms one timer for it, as for a request's [`crate::reader::RequestClock`].
+    pub fn poll_timeout(&self) -> Option<f64> {
+        if self.ended.is_some() {
+            return None;
+        }
+        self.started_ms
+            .map(|s| s + self.cfg.limits.run_total_ms as f64 + 1.0)
+    }
+
     /// Requests to send now. `now_ms` is the shell's clock; the run deadline is checked against it.
     pub fn poll(&mut self, now_ms: f64) -> Poll {
         let started = *self.started_ms.get_or_insert(now_ms);

@@ -2,18 +2,18 @@
 //! the spellings the spec uses and we send).
 
 /// The session id a stateful server hands out and expects back.
-pub const SESSION_ID: &str = "Mcp-Session-Id";
+pub(crate) const SESSION_ID: &str = "Mcp-Session-Id";
 /// The negotiated protocol version, on every request after `initialize`.
-pub const PROTOCOL_VERSION: &str = "MCP-Protocol-Version";
+pub(crate) const PROTOCOL_VERSION: &str = "MCP-Protocol-Version";
 /// 2026-07-28: the JSON-RPC method, repeated as a header.
-pub const METHOD: &str = "Mcp-Method";
+pub(crate) const METHOD: &str = "Mcp-Method";
 /// 2026-07-28: the tool (or other) name a request is about.
-pub const NAME: &str = "Mcp-Name";
+pub(crate) const NAME: &str = "Mcp-Name";
 /// Resuming an SSE stream.
-pub const LAST_EVENT_ID: &str = "Last-Event-ID";
+pub(crate) const LAST_EVENT_ID: &str = "Last-Event-ID";
 
 /// Headers a run sets itself (or a browser owns): a user's extra header may not replace them.
-pub const SET_BY_THE_RUN: &[&str] = &[
+pub(crate) const SET_BY_THE_RUN: &[&str] = &[
     "Authorization",
     "Content-Type",
     "Accept",

@@ -6,32 +6,26 @@ use serde_json::Value;
 /// A JSON-RPC error code. Open: unknown codes are kept and still print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(transparent)]
-pub struct ErrorCode(pub i64);
+pub(crate) struct ErrorCode(pub i64);
 
 impl ErrorCode {
     /// Invalid JSON was received (JSON-RPC 2.0).
-    pub const PARSE_ERROR: ErrorCode = ErrorCode(-32700);
+    pub(crate) const PARSE_ERROR: ErrorCode = ErrorCode(-32700);
     /// The JSON sent is not a valid Request object (JSON-RPC 2.0).
-    pub const INVALID_REQUEST: ErrorCode = ErrorCode(-32600);
+    pub(crate) const INVALID_REQUEST: ErrorCode = ErrorCode(-32600);
     /// The method does not exist or is not available (JSON-RPC 2.0).
-    pub const METHOD_NOT_FOUND: ErrorCode = ErrorCode(-32601);
+    pub(crate) const METHOD_NOT_FOUND: ErrorCode = ErrorCode(-32601);
     /// Invalid method parameters (JSON-RPC 2.0); MCP uses it for unknown tools too.
-    pub const INVALID_PARAMS: ErrorCode = ErrorCode(-32602);
+    pub(crate) const INVALID_PARAMS: ErrorCode = ErrorCode(-32602);
     /// Internal JSON-RPC error (JSON-RPC 2.0).
-    pub const INTERNAL_ERROR: ErrorCode = ErrorCode(-32603);
-    /// Generic server-defined error many SDKs use for transport refusals.
-    pub const SERVER_ERROR: ErrorCode = ErrorCode(-32000);
-    /// MCP resource not found.
-    pub const RESOURCE_NOT_FOUND: ErrorCode = ErrorCode(-32002);
+    pub(crate) const INTERNAL_ERROR: ErrorCode = ErrorCode(-32603);
     /// MCP 2026-07-28: a standard header does not match the body.
-    pub const HEADER_MISMATCH: ErrorCode = ErrorCode(-32020);
+    pub(crate) const HEADER_MISMATCH: ErrorCode = ErrorCode(-32020);
     /// MCP 2026-07-28: the requested protocol version is not supported.
-    pub const UNSUPPORTED_PROTOCOL_VERSION: ErrorCode = ErrorCode(-32022);
-    /// MCP: URL elicitation required.
-    pub const URL_ELICITATION_REQUIRED: ErrorCode = ErrorCode(-32042);
+    pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: ErrorCode = ErrorCode(-32022);
 
     /// The code's name and meaning, when it is one the specs define.
-    pub fn describe(self) -> Option<(&'static str, &'static str)> {
+    pub(crate) fn describe(self) -> Option<(&'static str, &'static str)> {
         CODES
             .iter()
             .find(|(code, _, _)| *code == self.0)
@@ -39,13 +33,13 @@ impl ErrorCode {
     }
 
     /// True for the five codes JSON-RPC 2.0 itself reserves with a meaning.
-    pub fn is_standard(self) -> bool {
+    pub(crate) fn is_standard(self) -> bool {
         (-32700..=-32600).contains(&self.0)
             && matches!(self.0, -32700 | -32600 | -32601 | -32602 | -32603)
     }
 
     /// A label for people, e.g. `-32602 (invalid params)` or `0 (not a JSON-RPC code)`.
-    pub fn label(self) -> String {
+    pub(crate) fn label(self) -> String {
         match self.describe() {
             Some((name, _)) => format!("{} ({name})", self.0),
             None if (-32099..=-32000).contains(&self.0) => {
@@ -103,7 +97,7 @@ const CODES: &[(i64, &str, &str)] = &[
 
 /// What one JSON value is, as a JSON-RPC 2.0 message.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Message<'a> {
+pub(crate) enum Message<'a> {
     /// A request: has an id and a method.
     Request {
         id: &'a Value,
@@ -133,7 +127,7 @@ pub enum Message<'a> {
 
 impl<'a> Message<'a> {
     /// The id of a response (result or error), if this is one.
-    pub fn response_id(&self) -> Option<&'a Value> {
+    pub(crate) fn response_id(&self) -> Option<&'a Value> {
         match self {
             Message::Result { id, .. } | Message::Error { id, .. } => Some(id),
             _ => None,
@@ -151,7 +145,7 @@ fn valid_id(id: &Value) -> bool {
 
 /// Views a JSON value as a JSON-RPC 2.0 message, strictly: `jsonrpc` must be `"2.0"`, a response has
 /// exactly one of `result` and `error`, an error code is an integer and its message a string.
-pub fn view(value: &Value) -> Message<'_> {
+pub(crate) fn view(value: &Value) -> Message<'_> {
     let Some(obj) = value.as_object() else {
         return Message::Invalid {
             id: None,
@@ -214,7 +208,7 @@ pub fn view(value: &Value) -> Message<'_> {
 }
 
 /// Methods a client may send to an MCP server, in any released version.
-pub const CLIENT_METHODS: &[&str] = &[
+pub(crate) const CLIENT_METHODS: &[&str] = &[
     "initialize",
     "ping",
     "server/discover",
@@ -236,7 +230,7 @@ pub const CLIENT_METHODS: &[&str] = &[
 ];
 
 /// True when `method` is a request method MCP defines for clients.
-pub fn is_mcp_client_method(method: &str) -> bool {
+pub(crate) fn is_mcp_client_method(method: &str) -> bool {
     CLIENT_METHODS.contains(&method)
 }
 

@@ -46,18 +46,18 @@ macro_rules! labelled_enum {
 
 pub mod advice;
 pub mod assess;
-pub mod body;
+mod body;
 pub mod catalogue;
 pub mod cause;
-pub mod challenge;
-pub mod classify;
+mod challenge;
+mod classify;
 pub mod cors;
 pub mod endpoint;
 pub mod engine;
 pub mod exchange;
 pub mod export;
-pub mod header;
-pub mod jsonrpc;
+mod header;
+mod jsonrpc;
 pub mod leak;
 pub mod limits;
 pub mod plan_file;
@@ -67,8 +67,8 @@ pub mod share;
 pub mod spec;
 pub mod sse;
 pub mod summary;
-pub mod text_rules;
-pub mod withhold;
+mod text_rules;
+mod withhold;
 
 pub use assess::{Assessment, assess};
 pub use cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};

@@ -44,6 +44,8 @@ pub struct Limits {
     pub idle_gap_ms: u64,
     /// Milliseconds for one request, headers and body.
     pub request_total_ms: u64,
+    /// Milliseconds a GET stream is read for its first event before it is let go.
+    pub first_event_ms: u64,
     /// Milliseconds for a whole probe run.
     pub run_total_ms: u64,
     /// Bytes of a session id we are willing to send back.
@@ -76,6 +78,7 @@ impl Default for Limits {
             headers_deadline_ms: 10_000,
             idle_gap_ms: 10_000,
             request_total_ms: 30_000,
+            first_event_ms: 1_500,
             run_total_ms: RUN_SECONDS.2 * 1_000,
             max_session_id_bytes: 256,
             max_token_bytes: 16 * 1024,

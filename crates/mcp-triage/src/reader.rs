@@ -129,24 +129,53 @@ impl BodyReader {
     }
 }
 
-/// Which deadline, if any, has passed for a request in flight.
-pub fn deadline_passed(
-    limits: &Limits,
+/// The deadlines of one request in flight, decided here so every shell applies the same ones. A
+/// shell says when the request started, when its headers and each chunk arrived, and arms one timer
+/// for [`RequestClock::next_deadline_ms`] (re-armed after every event); when it fires, the request
+/// is stopped with [`BodyEnd::Deadline`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RequestClock {
     started_ms: f64,
-    headers_at_ms: Option<f64>,
+    headers_ms: Option<f64>,
     last_chunk_ms: Option<f64>,
-    now_ms: f64,
-) -> Option<&'static str> {
-    if now_ms - started_ms > limits.request_total_ms as f64 {
-        return Some("total");
-    }
-    match headers_at_ms {
-        None if now_ms - started_ms > limits.headers_deadline_ms as f64 => Some("headers"),
-        None => None,
-        Some(h) => {
-            let last = last_chunk_ms.unwrap_or(h);
-            (now_ms - last > limits.idle_gap_ms as f64).then_some("idle")
+}
+
+impl RequestClock {
+    /// The request was sent at `now_ms` (the shell's clock).
+    pub fn start(now_ms: f64) -> RequestClock {
+        RequestClock {
+            started_ms: now_ms,
+            headers_ms: None,
+            last_chunk_ms: None,
         }
+    }
+
+    /// The response headers arrived.
+    pub fn headers(&mut self, now_ms: f64) {
+        self.headers_ms.get_or_insert(now_ms);
+    }
+
+    /// A body chunk arrived.
+    pub fn chunk(&mut self, now_ms: f64) {
+        self.last_chunk_ms = Some(now_ms);
+    }
+
+    /// When the request must be stopped: no headers within the headers deadline, or a silence
+    /// longer than the idle gap after them, and never later than the request's total.
+    pub fn next_deadline_ms(&self, limits: &Limits) -> f64 {
+        let total = self.started_ms + limits.request_total_ms as f64;
+        let next = match self.headers_ms {
+            None => self.started_ms + limits.headers_deadline_ms as f64,
+            Some(h) => self.last_chunk_ms.unwrap_or(h) + limits.idle_gap_ms as f64,
+        };
+        next.min(total)
+    }
+
+    /// For a GET stream, which is only read for its first event: when to let go of it (a stream
+    /// held open past this is what a GET stream does, not a failure).
+    pub fn first_event_deadline_ms(&self, limits: &Limits) -> f64 {
+        let from = self.headers_ms.unwrap_or(self.started_ms);
+        (from + limits.first_event_ms as f64).min(self.next_deadline_ms(limits))
     }
 }
 
@@ -206,21 +235,23 @@ mod tests {
         assert_eq!(r.bytes().len(), 10);
         assert!(r.declared_length_too_large(Some("11")));
         let l = Limits::default();
+        let mut clock = RequestClock::start(1_000.0);
+        assert_eq!(clock.next_deadline_ms(&l), 11_000.0, "headers deadline");
+        clock.headers(1_005.0);
+        assert_eq!(clock.first_event_deadline_ms(&l), 2_505.0);
+        clock.chunk(1_100.0);
         assert_eq!(
-            deadline_passed(&l, 0.0, None, None, 10_001.0),
-            Some("headers")
+            clock.next_deadline_ms(&l),
+            11_100.0,
+            "idle gap after the last chunk"
         );
+        clock.chunk(29_000.0);
+        assert_eq!(clock.next_deadline_ms(&l), 31_000.0, "never past the total");
+        clock.headers(30_000.0);
         assert_eq!(
-            deadline_passed(&l, 0.0, Some(5.0), Some(100.0), 10_101.0),
-            Some("idle")
-        );
-        assert_eq!(
-            deadline_passed(&l, 0.0, Some(5.0), Some(29_000.0), 30_001.0),
-            Some("total")
-        );
-        assert_eq!(
-            deadline_passed(&l, 0.0, Some(5.0), Some(100.0), 9_000.0),
-            None
+            clock.first_event_deadline_ms(&l),
+            2_505.0,
+            "headers counted once"
         );
         let other = json!({"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{}});
         assert_eq!(

@@ -8,19 +8,21 @@ use crate::cause::Cause;
 
 /// A phrase rule.
 #[derive(Debug, Clone, Copy)]
-pub struct PhraseRule {
+pub(crate) struct PhraseRule {
     /// Stable id, reported in evidence.
     pub id: &'static str,
     /// The cause the phrase points to.
     pub cause: Cause,
     /// Lower-case phrase to find.
     pub phrase: &'static str,
-    /// Where the phrase was seen on the wire.
+    /// Where the phrase was seen on the wire: provenance for people reading and reviewing the
+    /// table; no code decides on it.
+    #[allow(dead_code, reason = "provenance kept beside each rule, read by people")]
     pub seen_in: &'static str,
 }
 
 /// Phrases pointing at an unknown tool. Tool-name patterns are in [`find_unknown_tool`].
-pub const UNKNOWN_TOOL: &[PhraseRule] = &[
+pub(crate) const UNKNOWN_TOOL: &[PhraseRule] = &[
     PhraseRule {
         id: "unknown_tool.unknown_tool",
         cause: Cause::UnknownTool,
@@ -48,7 +50,7 @@ pub const UNKNOWN_TOOL: &[PhraseRule] = &[
 ];
 
 /// Phrases pointing at arguments that do not fit the schema.
-pub const INVALID_ARGUMENTS: &[PhraseRule] = &[
+pub(crate) const INVALID_ARGUMENTS: &[PhraseRule] = &[
     PhraseRule {
         id: "invalid_arguments.input_validation_error",
         cause: Cause::InvalidArguments,
@@ -142,7 +144,7 @@ pub const INVALID_ARGUMENTS: &[PhraseRule] = &[
 ];
 
 /// Phrases that say a tool ran and failed, and which parts are only a framework prefix.
-pub const TOOL_EXECUTION: &[PhraseRule] = &[
+pub(crate) const TOOL_EXECUTION: &[PhraseRule] = &[
     PhraseRule {
         id: "tool_execution.error_executing_tool",
         cause: Cause::ToolExecution,
@@ -164,7 +166,7 @@ pub const TOOL_EXECUTION: &[PhraseRule] = &[
 ];
 
 /// Phrases for transport refusals, found in error messages or plain-text bodies.
-pub const TRANSPORT: &[PhraseRule] = &[
+pub(crate) const TRANSPORT: &[PhraseRule] = &[
     PhraseRule {
         id: "origin.invalid_origin",
         cause: Cause::OriginRejected,
@@ -278,7 +280,7 @@ pub const TRANSPORT: &[PhraseRule] = &[
 
 /// Session refusals mean "unknown session" when we sent an id, and "session required" when we did not,
 /// whatever words the server chose.
-pub fn session_cause(cause: Cause, sent_session_id: bool) -> Cause {
+pub(crate) fn session_cause(cause: Cause, sent_session_id: bool) -> Cause {
     match cause {
         Cause::SessionRequired | Cause::SessionNotFound if sent_session_id => {
             Cause::SessionNotFound
@@ -289,7 +291,7 @@ pub fn session_cause(cause: Cause, sent_session_id: bool) -> Cause {
 }
 
 /// Phrases that make a successful result look like a failure.
-pub const SOFT_FAILURE: &[&str] = &[
+pub(crate) const SOFT_FAILURE: &[&str] = &[
     "error:",
     "error -",
     "failed",
@@ -302,7 +304,7 @@ pub const SOFT_FAILURE: &[&str] = &[
 ];
 
 /// Generic messages that carry no detail: the server withheld what went wrong.
-pub const GENERIC_MESSAGES: &[&str] = &[
+pub(crate) const GENERIC_MESSAGES: &[&str] = &[
     "internal error",
     "internal server error",
     "an error occurred",
@@ -313,7 +315,7 @@ pub const GENERIC_MESSAGES: &[&str] = &[
 
 /// A phrase found in a string.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Match {
+pub(crate) struct Match {
     /// Rule id.
     pub rule: &'static str,
     /// The cause it points to.
@@ -324,7 +326,7 @@ pub struct Match {
 
 impl Match {
     /// The range in characters, for display.
-    pub fn char_range(&self, text: &str) -> [usize; 2] {
+    pub(crate) fn char_range(&self, text: &str) -> [usize; 2] {
         let start = text[..self.bytes.0].chars().count();
         let len = text[self.bytes.0..self.bytes.1].chars().count();
         [start, start + len]
@@ -332,7 +334,7 @@ impl Match {
 }
 
 /// The first rule in `rules` whose phrase occurs in `text`.
-pub fn find(text: &str, rules: &[PhraseRule]) -> Option<Match> {
+pub(crate) fn find(text: &str, rules: &[PhraseRule]) -> Option<Match> {
     let lower = text.to_ascii_lowercase();
     rules.iter().find_map(|r| {
         lower.find(r.phrase).map(|at| Match {
@@ -349,7 +351,7 @@ pub fn find(text: &str, rules: &[PhraseRule]) -> Option<Match> {
 ///
 /// Requiring the name to sit between "tool" and the verb keeps "Error executing tool lead_get: lead
 /// not found in this organization" (a tool that ran and failed) out.
-pub fn find_unknown_tool(text: &str, tool_name: Option<&str>) -> Option<Match> {
+pub(crate) fn find_unknown_tool(text: &str, tool_name: Option<&str>) -> Option<Match> {
     if let Some(m) = find(text, UNKNOWN_TOOL) {
         return Some(m);
     }
@@ -408,7 +410,7 @@ pub fn find_unknown_tool(text: &str, tool_name: Option<&str>) -> Option<Match> {
 
 /// Finds a JSON-RPC code written into prose, e.g. "MCP error -32602: …" or "error code -32603".
 /// Returns the code and its byte range.
-pub fn find_code_in_text(text: &str) -> Option<(i64, (usize, usize))> {
+pub(crate) fn find_code_in_text(text: &str) -> Option<(i64, (usize, usize))> {
     let bytes = text.as_bytes();
     let mut i = 0;
     while i + 6 <= bytes.len() {
@@ -434,7 +436,7 @@ pub fn find_code_in_text(text: &str) -> Option<(i64, (usize, usize))> {
 
 /// True when `message` says nothing beyond a framework prefix and the tool's name, or is a
 /// generic "internal error" phrase.
-pub fn is_withheld(message: &str, tool_name: Option<&str>) -> bool {
+pub(crate) fn is_withheld(message: &str, tool_name: Option<&str>) -> bool {
     let trimmed = message.trim().trim_end_matches('.');
     let lower = trimmed.to_ascii_lowercase();
     if GENERIC_MESSAGES.contains(&lower.as_str()) {

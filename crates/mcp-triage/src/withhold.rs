@@ -5,7 +5,7 @@
 //! ours to publish. Every pass is linear in the text.
 
 /// What stands where a value was withheld.
-pub const WITHHELD: &str = "[withheld]";
+pub(crate) const WITHHELD: &str = "[withheld]";
 
 /// Name words that make a `NAME=value` pair's value look like a secret.
 const SECRET_NAME_WORDS: &[&str] = &[
@@ -47,7 +47,7 @@ fn name_char(c: u8) -> bool {
 }
 
 /// Withholds secret-shaped values; returns the text and how many values were withheld.
-pub fn withhold(text: &str) -> (String, usize) {
+pub(crate) fn withhold(text: &str) -> (String, usize) {
     let mut count = 0;
     let out = private_keys(text, &mut count);
     let out = connection_passwords(&out, &mut count);

@@ -7,10 +7,10 @@
 
 use std::path::Path;
 
+use mcp_triage::Options;
 use mcp_triage::advice;
 use mcp_triage::assess::assess;
 use mcp_triage::cause::Cause;
-use mcp_triage::classify::Options;
 use mcp_triage::exchange::Exchange;
 
 fn server_line(file: &str, intent: &str, missing: &[&str]) -> String {

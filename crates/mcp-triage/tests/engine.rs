@@ -1454,3 +1454,16 @@ fn the_engine_says_where_each_request_stands_and_how_many_are_in_flight() {
         "in send order"
     );
 }
+
+#[test]
+fn poll_timeout_names_the_run_deadline_so_a_shell_wakes_for_it_without_any_answer() {
+    let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false));
+    assert_eq!(engine.poll_timeout(), None, "not started");
+    engine.poll(500.0);
+    let at = engine.poll_timeout().unwrap();
+    assert_eq!(at, 500.0 + Limits::default().run_total_ms as f64 + 1.0);
+    assert!(!engine.poll(at - 2.0).abort_all, "not yet");
+    let woke = engine.poll(at);
+    assert!(woke.abort_all, "the deadline, with nothing answered");
+    assert_eq!(engine.poll_timeout(), None, "ended");
+}
