@@ -55,7 +55,7 @@ pub fn assess(ex: &Exchange, opts: &Options) -> Assessment {
         .intent
         .as_deref()
         .or(ex.intent.as_deref())
-        .and_then(Probe::parse);
+        .and_then(Probe::parse_intent);
     let version =
         version_in_play(ex, opts).filter(|(v, _)| classify::KNOWN_VERSIONS.contains(&v.as_str()));
     let spec = match (intent, &version) {

@@ -7,61 +7,34 @@ use crate::advice::spec_url;
 use crate::cause::{Cause, Channel};
 use crate::classify::Verdict;
 
-/// The probes and transport checks a verdict can be about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Probe {
-    /// A: a tool name that is certainly not in the catalogue.
-    A,
-    /// B: a tool called with a required argument missing (or of the wrong type).
-    B,
-    /// C: a call whose backend throws.
-    C,
-    /// D: a call that succeeds.
-    D,
-    /// The same POST without the token.
-    NoToken,
-    /// GET on the endpoint.
-    Get,
-    /// A request from this page's Origin.
-    Origin,
+labelled_enum! {
+    /// The probes and transport checks a verdict can be about.
+    Probe {
+        /// A: a tool name that is certainly not in the catalogue.
+        #[serde(rename = "A")]
+        A = "A",
+        /// B: a tool called with a required argument missing (or of the wrong type).
+        #[serde(rename = "B")]
+        B = "B",
+        /// C: a call whose backend throws.
+        #[serde(rename = "C")]
+        C = "C",
+        /// D: a call that succeeds.
+        #[serde(rename = "D")]
+        D = "D",
+        /// The same POST without the token.
+        NoToken = "no_token",
+        /// GET on the endpoint.
+        Get = "get",
+        /// A request from this page's Origin.
+        Origin = "origin",
+    }
 }
 
 impl Probe {
-    /// Parses `A`..`D` and the transport check names.
-    pub fn parse(text: &str) -> Option<Probe> {
-        if let Some(p) = crate::cause::ProbeName::parse(&text.to_ascii_uppercase()) {
-            return Some(match p {
-                crate::cause::ProbeName::A => Probe::A,
-                crate::cause::ProbeName::B => Probe::B,
-                crate::cause::ProbeName::C => Probe::C,
-                crate::cause::ProbeName::D => Probe::D,
-            });
-        }
-        match text {
-            "no_token" => Some(Probe::NoToken),
-            "get" => Some(Probe::Get),
-            "origin" => Some(Probe::Origin),
-            _ => None,
-        }
-    }
-
-    /// The stable identifier.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Probe::A => "A",
-            Probe::B => "B",
-            Probe::C => "C",
-            Probe::D => "D",
-            Probe::NoToken => "no_token",
-            Probe::Get => "get",
-            Probe::Origin => "origin",
-        }
-    }
-}
-
-impl Serialize for Probe {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    /// Reads an intent as people type it: `a`..`d` in either case, or a check's identifier.
+    pub fn parse_intent(text: &str) -> Option<Probe> {
+        Probe::parse(text).or_else(|| Probe::parse(&text.to_ascii_uppercase()))
     }
 }
 
