@@ -8,7 +8,7 @@ use futures::channel::mpsc;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use mcp_triage::Limits;
-use mcp_triage::cors::{self, DiagOutcome, Diagnosis};
+use mcp_triage::cors::{self, Diagnosis};
 use mcp_triage::endpoint::Endpoint;
 use mcp_triage::engine::{
     Engine, EngineConfig, PlannedProbe, ProbeEdit, ProbeName, Progress, RunReport, Step,
@@ -393,20 +393,16 @@ impl AppState {
         let Some(endpoint) = self.endpoint.get_untracked() else {
             return;
         };
-        let mut results = Vec::new();
-        for req in cors::plan(report.speaks_modern(), &run.creds.all_header_names()) {
+        let mut doctor = cors::Doctor::new(report.speaks_modern(), &run.creds.all_header_names());
+        while let Some(req) = doctor.next_request().cloned() {
             let outcome = net::diagnostic(&endpoint.url, &req, &run.limits, &run.flights).await;
-            let rejected = matches!(outcome, DiagOutcome::Rejected { .. });
-            results.push((req, outcome));
-            if rejected {
-                break;
-            }
+            doctor.record(outcome);
         }
         let origin = web_sys::window()
             .and_then(|w| w.location().origin().ok())
             .unwrap_or_default();
         self.diagnosis
-            .set(Some(cors::diagnose(&origin, &endpoint, &results)));
+            .set(Some(doctor.diagnosis(&origin, &endpoint)));
     }
 }
 

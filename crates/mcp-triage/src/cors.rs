@@ -209,6 +209,49 @@ fn list(headers: &[&str], render: impl Fn(&str) -> String, sep: &str) -> String 
         .join(sep)
 }
 
+/// The CORS doctor as a state machine: it hands out its token-free requests one at a time, takes
+/// each outcome, stops at the first refused step (the ones after it would say nothing new), and
+/// gives the diagnosis.
+#[derive(Debug, Clone)]
+pub struct Doctor {
+    plan: Vec<DiagRequest>,
+    results: Vec<(DiagRequest, DiagOutcome)>,
+    stopped: bool,
+}
+
+impl Doctor {
+    /// A doctor for a run of this era (`modern`: 2026-07-28's headers) and these extra headers.
+    pub fn new(modern: bool, extra_headers: &[String]) -> Doctor {
+        Doctor {
+            plan: plan(modern, extra_headers),
+            results: Vec::new(),
+            stopped: false,
+        }
+    }
+
+    /// The next request to send, if any.
+    pub fn next_request(&self) -> Option<&DiagRequest> {
+        if self.stopped {
+            return None;
+        }
+        self.plan.get(self.results.len())
+    }
+
+    /// The outcome of the request [`Doctor::next_request`] handed out.
+    pub fn record(&mut self, outcome: DiagOutcome) {
+        let Some(req) = self.next_request().cloned() else {
+            return;
+        };
+        self.stopped = matches!(outcome, DiagOutcome::Rejected { .. });
+        self.results.push((req, outcome));
+    }
+
+    /// The diagnosis from what was recorded.
+    pub fn diagnosis(&self, page_origin: &str, endpoint: &Endpoint) -> Diagnosis {
+        diagnose(page_origin, endpoint, &self.results)
+    }
+}
+
 /// Concludes from the outcomes of [`plan`] (in order, possibly cut after the first rejection).
 pub fn diagnose(
     page_origin: &str,
@@ -321,6 +364,23 @@ mod tests {
 
     use super::*;
     use crate::endpoint::parse_endpoint;
+
+    #[test]
+    fn the_doctor_hands_out_its_plan_in_order_and_stops_at_the_first_refusal() {
+        let mut doctor = Doctor::new(false, &[]);
+        let planned = plan(false, &[]);
+        assert_eq!(doctor.next_request(), Some(&planned[0]));
+        doctor.record(DiagOutcome::Answered { status: 0 });
+        assert_eq!(doctor.next_request(), Some(&planned[1]));
+        doctor.record(DiagOutcome::Rejected {
+            detail: "blocked".into(),
+        });
+        assert_eq!(doctor.next_request(), None, "nothing after a refusal");
+        let ep = parse_endpoint("https://mcp.example.com/mcp").unwrap();
+        let d = doctor.diagnosis("https://triage.example", &ep);
+        assert_eq!(d, diagnose("https://triage.example", &ep, &doctor.results));
+        assert!(d.blocked_step.is_some());
+    }
 
     #[test]
     fn plan_fits_the_budget_and_never_carries_a_real_token() {

@@ -291,6 +291,15 @@ pub struct Record {
 }
 
 impl Record {
+    /// The `resource_metadata` URL this answer's challenge names, which the user may fetch.
+    pub fn resource_metadata_url(&self) -> Option<&str> {
+        self.assessment
+            .verdict
+            .challenge
+            .as_ref()
+            .and_then(|c| c.param("resource_metadata"))
+    }
+
     /// The JSON a card shows as the answer: our JSON-RPC response (or the frame that stood in for
     /// it), or, for the resource metadata, the document itself.
     pub fn shown_json(&self) -> Option<Value> {
@@ -1693,7 +1702,99 @@ fn conclusions(records: &[Arc<Record>], version: &str) -> (RunSummary, Option<Sp
     (summary, origin, c_not_provoked)
 }
 
+/// A report's records grouped as its cards are shown, each group in card order.
+#[derive(Debug, Clone, Default)]
+pub struct CardGroups {
+    /// The connect exchange when the run stopped there: it is the finding, shown first.
+    pub connect_failed: Vec<Arc<Record>>,
+    /// Probes A to D.
+    pub probes: Vec<Arc<Record>>,
+    /// The transport checks: no token, then GET.
+    pub checks: Vec<Arc<Record>>,
+    /// Everything else (initialize, tools/list, replies…), in the order it happened.
+    pub connect: Vec<Arc<Record>>,
+}
+
+/// Where a step's card goes among the probes and checks (`None`: with the connection exchanges).
+fn card_rank(step: Step) -> Option<usize> {
+    match step {
+        Step::Probe(p) => ProbeName::ALL.iter().position(|q| *q == p),
+        Step::NoToken => Some(ProbeName::ALL.len()),
+        Step::Get => Some(ProbeName::ALL.len() + 1),
+        _ => None,
+    }
+}
+
 impl RunReport {
+    /// The records grouped and ordered as the page shows them (and the Markdown lists them).
+    pub fn card_groups(&self) -> CardGroups {
+        let mut ranked: Vec<(usize, Arc<Record>)> = self
+            .records
+            .iter()
+            .filter_map(|r| card_rank(r.step).map(|k| (k, r.clone())))
+            .collect();
+        ranked.sort_by_key(|(k, _)| *k);
+        let (probes, checks): (Vec<_>, Vec<_>) = ranked
+            .into_iter()
+            .partition(|(_, r)| matches!(r.step, Step::Probe(_)));
+        let probes: Vec<Arc<Record>> = probes.into_iter().map(|(_, r)| r).collect();
+        let stopped_at_connect = probes.is_empty();
+        let (connect_failed, connect) = self
+            .records
+            .iter()
+            .filter(|r| card_rank(r.step).is_none())
+            .cloned()
+            .partition(|r| {
+                stopped_at_connect && matches!(r.step, Step::Initialize | Step::Discover)
+            });
+        CardGroups {
+            connect_failed,
+            probes,
+            checks: checks.into_iter().map(|(_, r)| r).collect(),
+            connect,
+        }
+    }
+
+    /// The spec verdicts of the probes and checks, in card order.
+    pub fn spec_verdicts(&self) -> Vec<(Step, crate::spec::SpecVerdict)> {
+        let groups = self.card_groups();
+        groups
+            .probes
+            .iter()
+            .chain(&groups.checks)
+            .filter_map(|r| r.assessment.spec.clone().map(|s| (r.step, s)))
+            .collect()
+    }
+
+    /// `serverInfo` as "name version", when the server said.
+    pub fn server_text(&self) -> Option<String> {
+        let info = self.server_info.as_ref()?;
+        let field = |k: &str| info.get(k).and_then(Value::as_str).unwrap_or("");
+        let name = field("name");
+        Some(
+            format!(
+                "{} {}",
+                if name.is_empty() { "?" } else { name },
+                field("version")
+            )
+            .trim_end()
+            .to_string(),
+        )
+    }
+
+    /// The protocol version the run spoke, or that none was negotiated.
+    pub fn protocol_text(&self) -> &str {
+        self.negotiated_version
+            .as_deref()
+            .unwrap_or("not negotiated")
+    }
+
+    /// "3 sequential rounds" (how many waves the probes needed), when probes ran.
+    pub fn rounds_text(&self) -> Option<String> {
+        self.waves
+            .map(|w| format!("{w} sequential round{}", if w == 1 { "" } else { "s" }))
+    }
+
     /// A request of the run got no readable answer (a POST blocked by CORS or the network) and the
     /// user did not cancel: the CORS doctor's token-free requests can say which step is missing.
     pub fn needs_cors_doctor(&self) -> bool {

@@ -237,42 +237,17 @@ pub fn markdown(
     // The headline first, whole (it is what the page leads with).
     out.push_str(&format!("{}\n\n", md_text_within(&report.headline, 1000)));
     out.push_str(&format!("- Endpoint: `{}`\n", md_cell(&shown)));
-    if let Some(info) = &report.server_info {
-        let name = info.get("name").and_then(Value::as_str).unwrap_or("?");
-        let version = info.get("version").and_then(Value::as_str).unwrap_or("");
-        out.push_str(&format!(
-            "- Server: {} {}\n",
-            md_text(name),
-            md_text(version)
-        ));
+    if let Some(server) = report.server_text() {
+        out.push_str(&format!("- Server: {}\n", md_text(&server)));
     }
-    out.push_str(&format!(
-        "- Protocol version: {}\n",
-        report
-            .negotiated_version
-            .as_deref()
-            .unwrap_or("not negotiated")
-    ));
+    out.push_str(&format!("- Protocol version: {}\n", report.protocol_text()));
     let score = crate::summary::score_text(report.summary.score, Some(report.summary.judged));
     out.push_str(&format!("- Distinguishability: {score}\n\n"));
     out.push_str("| Probe | Call | HTTP | Channel | Cause | JSON-RPC code | Decided by | Agent should | Spec |\n");
     out.push_str("|---|---|---|---|---|---|---|---|---|\n");
     // Rows in the order of the page's cards (A–D, then the checks), not in the order answers came.
-    let mut rows: Vec<(usize, &crate::engine::Record)> = report
-        .records
-        .iter()
-        .filter_map(|r| {
-            let rank = match r.step {
-                Step::Probe(p) => crate::cause::ProbeName::ALL.iter().position(|q| *q == p)?,
-                Step::NoToken => 4,
-                Step::Get => 5,
-                _ => return None,
-            };
-            Some((rank, r.as_ref()))
-        })
-        .collect();
-    rows.sort_by_key(|(rank, _)| *rank);
-    for (_, r) in rows {
+    let groups = report.card_groups();
+    for r in groups.probes.iter().chain(&groups.checks) {
         let label = match r.step {
             Step::Probe(p) => p.as_str().to_string(),
             Step::NoToken => "no token".into(),

@@ -44,9 +44,9 @@ pub fn RecordCard(record: Arc<Record>, secret_header_names: Vec<String>) -> impl
     let tool = v.tool_name.clone();
     let challenge = v.challenge.clone();
     let state = use_context::<crate::state::AppState>();
-    let metadata_url = challenge
-        .as_ref()
-        .and_then(|c| c.param("resource_metadata").map(str::to_string))
+    let metadata_url = record
+        .resource_metadata_url()
+        .map(str::to_string)
         .filter(|_| state.is_some());
     let spec = a.spec.clone();
     // What holds for every answer of the run is said once, in the summary's notes.

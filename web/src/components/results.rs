@@ -2,7 +2,7 @@
 //! the ways to take results away.
 
 use leptos::prelude::*;
-use mcp_triage::engine::{RunReport, Step};
+use mcp_triage::engine::RunReport;
 
 use super::badge::ConformanceBadge;
 use super::diagnosis::DiagnosisCard;
@@ -21,24 +21,9 @@ pub fn Summary(report: RunReport) -> impl IntoView {
         .and_then(|d| d.get_untracked())
         .filter(|d| report.offers_demo_token(&d.endpoint))
         .map(|d| d.token_hint);
-    let mut verdicts: Vec<_> = report
-        .records
-        .iter()
-        .filter(|r| matches!(r.step, Step::Probe(_) | Step::NoToken | Step::Get))
-        .filter_map(|r| r.assessment.spec.clone().map(|s| (r.step, s)))
-        .collect();
-    // Probes first, A to D, then the checks.
-    verdicts.sort_by_key(|(step, _)| (!matches!(step, Step::Probe(_)), step.label()));
+    let verdicts = report.spec_verdicts();
     let server = report
-        .server_info
-        .as_ref()
-        .map(|i| {
-            format!(
-                "{} {}",
-                i.get("name").and_then(|v| v.as_str()).unwrap_or("?"),
-                i.get("version").and_then(|v| v.as_str()).unwrap_or("")
-            )
-        })
+        .server_text()
         .unwrap_or_else(|| "unknown server".into());
     view! {
         <section class="summary" data-testid="summary" aria-label="Summary">
@@ -53,8 +38,8 @@ pub fn Summary(report: RunReport) -> impl IntoView {
                 <span class="help">" (how many of the pairs A–B, A–C, B–C an agent can tell apart without reading prose)"</span>
             </p>
             <p class="meta">
-                "Server: " {server} " · protocol " {report.negotiated_version.clone().unwrap_or_else(|| "not negotiated".into())}
-                {report.waves.map(|w| format!(" · {w} sequential round{}", if w == 1 { "" } else { "s" }))}
+                "Server: " {server} " · protocol " {report.protocol_text().to_string()}
+                {report.rounds_text().map(|r| format!(" · {r}"))}
             </p>
             <ul class="verdicts">
                 {verdicts.into_iter().map(|(step, s)| view! {
@@ -83,36 +68,19 @@ pub fn Results() -> impl IntoView {
             return view! { <p>"No results yet."</p> }.into_any();
         };
         let names = state.secret_header_names.get();
-        let mut probes: Vec<_> = report
-            .records
-            .iter()
-            .filter(|r| matches!(r.step, Step::Probe(_)))
-            .cloned()
-            .collect();
-        probes.sort_by_key(|r| r.step.label());
-        let checks: Vec<_> = report
-            .records
-            .iter()
-            .filter(|r| matches!(r.step, Step::NoToken | Step::Get))
-            .cloned()
-            .collect();
-        let connect: Vec<_> = report
-            .records
-            .iter()
-            .filter(|r| !matches!(r.step, Step::Probe(_) | Step::NoToken | Step::Get))
-            .cloned()
-            .collect();
+        let groups = report.card_groups();
+        let (probes, checks, connect, connect_shown) = (
+            groups.probes,
+            groups.checks,
+            groups.connect,
+            groups.connect_failed,
+        );
         let skipped: Vec<_> = report
             .probes
             .iter()
             .filter(|p| p.skipped.is_some())
             .cloned()
             .collect();
-        // When the run stopped at connect, the connect exchange is the finding: show it up front.
-        let connect_failed = probes.is_empty();
-        let (connect_shown, connect): (Vec<_>, Vec<_>) = connect
-            .into_iter()
-            .partition(|r| connect_failed && matches!(r.step, Step::Initialize | Step::Discover));
         let names4 = names.clone();
         let endpoint = state.endpoint.get();
         let names2 = names.clone();
