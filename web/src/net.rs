@@ -14,8 +14,8 @@ use mcp_triage::Limits;
 use mcp_triage::cors::{DiagOutcome, DiagRequest};
 use mcp_triage::engine::{Outgoing, recorded_request};
 use mcp_triage::exchange::{BodyEnd, Exchange, Response, TransportError, Vantage};
-use mcp_triage::reader::{BodyReader, ReadStep, RequestClock};
 use mcp_triage::redact::{Secrets, redact_exchange};
+use mcp_triage::{BodyReader, ReadStep, RequestClock};
 use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
@@ -420,7 +420,7 @@ async fn first_event(
     else {
         return BodyEnd::Complete;
     };
-    let mut events = mcp_triage::sse::SseParser::new(limits);
+    let mut events = mcp_triage::SseParser::new(limits);
     loop {
         let Ok(chunk) = JsFuture::from(reader.read()).await else {
             // Our own moment passed: the stream was held open, which is what a GET stream does.

@@ -50,7 +50,7 @@ pub struct AppState {
     /// The consent step's rows (Quick check on tools that are not declared read-only).
     pub consent: RwSignal<Vec<mcp_triage::engine::ConsentRow>>,
     /// The catalogue with risks, for Review first.
-    pub tools: RwSignal<Vec<(String, mcp_triage::catalogue::ToolRisk)>>,
+    pub tools: RwSignal<Vec<(String, mcp_triage::ToolRisk)>>,
     /// The report (also while running: it grows).
     pub report: RwSignal<Option<RunReport>>,
     /// The CORS doctor's finding.

@@ -3,8 +3,8 @@
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
-use mcp_triage::spec::Probe;
-use mcp_triage::summary;
+use mcp_triage::Probe;
+
 use mcp_triage::{Assessment, Exchange, Options, assess};
 
 const USAGE: &str = r#"usage: mcp-triage classify [--json] [--summary] [--intent A|B|C|D] [--version V] FILE...
@@ -176,7 +176,7 @@ fn main() -> ExitCode {
         }
     }
     if args.summary {
-        let s = summary::summarize(
+        let s = mcp_triage::summarize(
             by_probe[0].as_ref(),
             by_probe[1].as_ref(),
             by_probe[2].as_ref(),
@@ -184,7 +184,7 @@ fn main() -> ExitCode {
         let line = if args.json {
             serde_json::json!({ "summary": s }).to_string()
         } else {
-            let score = summary::score_text(s.score, Some(s.judged));
+            let score = mcp_triage::score_text(s.score, Some(s.judged));
             format!("distinguishability {score}: {}", s.finding)
         };
         let _ = writeln!(out, "{line}");

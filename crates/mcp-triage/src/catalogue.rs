@@ -69,7 +69,7 @@ pub enum ToolRisk {
 }
 
 /// Reads the tools of one `tools/list` result. Never fails: malformed entries are skipped.
-pub fn parse_tools(result: &Value) -> (Vec<ToolInfo>, Option<String>) {
+pub(crate) fn parse_tools(result: &Value) -> (Vec<ToolInfo>, Option<String>) {
     let tools = result
         .get("tools")
         .and_then(Value::as_array)
@@ -151,7 +151,7 @@ fn id_like(name: &str) -> bool {
 }
 
 /// The value probe C sends for an id that cannot exist.
-pub const NONEXISTENT_ID: &str = "mcp-triage-probe-nonexistent";
+pub(crate) const NONEXISTENT_ID: &str = "mcp-triage-probe-nonexistent";
 
 /// A tool chosen for a probe, with the payload and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -235,7 +235,7 @@ impl SkipReason {
 /// (its environment, secrets, configuration). A probe avoids such a tool when another candidate
 /// exists: the answer ends up on screen and in what people share. Seen in the wild:
 /// `@modelcontextprotocol/server-everything`'s read-only `get-env` returns the process environment.
-pub const SENSITIVE_OUTPUT_WORDS: &[&str] = &[
+pub(crate) const SENSITIVE_OUTPUT_WORDS: &[&str] = &[
     "env",
     "environment",
     "secret",
@@ -290,7 +290,7 @@ impl ToolInfo {
 
 /// Words that make a tool name read like a write: a tool whose name has one among its parts is never
 /// proposed for a probe, whatever its schema (issue "One click to a full check on real servers").
-pub const WRITE_WORDS: &[&str] = &[
+pub(crate) const WRITE_WORDS: &[&str] = &[
     "create", "update", "delete", "remove", "write", "set", "put", "post", "patch", "send", "sync",
     "push", "add", "insert", "drop", "reset", "wipe", "purge", "clear", "exec", "execute", "run",
     "kill", "stop", "start", "deploy", "publish", "upload", "move", "rename", "grant", "revoke",
@@ -298,7 +298,7 @@ pub const WRITE_WORDS: &[&str] = &[
 ];
 
 /// Words that make a tool name read like a lookup: preferred when proposing.
-pub const LOOKUP_WORDS: &[&str] = &[
+pub(crate) const LOOKUP_WORDS: &[&str] = &[
     "get", "list", "read", "search", "find", "describe", "fetch", "show", "query", "lookup",
     "view", "count", "check",
 ];
@@ -306,7 +306,7 @@ pub const LOOKUP_WORDS: &[&str] = &[
 /// The parts of a tool name: split at `_ - . /` (any character that is not an ASCII letter: MCP tool
 /// names are ASCII), at camelCase boundaries and at digits, lower-cased. `sendEmail2user` → `send`,
 /// `email`, `user`.
-pub fn name_parts(name: &str) -> Vec<String> {
+pub(crate) fn name_parts(name: &str) -> Vec<String> {
     split_lower(name, |c| c.is_ascii_alphabetic())
 }
 
@@ -353,7 +353,7 @@ fn first_best<'a>(
 /// Which tools a probe may use: the declared read-only ones (chosen on their own), or the ones that
 /// may be proposed for the user's OK ([`ToolInfo::may_propose`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pool {
+pub(crate) enum Pool {
     /// `readOnlyHint: true`: called without asking.
     DeclaredReadOnly,
     /// Not declared read-only, nothing says it writes: proposed, called only after the user's OK.
@@ -380,24 +380,24 @@ impl Pool {
 }
 
 /// Probe B: a tool with a required property, called with none of its arguments.
-pub fn choose_b(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
+pub(crate) fn choose_b(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
     pick_b(tools, Pool::DeclaredReadOnly)
 }
 
 /// Probe C: a tool whose required arguments are strings, one of them id-like, called with a value
 /// that cannot exist.
-pub fn choose_c(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
+pub(crate) fn choose_c(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
     pick_c(tools, Pool::DeclaredReadOnly)
 }
 
 /// Probe D: a tool with no required arguments, called with `{}`.
-pub fn choose_d(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
+pub(crate) fn choose_d(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
     pick_d(tools, Pool::DeclaredReadOnly)
 }
 
 /// What the consent step proposes for B, C or D when no declared read-only tool fits: a tool from
 /// [`Pool::Proposable`], preferring names that read like a lookup; `None` when nothing fits.
-pub fn propose(probe: crate::engine::ProbeName, tools: &[ToolInfo]) -> Option<Choice> {
+pub(crate) fn propose(probe: crate::engine::ProbeName, tools: &[ToolInfo]) -> Option<Choice> {
     use crate::engine::ProbeName;
     match probe {
         ProbeName::A => None,
@@ -484,7 +484,7 @@ fn pick_d(tools: &[ToolInfo], pool: Pool) -> Result<Choice, SkipReason> {
 }
 
 /// Probe A: a tool name certainly not in the catalogue, from caller-provided randomness.
-pub fn unknown_tool_name(random: u64, tools: &[ToolInfo]) -> String {
+pub(crate) fn unknown_tool_name(random: u64, tools: &[ToolInfo]) -> String {
     let mut r = random;
     loop {
         let name = format!("mcp_triage_no_such_tool_{:012x}", r & 0xffff_ffff_ffff);

@@ -45,9 +45,9 @@ macro_rules! labelled_enum {
 }
 
 pub mod advice;
-pub mod assess;
+mod assess;
 mod body;
-pub mod catalogue;
+mod catalogue;
 pub mod cause;
 mod challenge;
 mod classify;
@@ -61,20 +61,25 @@ mod jsonrpc;
 pub mod leak;
 pub mod limits;
 pub mod plan_file;
-pub mod reader;
+mod reader;
 pub mod redact;
 pub mod share;
-pub mod spec;
-pub mod sse;
-pub mod summary;
+mod spec;
+mod sse;
+mod summary;
 mod text_rules;
 mod withhold;
 
 pub use assess::{Assessment, assess};
+pub use catalogue::{SkipReason, ToolRisk};
 pub use cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};
 pub use classify::{Options, Verdict, classify};
 pub use exchange::{Exchange, ExchangeError, Request, Response};
 pub use limits::Limits;
+pub use reader::{BodyReader, ReadStep, RequestClock};
+pub use spec::{Conformance, Probe, SpecVerdict};
+pub use sse::SseParser;
+pub use summary::{score_text, summarize};
 
 #[cfg(all(test, target_arch = "wasm32"))]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

@@ -180,7 +180,7 @@ impl RequestClock {
 }
 
 /// The reply a client owes a server-to-client request: an empty result to `ping`, -32601 otherwise.
-pub fn reply_to_server_request(request: &Value) -> Option<Value> {
+pub(crate) fn reply_to_server_request(request: &Value) -> Option<Value> {
     let Message::Request { id, method, .. } = jsonrpc::view(request) else {
         return None;
     };

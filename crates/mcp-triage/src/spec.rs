@@ -128,7 +128,7 @@ fn did_not_reach(v: &Verdict) -> bool {
 }
 
 /// Judges one probe's verdict against the rules of `version` (e.g. `2025-11-25`).
-pub fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
+pub(crate) fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
     let tools = |anchor: &str| spec_url(version, &format!("server/tools#{anchor}"));
     let mk = |conformance, rule, link: String, reason: String| SpecVerdict {
         probe,

@@ -252,8 +252,10 @@ impl SseParser {
     }
 }
 
-/// Parses a whole stream at once: the events, and the problem that stopped or ended it.
-pub fn parse_all(bytes: &[u8], limits: &Limits) -> (Vec<SseEvent>, Option<SseProblem>) {
+/// Parses a whole stream at once: the events, and the problem that stopped or ended it (the tests'
+/// way in; the shells feed the incremental parser).
+#[cfg(test)]
+pub(crate) fn parse_all(bytes: &[u8], limits: &Limits) -> (Vec<SseEvent>, Option<SseProblem>) {
     let mut parser = SseParser::new(limits);
     let events = parser.push(bytes);
     let problem = parser.finish();

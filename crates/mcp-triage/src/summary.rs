@@ -79,7 +79,7 @@ fn capitalise(s: &str) -> String {
 
 /// Why a probe has no verdict to compare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Missing {
+pub(crate) enum Missing {
     /// It was not sent (skipped, or the run ended first).
     NotRun,
     /// It was sent but not answered to its end.
@@ -93,7 +93,7 @@ pub fn summarize(a: Option<&Verdict>, b: Option<&Verdict>, c: Option<&Verdict>) 
 
 /// Summarises A, B and C from what was answered: a probe cut by a deadline, the size cap, Cancel, a
 /// redirect or a blocked request says what stopped it, and is never read as the server's answer.
-pub fn summarize_answered(outcomes: [Result<&Verdict, Missing>; 3]) -> RunSummary {
+pub(crate) fn summarize_answered(outcomes: [Result<&Verdict, Missing>; 3]) -> RunSummary {
     let probes = outcomes.map(Result::ok);
     let mut pairs = Vec::new();
     for (pair, i, j) in [("A,B", 0, 1), ("A,C", 0, 2), ("B,C", 1, 2)] {
@@ -222,7 +222,7 @@ pub fn score_text(score: Option<u8>, judged: Option<u8>) -> String {
 /// The first sentence of a report: what happened, cause first. When the connection failed, the
 /// user cancelled or the run's deadline passed, that is the headline (never a comparison of answers
 /// that did not come); otherwise it is the finding.
-pub fn headline(
+pub(crate) fn headline(
     connect: Option<(&Verdict, Option<StopReason>)>,
     connected: bool,
     ended: Option<crate::cause::RunEnd>,

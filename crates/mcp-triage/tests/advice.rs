@@ -9,7 +9,7 @@ use std::path::Path;
 
 use mcp_triage::Options;
 use mcp_triage::advice;
-use mcp_triage::assess::assess;
+use mcp_triage::assess;
 use mcp_triage::cause::Cause;
 use mcp_triage::exchange::Exchange;
 
@@ -17,7 +17,7 @@ fn server_line(file: &str, intent: &str, missing: &[&str]) -> String {
     assessed(file, intent, missing).advice.server.to_string()
 }
 
-fn assessed(file: &str, intent: &str, missing: &[&str]) -> mcp_triage::assess::Assessment {
+fn assessed(file: &str, intent: &str, missing: &[&str]) -> mcp_triage::Assessment {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(file);

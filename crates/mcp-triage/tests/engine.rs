@@ -10,7 +10,7 @@ use mcp_triage::cause::{Cause, Channel, StopReason};
 use mcp_triage::engine::{Engine, EngineConfig, Era, Mode, Outgoing, ProbeEdit, ProbeName, Step};
 use mcp_triage::exchange::{Exchange, Response, Vantage};
 use mcp_triage::redact::Secrets;
-use mcp_triage::{Limits, catalogue::SkipReason};
+use mcp_triage::{Limits, SkipReason};
 use serde_json::{Value, json};
 
 fn fixture(stack: &str, case: &str) -> Exchange {
@@ -1122,7 +1122,7 @@ fn a_probe_pointed_at_a_tool_not_in_tools_list_is_not_blamed_on_the_server() {
     let spec = d.assessment.spec.as_ref().unwrap();
     assert_eq!(
         spec.conformance,
-        mcp_triage::spec::Conformance::NotApplicable,
+        mcp_triage::Conformance::NotApplicable,
         "{}",
         spec.reason
     );

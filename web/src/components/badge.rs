@@ -1,8 +1,8 @@
 //! Badges for channels, causes and verdicts: a symbol and a word, never colour alone.
 
 use leptos::prelude::*;
+use mcp_triage::Conformance;
 use mcp_triage::cause::Channel;
-use mcp_triage::spec::Conformance;
 
 /// A channel's symbol and colour class. Symbols are text characters every common font has, never
 /// emoji (an emoji shows as an empty box where no emoji font is installed).

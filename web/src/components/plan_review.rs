@@ -2,7 +2,7 @@
 //! tools that are not declared read-only need an explicit opt-in, and destructive ones are marked.
 
 use leptos::prelude::*;
-use mcp_triage::catalogue::ToolRisk;
+use mcp_triage::ToolRisk;
 use mcp_triage::engine::{PlannedProbe, ProbeEdit, ProbeName};
 use mcp_triage::plan_file::{self, PlanEntry};
 use serde_json::Value;

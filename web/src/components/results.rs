@@ -34,7 +34,7 @@ pub fn Summary(report: RunReport) -> impl IntoView {
             })}
             <p class="score">
                 "Distinguishability by structure alone: "
-                <strong data-testid="score">{mcp_triage::summary::score_text(score, Some(report.summary.judged))}</strong>
+                <strong data-testid="score">{mcp_triage::score_text(score, Some(report.summary.judged))}</strong>
                 <span class="help">" (how many of the pairs A–B, A–C, B–C an agent can tell apart without reading prose)"</span>
             </p>
             <p class="meta">

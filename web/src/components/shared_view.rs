@@ -1,9 +1,9 @@
 //! A shared results link, opened: read-only, marked as not verified, and it sends no request.
 
 use leptos::prelude::*;
+use mcp_triage::Conformance;
 use mcp_triage::cause::{Channel, StopReason};
 use mcp_triage::share::{NO_ACTION, Share, ShareError};
-use mcp_triage::spec::Conformance;
 
 use super::badge::{ChannelBadge, ConformanceBadge};
 use super::visible_text::VisibleText;
@@ -32,7 +32,7 @@ pub fn SharedView(shared: Result<Share, ShareError>, on_leave: Callback<()>) -> 
             <section class="summary" data-testid="summary">
                 <p class="finding" data-testid="finding"><VisibleText text=p.finding.clone() cap=512 /></p>
                 <p class="score">"Distinguishability by structure alone: "
-                    <strong data-testid="score">{mcp_triage::summary::score_text(p.score, p.pairs)}</strong></p>
+                    <strong data-testid="score">{mcp_triage::score_text(p.score, p.pairs)}</strong></p>
                 <p class="meta">"Endpoint " <code><VisibleText text=p.endpoint.clone() cap=512 /></code>
                     {p.server.clone().map(|(n, v)| view! { " · server " <VisibleText text=format!("{n} {v}") cap=200 /> }.into_any())}
                     {p.version.clone().map(|v| view! { " · protocol " <VisibleText text=v cap=32 /> }.into_any())}
