@@ -56,16 +56,16 @@ impl ToolInfo {
     }
 }
 
-/// How risky calling a tool is, by its own annotations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ToolRisk {
-    /// `readOnlyHint: true`.
-    ReadOnly,
-    /// Not declared read-only (the default): it may change things.
-    MayHaveSideEffects,
-    /// `destructiveHint: true`.
-    Destructive,
+labelled_enum! {
+    /// How risky calling a tool is, by its own annotations.
+    ToolRisk {
+        /// `readOnlyHint: true`.
+        ReadOnly = "read_only",
+        /// Not declared read-only (the default): it may change things.
+        MayHaveSideEffects = "may_have_side_effects",
+        /// `destructiveHint: true`.
+        Destructive = "destructive",
+    }
 }
 
 /// Reads the tools of one `tools/list` result. Never fails: malformed entries are skipped.

@@ -65,14 +65,14 @@ impl Era {
     }
 }
 
-/// Quick check runs straight through; Review first stops after the catalogue for the user's edits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    /// Connect and run the default (safe) plan without stopping.
-    Quick,
-    /// Stop after the catalogue so every payload can be reviewed, edited or skipped.
-    Review,
+labelled_enum! {
+    /// Quick check runs straight through; Review first stops after the catalogue for the user's edits.
+    Mode {
+        /// Connect and run the default (safe) plan without stopping.
+        Quick = "quick",
+        /// Stop after the catalogue so every payload can be reviewed, edited or skipped.
+        Review = "review",
+    }
 }
 
 /// One step of the run.
@@ -623,6 +623,11 @@ impl Engine {
     }
 
     /// Requests to send now. `now_ms` is the shell's clock; the run deadline is checked against it.
+    ///
+    /// The shell contract (ARCHITECTURE.md): call `poll` at the start, after every
+    /// [`Engine::handle`], after the user answers a review or consent step, and when
+    /// [`Engine::poll_timeout`] comes; send every request it returns as it is, abort everything in
+    /// flight when `abort_all`, and stop when `done`.
     pub fn poll(&mut self, now_ms: f64) -> Poll {
         let started = *self.started_ms.get_or_insert(now_ms);
         if self.ended.is_none() && now_ms - started > self.cfg.limits.run_total_ms as f64 {
@@ -1161,6 +1166,10 @@ impl Engine {
             .unwrap_or_default()
     }
 
+    /// The shell contract: every request `poll` or [`Engine::reply`] handed out comes back here
+    /// exactly once, whatever happened to it (an answer, a deadline, Cancel, a refusal), then the
+    /// shell calls `poll` again.
+    ///
     /// Hands back what happened to a request, as it came: the session id is read from it verbatim
     /// (it is sent back as the server chose it), then the exchange is redacted before anything else
     /// reads it or it is recorded.

@@ -52,14 +52,14 @@ pub struct Exchange {
     pub intent: Option<String>,
 }
 
-/// Where an exchange was observed from; a browser sees fewer headers than a direct client.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Vantage {
-    /// Browser `fetch`: only CORS-visible headers; a response without CORS is a network error.
-    Browser,
-    /// A raw HTTP client outside any browser.
-    Direct,
+labelled_enum! {
+    /// Where an exchange was observed from; a browser sees fewer headers than a direct client.
+    Vantage {
+        /// Browser `fetch`: only CORS-visible headers; a response without CORS is a network error.
+        Browser = "browser",
+        /// A raw HTTP client outside any browser.
+        Direct = "direct",
+    }
 }
 
 /// The request as sent.
@@ -144,34 +144,34 @@ impl Exchange {
     }
 }
 
-/// How the client stopped reading a body.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BodyEnd {
-    /// The server ended the body.
-    Complete,
-    /// Our response arrived; the rest was deliberately not read.
-    StoppedAfterResponse,
-    /// The decoded-byte cap was reached.
-    SizeCap,
-    /// A deadline (idle gap or total) passed.
-    Deadline,
-    /// The user or the run cancelled.
-    Aborted,
+labelled_enum! {
+    /// How the client stopped reading a body.
+    BodyEnd {
+        /// The server ended the body.
+        Complete = "complete",
+        /// Our response arrived; the rest was deliberately not read.
+        StoppedAfterResponse = "stopped_after_response",
+        /// The decoded-byte cap was reached.
+        SizeCap = "size_cap",
+        /// A deadline (idle gap or total) passed.
+        Deadline = "deadline",
+        /// The user or the run cancelled.
+        Aborted = "aborted",
+    }
 }
 
-/// Why no response headers arrived.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TransportError {
-    /// `fetch` rejected: CORS, DNS, refused connection, mixed content.
-    Network,
-    /// No headers before the deadline.
-    Timeout,
-    /// Cancelled before headers arrived.
-    Aborted,
-    /// A redirect answered and was not followed.
-    RedirectRefused,
+labelled_enum! {
+    /// Why no response headers arrived.
+    TransportError {
+        /// `fetch` rejected: CORS, DNS, refused connection, mixed content.
+        Network = "network",
+        /// No headers before the deadline.
+        Timeout = "timeout",
+        /// Cancelled before headers arrived.
+        Aborted = "aborted",
+        /// A redirect answered and was not followed.
+        RedirectRefused = "redirect_refused",
+    }
 }
 
 /// Why a file is not an exchange.

@@ -69,7 +69,7 @@ pub fn RecordCard(record: Arc<Record>, secret_header_names: Vec<String>) -> impl
         .response
         .as_ref()
         .and_then(|r| r.body_end)
-        .map(|e| format!("{e:?}"))
+        .map(|e| e.as_str().replace('_', " "))
         .unwrap_or_default();
     let transport_error = ex.transport_error_detail.clone();
     let resp_headers = ex
