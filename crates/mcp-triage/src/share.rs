@@ -753,6 +753,13 @@ mod tests {
 
     use super::*;
 
+    /// A payload packed under any prefix, as a crafted (or older) link would be.
+    fn pack(p: &Share, prefix: &str) -> String {
+        let json = serde_json::to_vec(p).unwrap();
+        let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+        format!("{prefix}{}", redact::base64url(&packed))
+    }
+
     fn sample() -> Share {
         Share {
             v: VERSION,
@@ -821,11 +828,6 @@ mod tests {
 
     #[test]
     fn a_v1_link_is_migrated_and_may_not_carry_a_flag_v1_did_not_know() {
-        let pack = |p: &Share, prefix: &str| {
-            let json = serde_json::to_vec(p).unwrap();
-            let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
-            format!("{prefix}{}", redact::base64url(&packed))
-        };
         let mut v1 = sample();
         v1.v = 1;
         v1.pairs = None;
@@ -911,11 +913,6 @@ mod tests {
 
     #[test]
     fn a_v4_link_is_migrated_to_v5_spellings_and_v5_identifiers_need_v5() {
-        let pack = |p: &Share, prefix: &str| {
-            let json = serde_json::to_vec(p).unwrap();
-            let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
-            format!("{prefix}{}", redact::base64url(&packed))
-        };
         let mut v4 = sample();
         v4.v = 4;
         v4.rows[0].spec.as_mut().unwrap().0 = "notapplicable".into();
