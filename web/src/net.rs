@@ -14,7 +14,7 @@ use mcp_triage::Limits;
 use mcp_triage::cors::{DiagOutcome, DiagRequest};
 use mcp_triage::engine::{Outgoing, recorded_request};
 use mcp_triage::exchange::{BodyEnd, Exchange, Response, TransportError, Vantage};
-use mcp_triage::redact::{Secrets, redact_exchange};
+use mcp_triage::redact::redact_exchange;
 use mcp_triage::{BodyReader, ReadStep, RequestClock};
 use serde::Deserialize;
 use serde_json::Value;
@@ -26,61 +26,7 @@ use web_sys::{
     RequestCredentials, RequestInit, RequestMode, RequestRedirect, ResponseType,
 };
 
-/// The secrets of a run, in memory only. `Debug` prints no secret and there is no `Serialize`.
-#[derive(Clone, Default)]
-pub struct Credentials {
-    token: String,
-    extra: Vec<(String, String)>,
-    /// Extra headers the user marked as not secret: sent and recorded as they are.
-    plain: Vec<(String, String)>,
-}
-
-impl std::fmt::Debug for Credentials {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Credentials([REDACTED])")
-    }
-}
-
-impl Credentials {
-    /// A token (may be empty), extra secret headers, and extra plain headers.
-    pub fn new(
-        token: String,
-        extra: Vec<(String, String)>,
-        plain: Vec<(String, String)>,
-    ) -> Credentials {
-        Credentials {
-            token,
-            extra,
-            plain,
-        }
-    }
-
-    /// True when a token was given.
-    pub fn has_token(&self) -> bool {
-        !self.token.is_empty()
-    }
-
-    /// What redaction must remove.
-    pub fn secrets(&self) -> Secrets {
-        Secrets::new(
-            std::iter::once(self.token.as_str()).chain(self.extra.iter().map(|(_, v)| v.as_str())),
-        )
-    }
-
-    /// Names of the extra secret headers.
-    pub fn header_names(&self) -> Vec<String> {
-        self.extra.iter().map(|(k, _)| k.clone()).collect()
-    }
-
-    /// Names of every extra header, secret or plain (the CORS doctor preflights each).
-    pub fn all_header_names(&self) -> Vec<String> {
-        self.extra
-            .iter()
-            .chain(&self.plain)
-            .map(|(k, _)| k.clone())
-            .collect()
-    }
-}
+pub use mcp_triage::redact::Credentials;
 
 /// Why a request stopped early, set by whoever stopped it (a deadline timer, or Cancel).
 type StopReason = Rc<Cell<Option<BodyEnd>>>;
@@ -242,7 +188,7 @@ pub async fn send(
         server: None,
         vantage: Vantage::Browser,
         protocol_version: None,
-        request: recorded_request(out, &creds.header_names(), &creds.plain, token_sent),
+        request: recorded_request(out, &creds.header_names(), creds.plain(), token_sent),
         response: None,
         transport_error: None,
         transport_error_detail: None,
@@ -264,11 +210,8 @@ pub async fn send(
         let _ = headers.append(k, v);
     }
     if out.with_token {
-        if creds.has_token() {
-            let _ = headers.append("Authorization", &format!("Bearer {}", creds.token));
-        }
-        for (k, v) in creds.extra.iter().chain(&creds.plain) {
-            let _ = headers.append(k, v);
+        for (k, v) in creds.request_headers() {
+            let _ = headers.append(&k, &v);
         }
     }
     let Ok(controller) = AbortController::new() else {
