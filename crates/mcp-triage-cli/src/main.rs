@@ -1,4 +1,8 @@
-//! `mcp-triage`: the native command line. `classify` reads `mcp-exchange/1` files and prints verdicts.
+//! `mcp-triage`: the native command line. `probe` checks a live server over HTTP; `classify` reads
+//! `mcp-exchange/1` files and prints verdicts.
+
+mod http;
+mod probe;
 
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
@@ -7,7 +11,8 @@ use mcp_triage::Probe;
 
 use mcp_triage::{Assessment, Exchange, Options, assess};
 
-const USAGE: &str = r#"usage: mcp-triage classify [--json] [--summary] [--intent A|B|C|D] [--version V] FILE...
+const USAGE: &str = r#"usage: mcp-triage probe URL [options]     (see mcp-triage probe --help)
+       mcp-triage classify [--json] [--summary] [--intent A|B|C|D] [--version V] FILE...
        (FILE may be - for standard input)
 
 Classifies recorded MCP exchanges (format mcp-exchange/1): the channel a failure
@@ -115,6 +120,9 @@ fn human_row(file: &str, a: &Assessment) -> String {
 }
 
 fn main() -> ExitCode {
+    if std::env::args().nth(1).as_deref() == Some("probe") {
+        return ExitCode::from(probe::main(std::env::args().skip(2)));
+    }
     let args = match parse_args(std::env::args().skip(1)) {
         Ok(a) => a,
         Err(msg) => {

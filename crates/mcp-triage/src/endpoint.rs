@@ -128,8 +128,40 @@ impl fmt::Display for EndpointProblem {
     }
 }
 
-/// Checks a typed endpoint URL.
+/// Checks a typed endpoint URL for the page: a browser sends nothing over cleartext http except to
+/// loopback (and not to `[::1]`, which browsers treat apart).
 pub fn parse_endpoint(input: &str) -> Result<Endpoint, EndpointProblem> {
+    let endpoint = parse_parts(input)?;
+    if endpoint.scheme == "http" && endpoint.host == "[::1]" {
+        return Err(EndpointProblem::CleartextIpv6Loopback);
+    }
+    if endpoint.scheme == "http" && !endpoint.is_loopback() {
+        return Err(EndpointProblem::CleartextToRemoteHost {
+            host: endpoint.host,
+        });
+    }
+    Ok(endpoint)
+}
+
+/// Checks a typed endpoint for a native shell, read by that shell's own URL parser (`normalise`,
+/// as in [`parse_endpoint_with`]). The cleartext rule: http only to a loopback host (`[::1]`
+/// included) when a secret is sent; without one, any host.
+pub fn parse_endpoint_native(
+    typed: &str,
+    normalise: impl FnOnce(&str) -> Option<String>,
+    sends_secret: bool,
+) -> Result<Endpoint, EndpointProblem> {
+    let read = normalise(typed.trim());
+    match parse_endpoint_with(typed, |_| read.clone()) {
+        Err(EndpointProblem::CleartextIpv6Loopback) => {}
+        Err(EndpointProblem::CleartextToRemoteHost { .. }) if !sends_secret => {}
+        other => return other,
+    }
+    // Only a cleartext refusal gets here, after the parser's reading passed every other rule.
+    parse_parts(&read.ok_or(EndpointProblem::NotAUrl)?)
+}
+
+fn parse_parts(input: &str) -> Result<Endpoint, EndpointProblem> {
     let url = input.trim();
     if url.is_empty() {
         return Err(EndpointProblem::Empty);
@@ -199,14 +231,6 @@ pub fn parse_endpoint(input: &str) -> Result<Endpoint, EndpointProblem> {
             path_and_query.to_string()
         },
     };
-    if endpoint.scheme == "http" && endpoint.host == "[::1]" {
-        return Err(EndpointProblem::CleartextIpv6Loopback);
-    }
-    if endpoint.scheme == "http" && !endpoint.is_loopback() {
-        return Err(EndpointProblem::CleartextToRemoteHost {
-            host: endpoint.host,
-        });
-    }
     Ok(endpoint)
 }
 
@@ -344,6 +368,26 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     use super::*;
+
+    #[test]
+    fn a_native_shell_may_use_cleartext_to_ipv6_loopback_and_to_any_host_without_a_secret() {
+        let same = |s: &str| Some(s.to_string());
+        assert!(parse_endpoint_native("http://[::1]:8787/mcp", same, true).is_ok());
+        assert_eq!(
+            parse_endpoint_native("http://mcp.example.com/mcp", same, true),
+            Err(EndpointProblem::CleartextToRemoteHost {
+                host: "mcp.example.com".into()
+            })
+        );
+        let e = parse_endpoint_native("http://mcp.example.com/mcp", same, false).unwrap();
+        assert_eq!(e.url, "http://mcp.example.com/mcp");
+        assert_eq!(
+            parse_endpoint_native("http://a.example/x", |_| None, false),
+            Err(EndpointProblem::NotAUrl),
+            "what the client cannot read is refused"
+        );
+        assert!(parse_endpoint_native("ftp://x/", same, false).is_err());
+    }
 
     #[test]
     fn an_extra_header_may_not_replace_one_the_run_sets_in_any_case_spelling() {

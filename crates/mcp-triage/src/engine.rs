@@ -1734,7 +1734,50 @@ fn card_rank(step: Step) -> Option<usize> {
     }
 }
 
+/// The command line's exit statuses, decided once (documented in `mcp-triage --help`).
+pub mod exit {
+    /// The run completed.
+    pub const OK: u8 = 0;
+    /// A usage error.
+    pub const USAGE: u8 = 2;
+    /// The server could not be reached, or refused the run at connect (a 401, a 403…).
+    pub const UNREACHABLE: u8 = 3;
+    /// A probe that was planned could not run to an answer (a deadline, the size cap, a refusal).
+    pub const PROBE_NOT_RUN: u8 = 4;
+    /// The score is below `--fail-under` ("n/a" is below any N of at least 1).
+    pub const BELOW_FAIL_UNDER: u8 = 5;
+    /// A local failure (an output file could not be written).
+    pub const LOCAL: u8 = 6;
+}
+
 impl RunReport {
+    /// The exit status of this run for the command line: the lowest that applies of
+    /// [`exit::UNREACHABLE`], [`exit::PROBE_NOT_RUN`] and [`exit::BELOW_FAIL_UNDER`], else
+    /// [`exit::OK`].
+    pub fn exit_code(&self, fail_under: Option<u8>) -> u8 {
+        if self.ended == Some(RunEnd::ConnectFailed) {
+            return exit::UNREACHABLE;
+        }
+        let cut = self
+            .records
+            .iter()
+            .any(|r| matches!(r.step, Step::Probe(_)) && r.exchange.stop_reason().is_some());
+        let ran_out = self
+            .probes
+            .iter()
+            .any(|p| p.choice.is_some() && p.skipped == Some(SkipReason::RunEnded));
+        if cut || ran_out {
+            return exit::PROBE_NOT_RUN;
+        }
+        let below = fail_under.is_some_and(|n| {
+            n >= 1 && (self.summary.judged == 0 || self.summary.score.unwrap_or(0) < n)
+        });
+        if below {
+            return exit::BELOW_FAIL_UNDER;
+        }
+        exit::OK
+    }
+
     /// The records grouped and ordered as the page shows them (and the Markdown lists them).
     pub fn card_groups(&self) -> CardGroups {
         let mut ranked: Vec<(usize, Arc<Record>)> = self

@@ -290,7 +290,7 @@ pub(crate) fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
                     Conformance::Conforms,
                     RULE_401,
                     link,
-                    "401 with a Bearer challenge naming resource_metadata".into(),
+                    "401 with a WWW-Authenticate challenge naming resource_metadata".into(),
                 ),
                 (Some(401), _) => mk(
                     Conformance::Deviates,

@@ -1,0 +1,396 @@
+//! `mcp-triage probe URL`: the page's check from a terminal, over the same core. This module reads
+//! the command line, drives the engine (`poll` / `handle` / `poll_timeout`) with the blocking HTTP
+//! shell in `http.rs`, and prints what the core reports. It decides nothing the core could.
+
+use std::io::{self, Read, Write};
+use std::time::{Duration, Instant};
+
+use mcp_triage::engine::{Engine, EngineConfig, Era, Mode, RunReport, exit};
+use mcp_triage::redact::Credentials;
+use mcp_triage::{Limits, endpoint};
+
+use crate::http;
+
+pub(crate) const USAGE: &str = r#"usage: mcp-triage probe URL [options]
+
+Runs MCP Triage's check against a Streamable HTTP endpoint from this machine
+(no browser, so no CORS): probes A (unknown tool), B (schema-invalid
+arguments), C (a call whose backend fails), D (a success), and the transport
+checks, then prints each verdict, the finding and the score.
+
+Secrets never go on the command line (they would show in `ps`):
+  --token-env VAR         the bearer token, from environment variable VAR
+  --token-stdin           the bearer token, from the first line of standard input
+  --header-env NAME=VAR   an extra secret header, its value from VAR (repeatable)
+  --header NAME=VALUE     an extra plain header (repeatable)
+Options:
+  --era E                 2025-11-25 (default), 2025-06-18, 2025-03-26, 2026-07-28 or auto
+  --time-limit SECONDS    the whole run's time limit (2 to 600; default 120)
+  --origin ORIGIN         send this Origin header (to test the server's Origin check)
+  --json                  print the report as JSON (the page's JSON export) on stdout
+  --fail-under N          exit 5 when fewer than N pairs of A, B, C are told apart by
+                          structure ("n/a" is below any N of at least 1)
+Only tools the server declares read-only are called: tools it does not
+annotate are not called, and the report says what was skipped and why.
+http:// is accepted only for loopback hosts when a secret is sent.
+Progress goes to standard error; colour is never used.
+
+Exit status (the lowest that applies):
+  0  the run completed
+  2  usage error
+  3  the server could not be reached, or refused the run at connect
+  4  a planned probe could not run to an answer
+  5  the score is below --fail-under
+  6  a local failure (standard output could not be written)"#;
+
+struct ProbeArgs {
+    url: String,
+    token: Option<String>,
+    secret_headers: Vec<(String, String)>,
+    plain_headers: Vec<(String, String)>,
+    era: Era,
+    seconds: u64,
+    origin: Option<String>,
+    json: bool,
+    fail_under: Option<u8>,
+}
+
+fn split_pair(text: &str, flag: &str) -> Result<(String, String), String> {
+    text.split_once('=')
+        .map(|(k, v)| (k.trim().to_string(), v.to_string()))
+        .filter(|(k, _)| !k.is_empty())
+        .ok_or_else(|| format!("{flag} takes NAME=VALUE, not {text:?}"))
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
+    let mut url = None;
+    let mut token = None;
+    let mut secret_headers = Vec::new();
+    let mut plain_headers = Vec::new();
+    let mut era = Era::default_choice();
+    let mut seconds = mcp_triage::limits::RUN_SECONDS.2;
+    let mut origin = None;
+    let mut json = false;
+    let mut fail_under = None;
+    while let Some(arg) = args.next() {
+        let mut value = |flag: &str| args.next().ok_or(format!("{flag} needs a value"));
+        match arg.as_str() {
+            "-h" | "--help" => return Err(String::new()),
+            "--token" => {
+                return Err("a token on the command line shows in `ps` and shell history: use --token-env VAR or --token-stdin".into());
+            }
+            "--token-env" => {
+                let var = value("--token-env")?;
+                token = Some(
+                    std::env::var(&var)
+                        .map_err(|_| format!("environment variable {var} is not set"))?,
+                );
+            }
+            "--token-stdin" => {
+                let mut line = String::new();
+                io::stdin()
+                    .read_to_string(&mut line)
+                    .map_err(|e| format!("cannot read the token from standard input: {e}"))?;
+                token = Some(line.lines().next().unwrap_or("").trim().to_string());
+            }
+            "--header-env" => {
+                let (name, var) = split_pair(&value("--header-env")?, "--header-env")?;
+                let v = std::env::var(&var)
+                    .map_err(|_| format!("environment variable {var} is not set"))?;
+                secret_headers.push((name, v));
+            }
+            "--header" => plain_headers.push(split_pair(&value("--header")?, "--header")?),
+            "--era" => {
+                let e = value("--era")?;
+                era = Era::parse(&e).ok_or(format!("unknown era {e:?}"))?;
+            }
+            "--time-limit" => {
+                seconds = mcp_triage::limits::parse_run_seconds(&value("--time-limit")?)?
+            }
+            "--origin" => origin = Some(value("--origin")?),
+            "--json" => json = true,
+            "--fail-under" => {
+                let n = value("--fail-under")?;
+                fail_under = Some(n.parse::<u8>().ok().filter(|n| *n <= 3).ok_or(format!(
+                    "--fail-under takes 0 to 3 (pairs of A, B, C), not {n:?}"
+                ))?);
+            }
+            flag if flag.starts_with('-') => return Err(format!("unknown flag {flag:?}")),
+            _ if url.is_none() => url = Some(arg),
+            _ => return Err(format!("one URL only (got another: {arg:?})")),
+        }
+    }
+    Ok(ProbeArgs {
+        url: url.ok_or("missing URL")?,
+        token,
+        secret_headers,
+        plain_headers,
+        era,
+        seconds,
+        origin,
+        json,
+        fail_under,
+    })
+}
+
+/// The endpoint as the HTTP client will read it (its own URL parser), judged by the core's rules.
+fn endpoint_for(typed: &str, sends_secret: bool) -> Result<endpoint::Endpoint, String> {
+    let normalise = |s: &str| ureq::http::Uri::try_from(s).ok().map(|u| u.to_string());
+    endpoint::parse_endpoint_native(typed, normalise, sends_secret).map_err(|p| p.to_string())
+}
+
+fn seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    nanos ^ (u64::from(std::process::id()) << 32)
+}
+
+/// Runs `mcp-triage probe …`; returns the exit status.
+pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
+    let args = match parse(args) {
+        Ok(a) => a,
+        Err(msg) if msg.is_empty() => {
+            println!("{USAGE}");
+            return exit::OK;
+        }
+        Err(msg) => {
+            eprintln!("mcp-triage probe: {msg}\n\n{USAGE}");
+            return exit::USAGE;
+        }
+    };
+    let limits = Limits::with_run_seconds(args.seconds);
+    if let Some(t) = &args.token
+        && let Err(p) = endpoint::check_token(t, limits.max_token_bytes)
+    {
+        eprintln!("mcp-triage probe: the token: {p}");
+        return exit::USAGE;
+    }
+    for (name, value) in &args.secret_headers {
+        if let Some(p) = endpoint::extra_header_problem(name, value, true, limits.max_token_bytes) {
+            eprintln!("mcp-triage probe: header {name}: {p}");
+            return exit::USAGE;
+        }
+    }
+    for (name, value) in &args.plain_headers {
+        if let Some(p) = endpoint::extra_header_problem(name, value, false, limits.max_token_bytes)
+        {
+            eprintln!("mcp-triage probe: header {name}: {p}");
+            return exit::USAGE;
+        }
+    }
+    let creds = Credentials::new(
+        args.token.clone().unwrap_or_default(),
+        args.secret_headers.clone(),
+        args.plain_headers.clone(),
+    );
+    let sends_secret = creds.has_token() || !args.secret_headers.is_empty();
+    let ep = match endpoint_for(&args.url, sends_secret) {
+        Ok(e) => e,
+        Err(p) => {
+            eprintln!("mcp-triage probe: {p}");
+            return exit::USAGE;
+        }
+    };
+    let report = run(&ep, &args, &creds, &limits);
+    let secrets = creds.secrets();
+    let text = if args.json {
+        mcp_triage::export::report_json(&report, &ep, true, &secrets)
+    } else {
+        render(&report, &ep)
+    };
+    let text = mcp_triage::redact::redact(&text, &secrets).0;
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    if writeln!(out, "{text}").and_then(|_| out.flush()).is_err() {
+        return exit::LOCAL;
+    }
+    report.exit_code(args.fail_under)
+}
+
+fn run(
+    ep: &endpoint::Endpoint,
+    args: &ProbeArgs,
+    creds: &Credentials,
+    limits: &Limits,
+) -> RunReport {
+    let cfg = EngineConfig {
+        endpoint: ep.url.clone(),
+        era: args.era.clone(),
+        mode: Mode::Quick,
+        has_token: creds.has_token(),
+        random: seed(),
+        limits: limits.clone(),
+        client_version: env!("CARGO_PKG_VERSION").into(),
+        secrets: creds.secrets(),
+    };
+    let mut engine = Engine::new(cfg);
+    let agent = http::agent(limits);
+    let clock = Instant::now();
+    let now = || clock.elapsed().as_secs_f64() * 1000.0;
+    let err = io::stderr();
+    let progress = |line: String| {
+        let _ = writeln!(err.lock(), "{line}");
+    };
+    loop {
+        let poll = engine.poll(now());
+        if poll.done {
+            break;
+        }
+        if poll.send.is_empty() {
+            if engine.awaiting_consent() {
+                // No plan: only tools declared read-only run; the report says what was skipped.
+                progress("  tools not declared read-only are not called without a plan".into());
+                engine.answer_consent(false);
+                continue;
+            }
+            // Every request is handed back before the next poll, so nothing is in flight here:
+            // the engine waits for nothing this shell can give.
+            break;
+        }
+        // One request at a time: answers are the same in any order (the core's guarantee). Each
+        // request gives up when the run's time limit does; what the limit left unsent goes back
+        // to the engine as never sent.
+        for out in poll.send {
+            let run_left = engine
+                .poll_timeout()
+                .map(|at| Duration::from_millis((at - now()).max(0.0) as u64));
+            if run_left == Some(Duration::ZERO) {
+                engine.handle(out.step, http::not_sent(&out, creds));
+                continue;
+            }
+            progress(format!("→ {}", out.step.label()));
+            let mut replies = Vec::new();
+            let origin = args.origin.as_deref();
+            let ex = http::send(
+                &agent,
+                &out,
+                creds,
+                origin,
+                limits,
+                run_left,
+                &mut |request| {
+                    if let Some(reply) = engine.reply(&request) {
+                        let ex = http::send(
+                            &agent,
+                            &reply,
+                            creds,
+                            origin,
+                            limits,
+                            run_left,
+                            &mut |_| {},
+                        );
+                        replies.push((reply.step, ex));
+                    }
+                },
+            );
+            for (step, ex) in replies {
+                engine.handle(step, ex);
+            }
+            engine.handle(out.step, ex);
+            progress(format!(
+                "← {}: {}",
+                out.step.label(),
+                progress_word(&engine, out.step)
+            ));
+        }
+    }
+    engine.report()
+}
+
+fn progress_word(engine: &Engine, step: mcp_triage::engine::Step) -> String {
+    use mcp_triage::engine::Progress;
+    match engine.progress_of(step) {
+        Progress::Done(s) => s,
+        Progress::TimedOut => "timed out".into(),
+        Progress::Aborted => "aborted".into(),
+        Progress::Sending | Progress::Streaming => "in flight".into(),
+    }
+}
+
+/// The terminal report: what the page's summary and cards say, as text (no colour).
+fn render(report: &RunReport, ep: &endpoint::Endpoint) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("MCP Triage — {}\n\n", ep.url));
+    out.push_str(&format!("{}\n\n", report.headline));
+    out.push_str(&format!(
+        "Distinguishability by structure alone: {}\n",
+        mcp_triage::score_text(report.summary.score, Some(report.summary.judged))
+    ));
+    out.push_str(&format!(
+        "Server: {} · protocol {}{}\n\n",
+        report
+            .server_text()
+            .unwrap_or_else(|| "unknown server".into()),
+        report.protocol_text(),
+        report
+            .rounds_text()
+            .map(|r| format!(" · {r}"))
+            .unwrap_or_default()
+    ));
+    let groups = report.card_groups();
+    for r in groups
+        .connect_failed
+        .iter()
+        .chain(&groups.probes)
+        .chain(&groups.checks)
+    {
+        let a = &r.assessment;
+        let v = &a.verdict;
+        out.push_str(&format!("{}\n", r.step.title()));
+        out.push_str(&format!(
+            "  {} · {} · HTTP {}{}\n",
+            v.channel,
+            v.cause,
+            v.http_status.map_or("—".into(), |s| s.to_string()),
+            v.jsonrpc_code
+                .map(|c| format!(" · JSON-RPC {c}"))
+                .unwrap_or_default()
+        ));
+        for e in v.evidence.iter().take(3) {
+            out.push_str(&format!("  evidence: {}\n", e.fact));
+        }
+        let flags: Vec<&str> = v
+            .flags
+            .iter()
+            .filter(|f| !f.once_per_run())
+            .map(|f| f.as_str())
+            .collect();
+        if !flags.is_empty() {
+            out.push_str(&format!("  flags: {}\n", flags.join(", ")));
+        }
+        match r.exchange.stop_reason() {
+            Some(why) => out.push_str(&format!("  {}\n", why.not_answered())),
+            None => out.push_str(&format!(
+                "  agent: {} — {}\n  server: {}\n",
+                a.advice.action.as_str().replace('_', " "),
+                a.advice.agent,
+                a.advice.server
+            )),
+        }
+        if let Some(s) = &a.spec {
+            out.push_str(&format!(
+                "  spec {}: {} — {}\n",
+                s.version, s.conformance, s.reason
+            ));
+        }
+        out.push('\n');
+    }
+    for p in &report.probes {
+        if let Some(why) = p.skipped {
+            out.push_str(&format!(
+                "Probe {} skipped: {}{}\n",
+                p.probe.as_str(),
+                why.describe(),
+                why.next_step()
+                    .map(|n| format!("; {n}"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    for n in &report.notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    out
+}

@@ -1,0 +1,240 @@
+//! `mcp-triage probe` against real servers started here: the TypeScript SDK 1.29.0 demo with CORS
+//! switched off (the page cannot reach it; the command line can), the Python `mcp` 2.3.0 peer, and
+//! the hostile server's token echo. Every exit status is provoked once.
+
+// Test code: a panic is a failed test, not a crash on network data.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use mcp_triage::leak::{self, Sentinels};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A server process, killed when the test ends.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `program args…` from the repository root and waits until `port` accepts connections.
+fn start(program: &str, args: &[&str], port: u16) -> Server {
+    let child = Command::new(program)
+        .args(args)
+        .current_dir(root())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+    let server = Server(child);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "{program} did not listen on {port}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    server
+}
+
+fn demo(port: u16, extra: &[&str]) -> Server {
+    let port_s = port.to_string();
+    let mut args = vec![
+        "demo/server.mjs",
+        "--port",
+        &port_s,
+        "--origins",
+        "http://127.0.0.1:1",
+        "--cors",
+        "none",
+    ];
+    args.extend_from_slice(extra);
+    start("node", &args, port)
+}
+
+fn probe(args: &[&str], env: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mcp-triage"))
+        .arg("probe")
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn probe_reaches_a_typescript_server_without_cors_and_reports_the_seeds_three_failures() {
+    let _server = demo(18961, &[]);
+    let url = "http://127.0.0.1:18961/mcp";
+    let out = probe(&[url, "--token-env", "T"], &[("T", "demo-token")]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains(
+            "An unknown tool, bad arguments and a thrown exception all arrive as isError: true"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Distinguishability by structure alone: 0 of 3 pairs"));
+    for title in [
+        "A · Unknown tool",
+        "B · Schema-invalid",
+        "C · A call",
+        "D · A call that succeeds",
+    ] {
+        assert!(stdout.contains(title), "{title}: {stdout}");
+    }
+    assert!(
+        stderr.contains("→ probe A") && stderr.contains("← probe D: success / none"),
+        "{stderr}"
+    );
+    // The same run as JSON: the page's export schema.
+    let json = probe(&[url, "--token-env", "T", "--json"], &[("T", "demo-token")]);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(report["summary"]["judged"], 3);
+    assert!(report["records"].as_array().unwrap().len() >= 8);
+}
+
+#[test]
+fn probe_against_the_python_peer_gets_its_own_dialect() {
+    let _server = start(
+        "e2e/py/.venv/bin/python",
+        &[
+            "e2e/py/server.py",
+            "--port",
+            "18962",
+            "--cors-origin",
+            "http://127.0.0.1:1",
+        ],
+        18962,
+    );
+    let out = probe(&["http://127.0.0.1:18962/mcp", "--json"], &[]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let cause = |intent: &str| {
+        report["records"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["exchange"]["intent"] == intent)
+            .map(|r| r["assessment"]["cause"].as_str().unwrap_or("").to_string())
+    };
+    assert_eq!(cause("A").as_deref(), Some("unknown_tool"), "{stdout}");
+    assert_eq!(cause("C").as_deref(), Some("tool_execution"));
+}
+
+#[test]
+fn every_exit_status_of_probe_is_reachable() {
+    let _auth = demo(18963, &[]);
+    let _slow = demo(18964, &["--tool-delay-ms", "60000"]);
+    let url = "http://127.0.0.1:18963/mcp";
+    let token = [("T", "demo-token")];
+    // 2: usage errors, a token on the command line among them.
+    assert_eq!(probe(&[], &[]).status.code(), Some(2));
+    let plain = probe(&[url, "--token", "demo-token"], &[]);
+    assert_eq!(plain.status.code(), Some(2));
+    assert!(text(&plain).1.contains("--token-env"));
+    assert_eq!(
+        probe(&["http://mcp.example.com/mcp", "--token-env", "T"], &token)
+            .status
+            .code(),
+        Some(2),
+        "cleartext to a remote host with a secret"
+    );
+    // 3: the server refuses the run at connect (no token).
+    assert_eq!(probe(&[url], &[]).status.code(), Some(3));
+    // 5: the seed tells no pair apart by structure.
+    assert_eq!(
+        probe(&[url, "--token-env", "T", "--fail-under", "1"], &token)
+            .status
+            .code(),
+        Some(5)
+    );
+    assert_eq!(
+        probe(&[url, "--token-env", "T", "--fail-under", "0"], &token)
+            .status
+            .code(),
+        Some(0)
+    );
+    // 4: tools that take a minute, a run limited to 2 seconds: C and D are not answered.
+    let cut = probe(
+        &[
+            "http://127.0.0.1:18964/mcp",
+            "--token-env",
+            "T",
+            "--time-limit",
+            "2",
+        ],
+        &token,
+    );
+    assert_eq!(cut.status.code(), Some(4), "{}", text(&cut).0);
+    assert!(text(&cut).0.contains("Not answered"), "{}", text(&cut).0);
+    // 6: standard output cannot be written.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let local = Command::new(env!("CARGO_BIN_EXE_mcp-triage"))
+        .args(["probe", url, "--token-env", "T"])
+        .env("T", "demo-token")
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(local.status.code(), Some(6));
+}
+
+#[test]
+fn a_server_that_echoes_the_token_leaves_no_trace_of_it_in_stdout_stderr_or_json() {
+    let _hostile = start(
+        "node",
+        &[
+            "e2e/hostile.mjs",
+            "--port",
+            "18965",
+            "--origin",
+            "http://127.0.0.1:1",
+        ],
+        18965,
+    );
+    let s = Sentinels::new(0x05ee_dc11_u64);
+    let url = "http://127.0.0.1:18965/echo/mcp";
+    for json in [false, true] {
+        let mut args = vec![url, "--token-env", "T", "--header-env", "X-Api-Key=H"];
+        if json {
+            args.push("--json");
+        }
+        let out = probe(&args, &[("T", &s.token), ("H", &s.header)]);
+        let (stdout, stderr) = text(&out);
+        for (name, secret) in [("token", &s.token), ("header", &s.header)] {
+            for (channel, t) in [("stdout", &stdout), ("stderr", &stderr)] {
+                assert!(
+                    !leak::leaks(t, secret),
+                    "json={json}: the {name} in {channel}: {:?}",
+                    leak::found(t, secret)
+                );
+            }
+        }
+        // The control: the server did echo the token, and the report says so.
+        assert!(
+            stdout.contains("secret_echoed"),
+            "json={json}: the echo was seen: {stdout}"
+        );
+    }
+}
