@@ -48,6 +48,59 @@ pub struct PlanEntry {
     pub opt_in: bool,
 }
 
+/// What a loaded plan puts in the Review first form for one probe. A file never opts in for the
+/// person reading it: `opt_in` starts unticked whatever the file says (`file_opts_in` says what it
+/// asked, for the message).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormRow {
+    /// Which probe.
+    pub probe: ProbeName,
+    /// The tool to call (empty when the plan names none).
+    pub tool: String,
+    /// The arguments, pretty-printed (`{}` when the plan gives none).
+    pub arguments: String,
+    /// Do not send it.
+    pub skip: bool,
+    /// The file asked to accept side effects of this call.
+    pub file_opts_in: bool,
+}
+
+impl PlanFile {
+    /// The form rows this plan fills in, and the message to show: nothing has been sent, and which
+    /// probes the file opts in to side effects for (the user ticks those themselves).
+    pub fn form_rows(&self) -> (Vec<FormRow>, String) {
+        let rows: Vec<FormRow> = self
+            .probes
+            .iter()
+            .map(|e| FormRow {
+                probe: e.probe,
+                tool: e.tool.clone().unwrap_or_default(),
+                arguments: e
+                    .arguments
+                    .as_ref()
+                    .and_then(|a| serde_json::to_string_pretty(a).ok())
+                    .unwrap_or_else(|| "{}".into()),
+                skip: e.skip,
+                file_opts_in: e.opt_in,
+            })
+            .collect();
+        let opted: Vec<&str> = rows
+            .iter()
+            .filter(|r| r.file_opts_in)
+            .map(|r| r.probe.as_str())
+            .collect();
+        let message = if opted.is_empty() {
+            "Plan loaded: nothing has been sent. Check it, then run it.".to_string()
+        } else {
+            format!(
+                "Plan loaded: nothing has been sent. The file opts in to side effects for probe {}: tick the opt-in yourself to agree.",
+                opted.join(", ")
+            )
+        };
+        (rows, message)
+    }
+}
+
 /// Why a plan file cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PlanProblem {
@@ -156,6 +209,21 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_loaded_plan_fills_the_form_but_never_opts_in_for_the_reader() {
+        let plan = decode(
+            r#"{"format":"mcp-triage-plan/1","probes":[{"probe":"C","tool":"lead_delete","arguments":{"id":"x"},"opt_in":true},{"probe":"D","skip":true}]}"#,
+        )
+        .unwrap();
+        let (rows, message) = plan.form_rows();
+        assert_eq!(rows.len(), 2);
+        assert!(rows[0].file_opts_in && rows[0].tool == "lead_delete");
+        assert!(rows[0].arguments.contains("\"id\": \"x\""));
+        assert!(rows[1].skip && rows[1].arguments == "{}");
+        assert!(message.contains("opts in to side effects for probe C"), "{message}");
+        assert!(message.contains("nothing has been sent"));
+    }
 
     fn entry(probe: ProbeName, tool: &str, arguments: Value) -> PlanEntry {
         PlanEntry {

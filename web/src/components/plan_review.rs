@@ -162,35 +162,21 @@ pub fn PlanReview() -> impl IntoView {
                     return;
                 }
             };
-            let mut opted = Vec::new();
-            for entry in plan.probes {
+            let (form, message) = plan.form_rows();
+            for entry in form {
                 let Some((_, tool, args, skip, opt_in, _)) =
                     rows.get_value().into_iter().find(|r| r.0 == entry.probe)
                 else {
                     continue;
                 };
-                tool.set(entry.tool.unwrap_or_default());
-                args.set(
-                    entry
-                        .arguments
-                        .and_then(|a| serde_json::to_string_pretty(&a).ok())
-                        .unwrap_or_else(|| "{}".into()),
-                );
+                tool.set(entry.tool);
+                args.set(entry.arguments);
                 skip.set(entry.skip);
+                // A file never opts in for the person reading it.
                 opt_in.set(false);
-                if entry.opt_in {
-                    opted.push(entry.probe.as_str());
-                }
             }
             error.set(String::new());
-            loaded.set(if opted.is_empty() {
-                "Plan loaded: nothing has been sent. Check it, then run it.".into()
-            } else {
-                format!(
-                    "Plan loaded: nothing has been sent. The file opts in to side effects for probe {}: tick the opt-in yourself to agree.",
-                    opted.join(", ")
-                )
-            });
+            loaded.set(message);
         });
     };
     view! {
