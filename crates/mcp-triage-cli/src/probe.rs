@@ -394,3 +394,51 @@ fn render(report: &RunReport, ep: &endpoint::Endpoint) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The URL checked is the URL sent: whatever is accepted names the host ureq will connect to,
+    /// and what ureq's parser reads differently from the text is refused or judged as it reads it.
+    #[test]
+    fn the_endpoint_is_judged_as_the_http_clients_parser_reads_it() {
+        let host_sent = |u: &str| {
+            ureq::http::Uri::try_from(u)
+                .ok()
+                .and_then(|u| u.host().map(str::to_string))
+        };
+        for typed in [
+            "https://a.example\\b.example/mcp",
+            "http://127.1:8787/mcp",
+            "http://0x7f.1:8787/mcp",
+            "http://localhost.:8787/mcp",
+            "https://%6Cocalhost/mcp",
+            "https://bücher.example/mcp",
+            "https://mcp.example.com/mcp",
+            "http://[::1]:8787/mcp",
+            "http://127.0.0.1:8787/mcp",
+        ] {
+            match endpoint_for(typed, true) {
+                Ok(e) => {
+                    let sent = host_sent(typed).expect("accepted, so the client reads a host");
+                    assert_eq!(
+                        e.host, sent,
+                        "{typed}: judged host is the host connected to"
+                    );
+                    if e.scheme == "http" {
+                        assert!(
+                            e.is_loopback() || e.host == "[::1]",
+                            "{typed}: cleartext with a secret"
+                        );
+                    }
+                }
+                Err(p) => assert!(!p.is_empty(), "{typed}"),
+            }
+        }
+        // Short IPv4 forms are not judged loopback by their text: with a secret over http, refused.
+        assert!(endpoint_for("http://127.1:8787/mcp", true).is_err());
+        assert!(endpoint_for("http://[::1]:8787/mcp", true).is_ok());
+        assert!(endpoint_for("http://mcp.example.com/mcp", false).is_ok());
+    }
+}

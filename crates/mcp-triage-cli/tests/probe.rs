@@ -107,6 +107,7 @@ fn probe_reaches_a_typescript_server_without_cors_and_reports_the_seeds_three_fa
     // The same run as JSON: the page's export schema.
     let json = probe(&[url, "--token-env", "T", "--json"], &[("T", "demo-token")]);
     let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(report["format"], "mcp-triage-report/1");
     assert_eq!(report["summary"]["judged"], 3);
     assert!(report["records"].as_array().unwrap().len() >= 8);
 }

@@ -141,6 +141,10 @@ fn redact_strings(value: &mut Value, secrets: &Secrets) {
     }
 }
 
+/// The JSON report's format and version: a field added to it keeps the version, a field renamed or
+/// removed makes a new one (other tools read these files).
+pub const REPORT_FORMAT: &str = "mcp-triage-report/1";
+
 /// The run as pretty JSON (the user's own file: full content), endpoint reduced to its origin unless
 /// `include_path`; every string goes through redaction once more (a backstop: records are redacted
 /// when captured).
@@ -151,6 +155,9 @@ pub fn report_json(
     secrets: &Secrets,
 ) -> String {
     let mut v = serde_json::to_value(report).unwrap_or(Value::Null);
+    if let Some(m) = v.as_object_mut() {
+        m.insert("format".into(), Value::String(REPORT_FORMAT.into()));
+    }
     redact_strings(&mut v, secrets);
     if !include_path {
         scrub_endpoint(&mut v, endpoint);

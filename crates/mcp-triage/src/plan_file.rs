@@ -221,7 +221,10 @@ mod tests {
         assert!(rows[0].file_opts_in && rows[0].tool == "lead_delete");
         assert!(rows[0].arguments.contains("\"id\": \"x\""));
         assert!(rows[1].skip && rows[1].arguments == "{}");
-        assert!(message.contains("opts in to side effects for probe C"), "{message}");
+        assert!(
+            message.contains("opts in to side effects for probe C"),
+            "{message}"
+        );
         assert!(message.contains("nothing has been sent"));
     }
 
