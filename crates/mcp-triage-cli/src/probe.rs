@@ -30,8 +30,14 @@ Options:
   --json                  print the report as JSON (the page's JSON export) on stdout
   --fail-under N          exit 5 when fewer than N pairs of A, B, C are told apart by
                           structure ("n/a" is below any N of at least 1)
-Only tools the server declares read-only are called: tools it does not
-annotate are not called, and the report says what was skipped and why.
+  --write-plan FILE       write the calls this run would make (declared read-only
+                          tools, else the proposals for tools that declare nothing,
+                          with "opt_in": false) as a plan file to read and commit
+  --plan FILE             run a plan file (the page's Review first format): its
+                          calls as written; a tool not declared read-only runs only
+                          where the plan says "opt_in": true
+Without a plan, only tools the server declares read-only are called: tools it
+does not annotate are not called, and the report says what was skipped and why.
 http:// is accepted only for loopback hosts when a secret is sent.
 Progress goes to standard error; colour is never used.
 
@@ -53,6 +59,8 @@ struct ProbeArgs {
     origin: Option<String>,
     json: bool,
     fail_under: Option<u8>,
+    plan: Option<mcp_triage::plan_file::PlanFile>,
+    write_plan: Option<String>,
 }
 
 fn split_pair(text: &str, flag: &str) -> Result<(String, String), String> {
@@ -72,6 +80,8 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
     let mut origin = None;
     let mut json = false;
     let mut fail_under = None;
+    let mut plan = None;
+    let mut write_plan = None;
     while let Some(arg) = args.next() {
         let mut value = |flag: &str| args.next().ok_or(format!("{flag} needs a value"));
         match arg.as_str() {
@@ -109,6 +119,20 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
             }
             "--origin" => origin = Some(value("--origin")?),
             "--json" => json = true,
+            "--plan" => {
+                let file = value("--plan")?;
+                let text = std::fs::read(&file).map_err(|e| format!("cannot read {file}: {e}"))?;
+                if text.len() > mcp_triage::plan_file::MAX_PLAN_BYTES {
+                    return Err(format!(
+                        "{file}: {}",
+                        mcp_triage::plan_file::PlanProblem::TooLarge
+                    ));
+                }
+                let text = String::from_utf8_lossy(&text);
+                plan =
+                    Some(mcp_triage::plan_file::decode(&text).map_err(|e| format!("{file}: {e}"))?);
+            }
+            "--write-plan" => write_plan = Some(value("--write-plan")?),
             "--fail-under" => {
                 let n = value("--fail-under")?;
                 fail_under = Some(n.parse::<u8>().ok().filter(|n| *n <= 3).ok_or(format!(
@@ -130,6 +154,8 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
         origin,
         json,
         fail_under,
+        plan,
+        write_plan,
     })
 }
 
@@ -193,7 +219,13 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
             return exit::USAGE;
         }
     };
-    let report = run(&ep, &args, &creds, &limits);
+    let report = match run(&ep, &args, &creds, &limits) {
+        Ok(r) => r,
+        Err((code, msg)) => {
+            eprintln!("mcp-triage probe: {msg}");
+            return code;
+        }
+    };
     let secrets = creds.secrets();
     let text = if args.json {
         mcp_triage::export::report_json(&report, &ep, true, &secrets)
@@ -214,11 +246,15 @@ fn run(
     args: &ProbeArgs,
     creds: &Credentials,
     limits: &Limits,
-) -> RunReport {
+) -> Result<RunReport, (u8, String)> {
     let cfg = EngineConfig {
         endpoint: ep.url.clone(),
         era: args.era.clone(),
-        mode: Mode::Quick,
+        mode: if args.plan.is_some() {
+            Mode::Review
+        } else {
+            Mode::Quick
+        },
         has_token: creds.has_token(),
         random: seed(),
         limits: limits.clone(),
@@ -233,13 +269,27 @@ fn run(
     let progress = |line: String| {
         let _ = writeln!(err.lock(), "{line}");
     };
+    let mut written = false;
     loop {
         let poll = engine.poll(now());
         if poll.done {
             break;
         }
         if poll.send.is_empty() {
+            if engine.awaiting_review()
+                && let Some(plan) = &args.plan
+            {
+                engine
+                    .apply_review(&plan.edits())
+                    .map_err(|e| (exit::USAGE, format!("the plan cannot run: {e}")))?;
+                progress("  running the plan".into());
+                continue;
+            }
             if engine.awaiting_consent() {
+                if let Some(file) = &args.write_plan {
+                    write_plan(file, &engine, creds)?;
+                    written = true;
+                }
                 // No plan: only tools declared read-only run; the report says what was skipped.
                 progress("  tools not declared read-only are not called without a plan".into());
                 engine.answer_consent(false);
@@ -296,7 +346,23 @@ fn run(
             ));
         }
     }
-    engine.report()
+    if let Some(file) = &args.write_plan
+        && !written
+    {
+        write_plan(file, &engine, creds)?;
+    }
+    Ok(engine.report())
+}
+
+/// Writes the run's proposed plan (the core's) to `file`, redacting the run's secrets.
+fn write_plan(file: &str, engine: &Engine, creds: &Credentials) -> Result<(), (u8, String)> {
+    let text = mcp_triage::plan_file::encode(engine.proposed_plan(), &creds.secrets());
+    std::fs::write(file, text).map_err(|e| (exit::LOCAL, format!("cannot write {file}: {e}")))?;
+    let _ = writeln!(
+        io::stderr(),
+        "  wrote the proposed plan to {file}: read it; set \"opt_in\": true where you agree to call a tool that is not declared read-only"
+    );
+    Ok(())
 }
 
 fn progress_word(engine: &Engine, step: mcp_triage::engine::Step) -> String {

@@ -239,3 +239,53 @@ fn a_server_that_echoes_the_token_leaves_no_trace_of_it_in_stdout_stderr_or_json
         );
     }
 }
+
+#[test]
+fn write_plan_proposes_calls_for_unannotated_tools_and_plan_runs_them_only_where_it_opts_in() {
+    let _server = demo(18966, &["--unannotated"]);
+    let url = "http://127.0.0.1:18966/mcp";
+    let token = [("T", "demo-token")];
+    let dir = std::env::temp_dir().join(format!("mcp-triage-plan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("plan.json");
+    let file_s = file.to_str().unwrap();
+    // Without a plan: the unannotated tools are not called, and the proposal is written.
+    let wrote = probe(&[url, "--token-env", "T", "--write-plan", file_s], &token);
+    let (stdout, stderr) = text(&wrote);
+    assert_eq!(wrote.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("Probe D skipped"), "{stdout}");
+    let mut plan: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(plan["format"], "mcp-triage-plan/1");
+    let entries = plan["probes"].as_array_mut().unwrap();
+    let d = entries.iter().find(|e| e["probe"] == "D").unwrap();
+    assert!(d["tool"].is_string() && d["opt_in"] == false, "{d}");
+    // The plan as written (no opt-in) cannot call them: a usage error that says why.
+    let refused = probe(&[url, "--token-env", "T", "--plan", file_s], &token);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused).1);
+    assert!(
+        text(&refused).1.contains("the plan cannot run"),
+        "{}",
+        text(&refused).1
+    );
+    // Committed with opt-ins: B, C and D run.
+    for e in entries.iter_mut() {
+        e["opt_in"] = serde_json::Value::Bool(true);
+    }
+    std::fs::write(&file, plan.to_string()).unwrap();
+    let ran = probe(
+        &[url, "--token-env", "T", "--plan", file_s, "--json"],
+        &token,
+    );
+    let (stdout, stderr) = text(&ran);
+    assert_eq!(ran.status.code(), Some(0), "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let d_cause = report["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["exchange"]["intent"] == "D")
+        .map(|r| r["assessment"]["channel"].clone());
+    assert_eq!(d_cause, Some(serde_json::json!("success")), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -893,6 +893,30 @@ impl Engine {
         self.consent == ConsentState::Asking && self.ended.is_none() && !self.connect_failed
     }
 
+    /// The plan this run would send, as a plan file's entries for a person to read and commit:
+    /// each probe's declared read-only choice, else the consent step's proposal (its `opt_in`
+    /// false: whoever commits the plan sets it to agree), else skipped with nothing to call.
+    pub fn proposed_plan(&self) -> Vec<crate::plan_file::PlanEntry> {
+        ProbeName::ALL
+            .iter()
+            .map(|p| {
+                let planned = &self.planned[p.index()];
+                let choice = planned
+                    .choice
+                    .as_ref()
+                    .filter(|_| planned.skipped.is_none())
+                    .or_else(|| self.proposals[p.index()].as_ref().map(|x| &x.choice));
+                crate::plan_file::PlanEntry {
+                    probe: *p,
+                    skip: choice.is_none(),
+                    tool: choice.map(|c| c.tool.clone()),
+                    arguments: choice.map(|c| c.arguments.clone()),
+                    opt_in: false,
+                }
+            })
+            .collect()
+    }
+
     /// True when Quick check waits at the consent step and nothing is in flight: the shell shows
     /// the step. Requests that need no consent (A, the transport checks) were sent as usual.
     pub fn awaiting_consent(&self) -> bool {

@@ -66,6 +66,27 @@ pub struct FormRow {
 }
 
 impl PlanFile {
+    /// The Review first edits this plan asks for, for a shell that runs it as committed (the command
+    /// line's `--plan`): a committed plan is its author's consent, so its opt-ins stand.
+    pub fn edits(&self) -> Vec<(ProbeName, crate::engine::ProbeEdit)> {
+        use crate::engine::ProbeEdit;
+        self.probes
+            .iter()
+            .map(|e| {
+                let edit = match (&e.tool, e.skip) {
+                    (_, true) => ProbeEdit::Skip,
+                    (Some(tool), false) => ProbeEdit::Replace {
+                        tool: tool.clone(),
+                        arguments: e.arguments.clone().unwrap_or_else(|| serde_json::json!({})),
+                        opt_in: e.opt_in,
+                    },
+                    (None, false) => ProbeEdit::Keep,
+                };
+                (e.probe, edit)
+            })
+            .collect()
+    }
+
     /// The form rows this plan fills in, and the message to show: nothing has been sent, and which
     /// probes the file opts in to side effects for (the user ticks those themselves).
     pub fn form_rows(&self) -> (Vec<FormRow>, String) {
