@@ -12,7 +12,7 @@ use std::rc::Rc;
 use js_sys::{Reflect, Uint8Array};
 use mcp_triage::Limits;
 use mcp_triage::cors::{DiagOutcome, DiagRequest};
-use mcp_triage::engine::{Outgoing, recorded_request};
+use mcp_triage::engine::{Outgoing, unanswered_exchange};
 use mcp_triage::exchange::{BodyEnd, Exchange, Response, TransportError, Vantage};
 use mcp_triage::redact::redact_exchange;
 use mcp_triage::{BodyReader, ReadStep, RequestClock};
@@ -180,22 +180,7 @@ pub async fn send(
     on_event: &dyn Fn(FlightEvent),
     on_server_request: &dyn Fn(Value),
 ) -> Exchange {
-    let token_sent = out.with_token && creds.has_token();
-    let mut exchange = Exchange {
-        format: mcp_triage::exchange::FORMAT.into(),
-        case: None,
-        description: None,
-        server: None,
-        vantage: Vantage::Browser,
-        protocol_version: None,
-        request: recorded_request(out, &creds.header_names(), creds.plain(), token_sent),
-        response: None,
-        transport_error: None,
-        transport_error_detail: None,
-        elapsed_ms: None,
-        negotiated_version: None,
-        intent: out.intent.clone(),
-    };
+    let mut exchange = unanswered_exchange(out, creds, Vantage::Browser);
     let started = now_ms();
     let Some(window) = web_sys::window() else {
         exchange.transport_error = Some(TransportError::Network);

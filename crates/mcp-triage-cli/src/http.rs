@@ -6,8 +6,8 @@
 use std::io::Read;
 use std::time::{Duration, Instant};
 
-use mcp_triage::engine::{Outgoing, recorded_request};
-use mcp_triage::exchange::{BodyEnd, Exchange, FORMAT, Response, TransportError, Vantage};
+use mcp_triage::engine::{Outgoing, unanswered_exchange};
+use mcp_triage::exchange::{BodyEnd, Exchange, Response, TransportError, Vantage};
 use mcp_triage::redact::Credentials;
 use mcp_triage::{BodyReader, Limits, ReadStep, RequestClock};
 use serde_json::Value;
@@ -43,22 +43,25 @@ pub(crate) fn not_sent(out: &Outgoing, creds: &Credentials) -> Exchange {
 }
 
 fn empty(out: &Outgoing, creds: &Credentials) -> Exchange {
-    let token_sent = out.with_token && creds.has_token();
-    Exchange {
-        format: FORMAT.into(),
-        case: None,
-        description: None,
-        server: None,
-        vantage: Vantage::Direct,
-        protocol_version: None,
-        request: recorded_request(out, &creds.header_names(), creds.plain(), token_sent),
-        response: None,
-        transport_error: None,
-        transport_error_detail: None,
-        elapsed_ms: None,
-        negotiated_version: None,
-        intent: out.intent.clone(),
+    unanswered_exchange(out, creds, Vantage::Direct)
+}
+
+/// A request with its headers and this request's timeouts.
+fn prepare<B>(
+    req: ureq::RequestBuilder<B>,
+    headers: &[(String, String)],
+    total: Duration,
+    per_read: Duration,
+) -> ureq::RequestBuilder<B> {
+    let mut req = req
+        .config()
+        .timeout_global(Some(total))
+        .timeout_per_read(Some(per_read))
+        .build();
+    for (k, v) in headers {
+        req = req.header(k, v);
     }
+    req
 }
 
 /// Sends `out` and records it. Never fails: a request that got no answer becomes an exchange with
@@ -92,42 +95,10 @@ pub(crate) fn send(
         headers.push(("Origin".into(), o.into()));
     }
     let result = match out.method {
-        "GET" => {
-            let mut req = agent
-                .get(&out.url)
-                .config()
-                .timeout_global(Some(total))
-                .timeout_per_read(Some(per_read))
-                .build();
-            for (k, v) in &headers {
-                req = req.header(k, v);
-            }
-            req.call()
-        }
-        "DELETE" => {
-            let mut req = agent
-                .delete(&out.url)
-                .config()
-                .timeout_global(Some(total))
-                .timeout_per_read(Some(per_read))
-                .build();
-            for (k, v) in &headers {
-                req = req.header(k, v);
-            }
-            req.call()
-        }
-        _ => {
-            let mut req = agent
-                .post(&out.url)
-                .config()
-                .timeout_global(Some(total))
-                .timeout_per_read(Some(per_read))
-                .build();
-            for (k, v) in &headers {
-                req = req.header(k, v);
-            }
-            req.send(out.body.as_deref().unwrap_or("").as_bytes())
-        }
+        "GET" => prepare(agent.get(&out.url), &headers, total, per_read).call(),
+        "DELETE" => prepare(agent.delete(&out.url), &headers, total, per_read).call(),
+        _ => prepare(agent.post(&out.url), &headers, total, per_read)
+            .send(out.body.as_deref().unwrap_or("").as_bytes()),
     };
     let elapsed = |s: &Instant| s.elapsed().as_secs_f64() * 1000.0;
     let mut response = match result {

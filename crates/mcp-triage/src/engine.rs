@@ -1620,6 +1620,31 @@ pub struct RunReport {
     pub tools: Vec<(String, ToolRisk)>,
 }
 
+/// A planned request as a shell starts recording it, before anything came back: the request as
+/// sent (credentials marked, never their values), seen from `vantage`. Both shells start here.
+pub fn unanswered_exchange(
+    out: &Outgoing,
+    creds: &crate::redact::Credentials,
+    vantage: crate::exchange::Vantage,
+) -> Exchange {
+    let token_sent = out.with_token && creds.has_token();
+    Exchange {
+        format: crate::exchange::FORMAT.into(),
+        case: None,
+        description: None,
+        server: None,
+        vantage,
+        protocol_version: None,
+        request: recorded_request(out, &creds.header_names(), creds.plain(), token_sent),
+        response: None,
+        transport_error: None,
+        transport_error_detail: None,
+        elapsed_ms: None,
+        negotiated_version: None,
+        intent: out.intent.clone(),
+    }
+}
+
 /// Builds the recorded request of an outgoing request as the shell sent it, with the token shown as
 /// `Bearer [REDACTED]` (the only form in which requests are ever stored).
 pub fn recorded_request(
