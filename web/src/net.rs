@@ -13,7 +13,7 @@ use js_sys::{Reflect, Uint8Array};
 use mcp_triage::Limits;
 use mcp_triage::cors::{DiagOutcome, DiagRequest};
 use mcp_triage::engine::{Outgoing, unanswered_exchange};
-use mcp_triage::exchange::{BodyEnd, Exchange, Response, TransportError, Vantage};
+use mcp_triage::exchange::{BodyEnd, Exchange, TransportError, Vantage};
 use mcp_triage::redact::redact_exchange;
 use mcp_triage::{BodyReader, ReadStep, RequestClock};
 use serde::Deserialize;
@@ -318,15 +318,7 @@ pub async fn send(
     }
     flights.remove(&controller);
     let status = response.status();
-    let (text, base64) = body_reader.into_body();
-    exchange.response = Some(Response {
-        status,
-        headers: resp_headers,
-        body: Some(text),
-        body_complete: Some(end == BodyEnd::Complete),
-        body_end: Some(end),
-        body_base64: base64,
-    });
+    exchange.response = Some(body_reader.into_response(status, resp_headers, end));
     exchange.elapsed_ms = Some(now_ms() - started);
     exchange
 }

@@ -7,7 +7,7 @@ use std::io::Read;
 use std::time::{Duration, Instant};
 
 use mcp_triage::engine::{Outgoing, unanswered_exchange};
-use mcp_triage::exchange::{BodyEnd, Exchange, Response, TransportError, Vantage};
+use mcp_triage::exchange::{BodyEnd, Exchange, TransportError, Vantage};
 use mcp_triage::redact::Credentials;
 use mcp_triage::{BodyReader, Limits, ReadStep, RequestClock};
 use serde_json::Value;
@@ -198,15 +198,7 @@ pub(crate) fn send(
             }
         }
     }
-    let (text, base64) = body_reader.into_body();
-    exchange.response = Some(Response {
-        status,
-        headers: resp_headers,
-        body: Some(text),
-        body_complete: Some(end == BodyEnd::Complete),
-        body_end: Some(end),
-        body_base64: base64,
-    });
+    exchange.response = Some(body_reader.into_response(status, resp_headers, end));
     exchange.elapsed_ms = Some(elapsed(&started));
     exchange
 }

@@ -114,6 +114,25 @@ impl BodyReader {
         &self.bytes
     }
 
+    /// The response as recorded: the status and headers as they came, the body read so far, and how
+    /// reading ended.
+    pub fn into_response(
+        self,
+        status: u16,
+        headers: Vec<(String, String)>,
+        end: BodyEnd,
+    ) -> crate::exchange::Response {
+        let (text, base64) = self.into_body();
+        crate::exchange::Response {
+            status,
+            headers,
+            body: Some(text),
+            body_complete: Some(end == BodyEnd::Complete),
+            body_end: Some(end),
+            body_base64: base64,
+        }
+    }
+
     /// The bytes as a string and, when they are not UTF-8, the same bytes in base64 for the record.
     pub fn into_body(self) -> (String, Option<String>) {
         match String::from_utf8(self.bytes) {
