@@ -447,15 +447,23 @@ pub fn build(
     }
 }
 
-/// A link made for the share panel: the whole link, the payload exactly as it will be opened (what
-/// the panel shows), and how many secret-shaped values were withheld.
+/// A link made for the share panel: the whole link, and the payload exactly as it will be opened
+/// (what the panel shows).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link {
     /// `page_base#r=v5.…`.
     pub url: String,
     /// The payload as the link decodes, pretty-printed: exactly what is shared.
     pub shown: String,
-    /// Secret-shaped server values withheld from it.
+}
+
+/// What the share panel shows: the link, or why there is none, and how many secret-shaped server
+/// values were withheld from the payload either way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkOutcome {
+    /// The link, or why it cannot be made (too large even trimmed).
+    pub link: Result<Link, ShareError>,
+    /// Secret-shaped server values withheld from the payload.
     pub withheld: usize,
 }
 
@@ -470,20 +478,24 @@ pub fn make_link(
     date: &str,
     tool_version: &str,
     page_base: &str,
-) -> Result<Link, ShareError> {
+) -> LinkOutcome {
     let built = build(report, endpoint, options, secrets, date, tool_version);
     let payload = redact_payload(&built.payload, secrets);
-    let fitted = fit(&payload, page_base.len())?;
-    let fragment = encode(&fitted);
-    let shown = decode(&fragment)
-        .ok()
-        .and_then(|p| serde_json::to_string_pretty(&p).ok())
-        .unwrap_or_default();
-    Ok(Link {
-        url: format!("{page_base}#{fragment}"),
-        shown,
+    let link = fit(&payload, page_base.len()).map(|fitted| {
+        let fragment = encode(&fitted);
+        let shown = decode(&fragment)
+            .ok()
+            .and_then(|p| serde_json::to_string_pretty(&p).ok())
+            .unwrap_or_default();
+        Link {
+            url: format!("{page_base}#{fragment}"),
+            shown,
+        }
+    });
+    LinkOutcome {
+        link,
         withheld: built.withheld,
-    })
+    }
 }
 
 /// Runs redaction once more over every string of a payload (the second pass the design asks for).

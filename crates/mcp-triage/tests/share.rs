@@ -179,8 +179,9 @@ fn make_link_builds_redacts_fits_and_shows_exactly_what_the_link_opens_to() {
         mcp_triage::endpoint::parse_endpoint("https://mcp.example.com/mcp/secretpath").unwrap();
     let secrets = Secrets::new([SECRET]);
     let base = "https://triage.example/app/";
-    let link =
-        share::make_link(&report, &ep, Default::default(), &secrets, "d", "t", base).unwrap();
+    let link = share::make_link(&report, &ep, Default::default(), &secrets, "d", "t", base)
+        .link
+        .unwrap();
     let fragment = link.url.strip_prefix(&format!("{base}#")).unwrap();
     let opened = share::decode(fragment).unwrap();
     assert_eq!(link.shown, serde_json::to_string_pretty(&opened).unwrap());

@@ -48,10 +48,11 @@ pub fn SharePanel(report: RunReport, endpoint: Endpoint) -> impl IntoView {
                 )
             })
         });
-        let withheld = link.as_ref().map_or(0, |l| l.withheld);
         (
-            link.map(|l| (l.url, l.shown)).map_err(|e| e.to_string()),
-            withheld,
+            link.link
+                .map(|l| (l.url, l.shown))
+                .map_err(|e| e.to_string()),
+            link.withheld,
         )
     });
     let withheld = move || built.with(|(_, n)| *n);
