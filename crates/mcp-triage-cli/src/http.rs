@@ -180,11 +180,15 @@ pub(crate) fn send(
                     }
                 }
                 Err(e) => {
-                    end = if matches!(
+                    // ureq reports its own timeouts inside the I/O error it returns.
+                    let timed_out = matches!(
                         e.kind(),
                         std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
-                    ) || e.to_string().to_ascii_lowercase().contains("timeout")
-                    {
+                    ) || e
+                        .get_ref()
+                        .and_then(|inner| inner.downcast_ref::<ureq::Error>())
+                        .is_some_and(is_timeout);
+                    end = if timed_out {
                         if out.headers_only {
                             BodyEnd::StoppedAfterResponse
                         } else {

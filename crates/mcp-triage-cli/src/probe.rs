@@ -443,18 +443,10 @@ fn render(report: &RunReport, ep: &endpoint::Endpoint) -> String {
         }
         out.push('\n');
     }
-    for p in &report.probes {
-        if let Some(why) = p.skipped {
-            out.push_str(&format!(
-                "Probe {} skipped: {}{}\n",
-                p.probe.as_str(),
-                why.describe(),
-                why.next_step()
-                    .map(|n| format!("; {n}"))
-                    .unwrap_or_default()
-            ));
-        }
+    for line in report.probes.iter().filter_map(|p| p.skip_line()) {
+        out.push_str(&format!("{line}\n"));
     }
+
     for n in &report.notes {
         out.push_str(&format!("note: {n}\n"));
     }

@@ -262,6 +262,23 @@ pub enum ProbeEdit {
     },
 }
 
+impl PlannedProbe {
+    /// "Probe D skipped: why; what to do", when it was skipped (the Markdown and the command line
+    /// say the same).
+    pub fn skip_line(&self) -> Option<String> {
+        self.skipped.map(|why| {
+            format!(
+                "Probe {} skipped: {}{}",
+                self.probe.as_str(),
+                why.describe(),
+                why.next_step()
+                    .map(|n| format!("; {n}"))
+                    .unwrap_or_default()
+            )
+        })
+    }
+}
+
 /// Where one request of a run stands, for a progress list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Progress {
