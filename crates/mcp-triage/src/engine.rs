@@ -785,11 +785,13 @@ impl Engine {
                 self.send_probe(p, list_wave + 1, &mut send);
             }
         }
-        // Close the session once everything else is done.
-        let probes_done = ProbeName::ALL.iter().all(|p| {
-            let pl = &self.planned[p.index()];
-            pl.skipped.is_some() || self.is_done(Step::Probe(*p))
-        });
+        // Close the session once everything else is done: not while the consent step may still
+        // send B, C and D on it.
+        let probes_done = !self.waiting_for_consent()
+            && ProbeName::ALL.iter().all(|p| {
+                let pl = &self.planned[p.index()];
+                pl.skipped.is_some() || self.is_done(Step::Probe(*p))
+            });
         if probes_done
             && self.session.is_some()
             && !self.was_sent(Step::Delete)

@@ -966,6 +966,52 @@ fn quick_check_on_unannotated_tools_asks_once_then_sends_exactly_the_proposed_pa
 }
 
 #[test]
+fn a_stateful_session_stays_open_while_the_consent_step_waits_and_closes_after_the_calls_it_allowed()
+ {
+    let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, true));
+    let mut sent: Vec<Step> = Vec::new();
+    let mut now = 0.0;
+    let mut asked_at = None;
+    for _ in 0..40 {
+        // Like a shell: poll after every answer; the user answers once nothing else goes out.
+        let poll = engine.poll(now);
+        if poll.done {
+            break;
+        }
+        if poll.send.is_empty() && engine.awaiting_consent() {
+            asked_at = Some(sent.len());
+            engine.answer_consent(true);
+            continue;
+        }
+        for out in poll.send {
+            let ex = match out.step {
+                Step::ToolsList(_) => unannotated_tools(&out),
+                _ => serve("ts-1.29.0-stateful", "pv2025-11-25", &out),
+            };
+            engine.handle(out.step, ex);
+            sent.push(out.step);
+        }
+        now += 1.0;
+    }
+    let asked_at = asked_at.expect("the consent step was reached");
+    let at = |s: Step| {
+        sent.iter()
+            .position(|x| *x == s)
+            .unwrap_or_else(|| panic!("{s:?} never sent: {sent:?}"))
+    };
+    assert!(
+        at(Step::Delete) > asked_at,
+        "DELETE went out before the consent step was answered: {sent:?}"
+    );
+    for p in [ProbeName::B, ProbeName::C, ProbeName::D] {
+        assert!(
+            at(Step::Probe(p)) < at(Step::Delete),
+            "{p:?} after the session closed: {sent:?}"
+        );
+    }
+}
+
+#[test]
 fn only_probe_a_skips_the_proposals_and_a_write_like_catalogue_proposes_nothing() {
     let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, true));
     let mut sent = Vec::new();
