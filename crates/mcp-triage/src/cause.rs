@@ -59,6 +59,8 @@ labelled_enum! {
         Redirect = "redirect",
         /// The browser could not read the answer (CORS, the network, a refused permission).
         Blocked = "blocked",
+        /// Replay: the recording holds no answer to this request.
+        NotRecorded = "not_recorded",
     }
 }
 
@@ -70,6 +72,7 @@ impl StopReason {
             StopReason::SizeCap => "the answer was cut at the size cap",
             StopReason::Cancelled => "you cancelled the run",
             StopReason::Redirect => "the server answered with a redirect, which is never followed",
+            StopReason::NotRecorded => "the recording holds no answer to this request",
             StopReason::Blocked => {
                 "the answer could not be read (CORS, the network, or a refused permission)"
             }

@@ -482,6 +482,10 @@ fn no_response(b: &mut Builder, ex: &Exchange) {
             Cause::NetworkOrCors,
             "the request failed without a readable response (CORS, DNS, refused, mixed content)",
         ),
+        Some(TransportError::NotRecorded) => (
+            Cause::Unknown,
+            "replay: the recording holds no exchange that fits this request",
+        ),
         None => (Cause::NetworkOrCors, "no response was recorded"),
     };
     b.decide(Channel::Network, cause, DecidedBy::Structure);

@@ -123,6 +123,7 @@ impl Exchange {
             Some(TransportError::Aborted) => return Some(StopReason::Cancelled),
             Some(TransportError::RedirectRefused) => return Some(StopReason::Redirect),
             Some(TransportError::Network) => return Some(StopReason::Blocked),
+            Some(TransportError::NotRecorded) => return Some(StopReason::NotRecorded),
             None => {}
         }
         // A GET answered with an event stream was answered when the stream opened: the stream
@@ -171,6 +172,8 @@ labelled_enum! {
         Aborted = "aborted",
         /// A redirect answered and was not followed.
         RedirectRefused = "redirect_refused",
+        /// Replay: no recorded exchange fits the request (nothing was sent).
+        NotRecorded = "not_recorded",
     }
 }
 

@@ -63,6 +63,7 @@ pub mod limits;
 pub mod plan_file;
 mod reader;
 pub mod redact;
+pub mod replay;
 pub mod share;
 mod spec;
 mod sse;

@@ -8,8 +8,9 @@
 //! its `shape` (the server's data is not ours to publish); version 4 adds `pairs` (how many pairs the
 //! score judged); version 5 spells the spec verdict `not_applicable` (the labelled name, was
 //! `notapplicable`), gives a probe that was skipped or not answered the action `none` (was
-//! `proceed`) and says what stopped an unanswered one (`stopped`). `tests/share-links/` holds links
-//! of every version.
+//! `proceed`) and says what stopped an unanswered one (`stopped`); version 6 adds the stop reason
+//! `not_recorded` (a replayed request the recording holds no answer to). `tests/share-links/` holds
+//! links of every version.
 //!
 //! Server text that looks like a secret (see [`crate::withhold`]) is withheld unless the user opts in
 //! for this link; [`build`] says how many values it withheld.
@@ -30,12 +31,20 @@ use crate::redact::{self, Secrets};
 use crate::spec::Conformance;
 
 /// The payload version this build writes.
-pub const VERSION: u8 = 5;
+pub const VERSION: u8 = 6;
 /// The fragment prefix of the version this build writes.
-pub const PREFIX: &str = "r=v5.";
+pub const PREFIX: &str = "r=v6.";
 
 /// The payload version in which a flag identifier first appeared: a link may only carry the flags
 /// its own version knew.
+/// The first version whose `stopped` may name `reason`.
+fn stop_since(reason: StopReason) -> u8 {
+    match reason {
+        StopReason::NotRecorded => 6,
+        _ => 5,
+    }
+}
+
 fn flag_since(flag: Flag) -> u8 {
     match flag {
         Flag::SecretEchoed => 2,
@@ -192,7 +201,7 @@ impl ResultShape {
 pub enum ShareError {
     /// Longer than [`MAX_FRAGMENT`].
     TooLong,
-    /// Not `r=v1.` … `r=v5.` followed by data.
+    /// Not `r=v1.` … `r=v6.` followed by data.
     WrongPrefix,
     /// A version this build does not know.
     UnknownVersion,
@@ -451,7 +460,7 @@ pub fn build(
 /// (what the panel shows).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link {
-    /// `page_base#r=v5.…`.
+    /// `page_base#r=v6.…`.
     pub url: String,
     /// The payload as the link decodes, pretty-printed: exactly what is shared.
     pub shown: String,
@@ -647,7 +656,8 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
         )?;
         check(
             row.stopped.as_deref().is_none_or(|s| {
-                declared >= 5 && StopReason::parse(s).is_some() && row.action == NO_ACTION
+                StopReason::parse(s).is_some_and(|r| stop_since(r) <= declared)
+                    && row.action == NO_ACTION
             }),
             "stopped",
         )?;
@@ -716,6 +726,7 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
         Some(("v3", data)) => (3u8, data),
         Some(("v4", data)) => (4u8, data),
         Some(("v5", data)) => (5u8, data),
+        Some(("v6", data)) => (6u8, data),
         _ => return Err(ShareError::UnknownVersion),
     };
     let packed = decode_base64url(data).ok_or(ShareError::BadEncoding)?;
@@ -736,6 +747,8 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
 /// v4 → v5: `notapplicable` is spelled `not_applicable`, and a skipped probe's action `proceed`
 /// (advice it never deserved) becomes `none`. A v4 row cut by a deadline or Cancel cannot be told
 /// from an answered one, so it keeps its action.
+///
+/// v5 → v6: only a new stop reason, so only the version number changes.
 fn migrate(mut p: Share) -> Share {
     if p.v < 4 && p.pairs.is_none() {
         p.pairs = p.score.map(|_| 3);
@@ -808,7 +821,7 @@ mod tests {
     fn round_trip_and_fragment_shape() {
         let p = sample();
         let frag = encode(&p);
-        assert!(frag.starts_with("r=v5."));
+        assert!(frag.starts_with("r=v6."));
         assert_eq!(decode(&frag), Ok(p.clone()));
         assert_eq!(decode(&format!("#{frag}")), Ok(p));
     }
@@ -920,7 +933,7 @@ mod tests {
             matches!(decode(&pack(&v4, "r=v4.")), Err(ShareError::BadPayload(_))),
             "a score over more pairs than were judged"
         );
-        assert_eq!(decode("r=v6.AAAA"), Err(ShareError::UnknownVersion));
+        assert_eq!(decode("r=v7.AAAA"), Err(ShareError::UnknownVersion));
     }
 
     #[test]
@@ -934,7 +947,7 @@ mod tests {
         skipped.skipped = Some("no tool to call".into());
         v4.rows.push(skipped);
         let opened = decode(&pack(&v4, "r=v4.")).unwrap();
-        assert_eq!(opened.v, 5);
+        assert_eq!(opened.v, VERSION);
         assert_eq!(opened.rows[0].spec.as_ref().unwrap().0, "not_applicable");
         assert_eq!(
             opened.rows[0].action, "pick_another_tool",
@@ -952,19 +965,27 @@ mod tests {
         v4_none.rows[1].action = NO_ACTION.into();
         assert!(decode(&pack(&v4_none, "r=v4.")).is_err());
         let mut v5_old_word = opened.clone();
+        v5_old_word.v = 5;
         v5_old_word.rows[0].spec.as_mut().unwrap().0 = "notapplicable".into();
         assert!(decode(&pack(&v5_old_word, "r=v5.")).is_err());
         // `stopped` names a stop reason, comes with the action `none`, and only from v5 on.
         let mut stopped = opened.clone();
+        stopped.v = 5;
         stopped.rows[0].stopped = Some("deadline".into());
         assert!(
             decode(&pack(&stopped, "r=v5.")).is_err(),
             "advice beside a stop"
         );
         stopped.rows[0].action = NO_ACTION.into();
-        assert_eq!(decode(&pack(&stopped, "r=v5.")).unwrap(), stopped);
+        let as_v6 = |p: &Share| Share { v: 6, ..p.clone() };
+        assert_eq!(decode(&pack(&stopped, "r=v5.")).unwrap(), as_v6(&stopped));
         stopped.rows[0].stopped = Some("exploded".into());
         assert!(decode(&pack(&stopped, "r=v5.")).is_err());
+        // `not_recorded` (a replay's unanswered request) arrived with v6.
+        stopped.rows[0].stopped = Some("not_recorded".into());
+        assert!(decode(&pack(&stopped, "r=v5.")).is_err());
+        let stopped = as_v6(&stopped);
+        assert_eq!(decode(&pack(&stopped, "r=v6.")).unwrap(), stopped);
         let mut v4_stopped = v4.clone();
         v4_stopped.rows[0].stopped = Some("deadline".into());
         assert!(decode(&pack(&v4_stopped, "r=v4.")).is_err());

@@ -1,0 +1,438 @@
+//! Replay: the engine run again over recorded answers instead of a network. Both shells (the CLI's
+//! `mcp-triage replay`, the page's pasted captures) call [`replay`], so the same captures give the
+//! same report, byte for byte, natively and in wasm.
+//!
+//! The engine plans as it would live (`poll`); every request it sends is answered by the recorded
+//! exchange that fits it best (`handle`); nothing is sent anywhere and no clock runs (time stays at
+//! zero, so no deadline passes: the recordings carry their own). How a recorded answer is matched to
+//! a request:
+//!
+//! 1. It must have the same HTTP method and JSON-RPC method, carry an `Authorization` header exactly
+//!    when the request does, and, when it has an `intent` (`A`–`D`, `no_token`, `get`: the project's
+//!    own recordings), the same intent.
+//! 2. A `tools/call` without an intent (public captures use their own tool names) must play the same
+//!    part against the catalogue the replay has read: a tool not in it (probe A), arguments the
+//!    tool's schema refuses (B: a required one missing or of the wrong JSON type), or arguments it
+//!    accepts to the same tool (C, D).
+//!    Without a catalogue (no `tools/list` recorded) only a recorded intent can name a probe.
+//! 3. Among those, the best: the same intent, then the same tool, then (to the same tool) the same
+//!    arguments, then the same `protocolVersion` asked for, then the most request headers sent alike
+//!    (a session id counts when both have one or neither does), then an ordinary `Origin` (none or a
+//!    loopback page's) where the request sent none of its own, then for connect steps an answer that
+//!    succeeded, then the first given. Each recorded answer answers one request.
+//!
+//! A request nothing fits gets an exchange that says so ([`crate::cause::StopReason::NotRecorded`]).
+//! The era is the one a report names, else it comes from the recordings: `initialize` and
+//! `server/discover` both recorded → auto;
+//! `server/discover` only → 2026-07-28; else the `protocolVersion` the first `initialize` asked for
+//! (2025-11-25 when several were recorded and it is among them). The token is assumed when a recorded
+//! request carries `Authorization`. The consent step is answered yes exactly when a recorded call
+//! fits one of its proposals (the recording shows the calls were made); replies to server requests
+//! are not sent again.
+
+use serde_json::Value;
+
+use crate::catalogue::ToolInfo;
+use crate::engine::{
+    ERA_CHOICES, Engine, EngineConfig, Era, MODERN, Mode, Outgoing, RunReport, Step,
+};
+use crate::exchange::{Exchange, TransportError, Vantage};
+use crate::limits::Limits;
+use crate::redact::Credentials;
+
+/// The most recorded exchanges one replay reads (the page's paste cap is lower).
+pub const MAX_CAPTURES: usize = 4096;
+
+/// A finished replay.
+#[derive(Debug, Clone)]
+pub struct Replayed {
+    /// The report, as a live run with these answers would have made it.
+    pub report: RunReport,
+    /// How many recorded exchanges answered a request.
+    pub used: usize,
+    /// The recorded exchanges that answered nothing (their positions in the input).
+    pub unused: Vec<usize>,
+    /// The requests no recorded exchange fitted, in the order they were planned.
+    pub unanswered: Vec<Step>,
+}
+
+/// Why a set of recordings cannot be replayed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReplayProblem {
+    /// No exchanges at all.
+    Empty,
+    /// More than [`MAX_CAPTURES`].
+    TooMany(usize),
+    /// Nothing recorded opens a run (`initialize` or `server/discover`).
+    NoConnect,
+}
+
+impl std::fmt::Display for ReplayProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReplayProblem::Empty => write!(f, "no recorded exchanges to replay"),
+            ReplayProblem::TooMany(n) => write!(
+                f,
+                "{n} recorded exchanges: a replay reads at most {MAX_CAPTURES}"
+            ),
+            ReplayProblem::NoConnect => write!(
+                f,
+                "nothing recorded opens a run (no initialize or server/discover request): classify the exchanges one by one instead"
+            ),
+        }
+    }
+}
+
+/// The JSON-RPC message of a request body, if it is one object.
+fn message(ex_body: Option<&str>) -> Option<Value> {
+    ex_body
+        .and_then(|b| serde_json::from_str::<Value>(b).ok())
+        .filter(Value::is_object)
+}
+
+fn rpc_method(msg: Option<&Value>) -> Option<&str> {
+    msg.and_then(|m| m.get("method")).and_then(Value::as_str)
+}
+
+fn has_header(headers: &[(String, String)], name: &str) -> bool {
+    headers.iter().any(|(k, _)| k.eq_ignore_ascii_case(name))
+}
+
+/// The part a `tools/call` plays against the catalogue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    UnknownTool,
+    RefusedArguments,
+    AcceptedArguments,
+}
+
+fn json_type_fits(declared: &str, v: &Value) -> bool {
+    match declared {
+        "string" => v.is_string(),
+        "number" => v.is_number(),
+        "integer" => v.as_i64().is_some() || v.as_u64().is_some(),
+        "boolean" => v.is_boolean(),
+        "array" => v.is_array(),
+        "object" => v.is_object(),
+        "null" => v.is_null(),
+        _ => true,
+    }
+}
+
+fn part_of(msg: &Value, tools: &[ToolInfo]) -> Option<(Part, String)> {
+    // Without a catalogue no call can be told to be unknown or refused.
+    if tools.is_empty() {
+        return None;
+    }
+    let params = msg.get("params")?;
+    let name = params.get("name").and_then(Value::as_str)?;
+    let Some(tool) = tools.iter().find(|t| t.name == name) else {
+        return Some((Part::UnknownTool, name.to_string()));
+    };
+    let empty = serde_json::Map::new();
+    let args = match params.get("arguments") {
+        None | Some(Value::Null) => &empty,
+        Some(Value::Object(m)) => m,
+        Some(_) => return Some((Part::RefusedArguments, name.to_string())),
+    };
+    let missing = tool.required.iter().any(|r| !args.contains_key(r));
+    let mistyped = tool
+        .properties
+        .iter()
+        .any(|(k, t)| args.get(k).is_some_and(|v| !json_type_fits(t, v)));
+    let part = if missing || mistyped {
+        Part::RefusedArguments
+    } else {
+        Part::AcceptedArguments
+    };
+    Some((part, name.to_string()))
+}
+
+fn answered_well(ex: &Exchange) -> bool {
+    let Some(r) = &ex.response else { return false };
+    if !(200..300).contains(&r.status) {
+        return false;
+    }
+    let body = r.body.as_deref().unwrap_or("");
+    body.is_empty() || (body.contains("\"result\"") && !body.contains("\"error\""))
+}
+
+/// How well `ex` answers `out`: `None` when it cannot, else a score (higher is better).
+fn fit(out: &Outgoing, sends_token: bool, ex: &Exchange, tools: &[ToolInfo]) -> Option<[u32; 7]> {
+    if !ex.request.method.eq_ignore_ascii_case(out.method) {
+        return None;
+    }
+    if has_header(&ex.request.headers, "authorization") != sends_token {
+        return None;
+    }
+    let ours = message(out.body.as_deref());
+    let theirs = message(ex.request.body.as_deref());
+    let method = rpc_method(ours.as_ref());
+    if method != rpc_method(theirs.as_ref()) {
+        return None;
+    }
+    let intent_same = match (&ex.intent, &out.intent) {
+        (Some(a), Some(b)) if a == b => 1,
+        (Some(_), _) => return None,
+        (None, _) => 0,
+    };
+    let (mut same_tool, mut same_args) = (0, 0);
+    if method == Some("tools/call") {
+        let (Some(o), Some(t)) = (ours.as_ref(), theirs.as_ref()) else {
+            return None;
+        };
+        if intent_same == 0 {
+            let (our_part, our_tool) = part_of(o, tools)?;
+            let (their_part, their_tool) = part_of(t, tools)?;
+            if our_part != their_part {
+                return None;
+            }
+            // Two accepted calls are C or D only to the same tool (the parts differ by tool).
+            if our_part == Part::AcceptedArguments && our_tool != their_tool {
+                return None;
+            }
+            same_tool = u32::from(our_tool == their_tool);
+        }
+        // The same arguments count for the same tool only (probe A's name is ours alone).
+        same_args = u32::from(
+            (intent_same == 1 || same_tool == 1)
+                && o.pointer("/params/arguments") == t.pointer("/params/arguments"),
+        );
+    }
+    let version = |m: Option<&Value>| {
+        m.and_then(|m| m.pointer("/params/protocolVersion"))
+            .cloned()
+    };
+    let same_version = u32::from(version(ours.as_ref()) == version(theirs.as_ref()));
+    let session = crate::header::SESSION_ID;
+    let mut alike =
+        u32::from(has_header(&out.headers, session) == has_header(&ex.request.headers, session));
+    for (name, value) in &out.headers {
+        if name.eq_ignore_ascii_case(session) {
+            continue;
+        }
+        if ex.request.header(name) == Some(value.as_str()) {
+            alike += 1;
+        }
+    }
+    // Where the request sent no Origin of its own, an ordinary one: none, or a loopback page's
+    // (public captures test foreign and `null` origins on purpose).
+    let ordinary_origin = u32::from(
+        has_header(&out.headers, "origin")
+            || ex.request.header("origin").is_none_or(|o| {
+                o.starts_with("http://localhost")
+                    || o.starts_with("http://127.0.0.1")
+                    || o.starts_with("https://localhost")
+            }),
+    );
+    let connect_ok = u32::from(!matches!(out.step, Step::Probe(_)) && answered_well(ex));
+    Some([
+        intent_same,
+        same_tool,
+        same_args,
+        same_version,
+        alike,
+        ordinary_origin,
+        connect_ok,
+    ])
+}
+
+/// The era the recordings speak (see the module's rules).
+fn era_of(captures: &[Exchange]) -> Era {
+    let methods: Vec<Option<Value>> = captures
+        .iter()
+        .map(|c| message(c.request.body.as_deref()))
+        .collect();
+    let has = |m: &str| methods.iter().any(|v| rpc_method(v.as_ref()) == Some(m));
+    match (has("initialize"), has("server/discover")) {
+        (true, true) => Era::Auto,
+        (false, true) => Era::Modern,
+        _ => {
+            let asked: Vec<&str> = methods
+                .iter()
+                .filter(|v| rpc_method(v.as_ref()) == Some("initialize"))
+                .filter_map(|v| v.as_ref()?.pointer("/params/protocolVersion")?.as_str())
+                .filter(|v| *v != MODERN && ERA_CHOICES.iter().any(|(c, _)| c == v))
+                .collect();
+            let default = ERA_CHOICES[0].0;
+            let chosen = if asked.contains(&default) {
+                Some(default)
+            } else {
+                asked.first().copied()
+            };
+            chosen
+                .and_then(Era::parse)
+                .unwrap_or_else(Era::default_choice)
+        }
+    }
+}
+
+/// The exchange for a request no recording answers: the request as it would have gone (the token
+/// marked where it would have been sent), and why nothing came back.
+fn not_recorded(out: &Outgoing, sends_token: bool) -> Exchange {
+    let creds = Credentials::new(String::new(), Vec::new(), Vec::new());
+    let mut ex = crate::engine::unanswered_exchange(out, &creds, Vantage::Direct);
+    ex.request = crate::engine::recorded_request(out, &[], &[], sends_token);
+    ex.transport_error = Some(TransportError::NotRecorded);
+    ex.transport_error_detail = Some("replay: no recorded exchange fits this request".into());
+    ex
+}
+
+/// Recorded exchanges as read from a file or a paste, with the era a report names.
+#[derive(Debug, Clone, Default)]
+pub struct Recording {
+    /// The exchanges, in the order given.
+    pub exchanges: Vec<Exchange>,
+    /// The era the run spoke, when the text is a report that says so (else inferred).
+    pub era: Option<Era>,
+}
+
+/// Replays `captures` through the engine (see the module's rules), speaking `era` when given.
+pub fn replay(captures: &[Exchange], era: Option<Era>) -> Result<Replayed, ReplayProblem> {
+    if captures.is_empty() {
+        return Err(ReplayProblem::Empty);
+    }
+    if captures.len() > MAX_CAPTURES {
+        return Err(ReplayProblem::TooMany(captures.len()));
+    }
+    let connect = captures.iter().find(|c| {
+        matches!(
+            rpc_method(message(c.request.body.as_deref()).as_ref()),
+            Some("initialize" | "server/discover")
+        )
+    });
+    let Some(connect) = connect else {
+        return Err(ReplayProblem::NoConnect);
+    };
+    let has_token = captures
+        .iter()
+        .any(|c| has_header(&c.request.headers, "authorization"));
+    let mut engine = Engine::new(EngineConfig {
+        endpoint: connect.request.url.clone(),
+        era: era.unwrap_or_else(|| era_of(captures)),
+        mode: Mode::Quick,
+        has_token,
+        random: 0,
+        limits: Limits::default(),
+        client_version: env!("CARGO_PKG_VERSION").into(),
+        secrets: crate::redact::Secrets::default(),
+    });
+    let mut free = vec![true; captures.len()];
+    let mut unanswered = Vec::new();
+    // Each round sends at least one request or answers the consent step; a run sends a bounded
+    // number of requests, and the cap below is a backstop against a loop.
+    for _ in 0..4 * MAX_CAPTURES {
+        let poll = engine.poll(0.0);
+        if poll.done {
+            break;
+        }
+        if poll.send.is_empty() {
+            if engine.awaiting_consent() {
+                let yes = engine.consent_rows().iter().any(|row| {
+                    row.proposal.as_ref().is_some_and(|p| {
+                        let ours = message(Some(&p.payload));
+                        captures.iter().enumerate().any(|(i, c)| {
+                            free[i]
+                                && ours.as_ref().is_some_and(|o| {
+                                    message(c.request.body.as_deref()).is_some_and(|t| {
+                                        o.pointer("/params/name") == t.pointer("/params/name")
+                                    })
+                                })
+                        })
+                    })
+                });
+                engine.answer_consent(yes);
+                continue;
+            }
+            break;
+        }
+        // Connect and catalogue steps first, so a probe is matched against the catalogue the
+        // same round reads (answers in any order make the same report: the engine's guarantee).
+        let mut batch = poll.send;
+        batch.sort_by_key(|o| matches!(o.step, Step::Probe(_)));
+        for out in batch {
+            let sends_token = out.with_token && has_token;
+            let tools = engine.tools().to_vec();
+            let best = captures
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| free[*i])
+                .filter_map(|(i, c)| fit(&out, sends_token, c, &tools).map(|s| (s, i)))
+                // The highest score; the first given among equals.
+                .max_by(|(a, i), (b, j)| a.cmp(b).then(j.cmp(i)));
+            match best {
+                Some((_, i)) => {
+                    free[i] = false;
+                    // The version a recording says it negotiated is the replay's to find again,
+                    // as it was the live run's (the engine writes it into what it records).
+                    let mut ex = captures[i].clone();
+                    ex.negotiated_version = None;
+                    engine.handle(out.step, ex);
+                }
+                None => {
+                    unanswered.push(out.step);
+                    engine.handle(out.step, not_recorded(&out, sends_token));
+                }
+            }
+        }
+    }
+    let unused: Vec<usize> = free
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| f.then_some(i))
+        .collect();
+    Ok(Replayed {
+        report: engine.report(),
+        used: captures.len() - unused.len(),
+        unused,
+        unanswered,
+    })
+}
+
+/// The era a report's `era` field names (`"auto"`, `"modern"`, `{"legacy": "2025-11-25"}`).
+fn era_named(v: &Value) -> Option<Era> {
+    match v {
+        Value::String(s) if s == "auto" => Some(Era::Auto),
+        Value::String(s) if s == "modern" => Some(Era::Modern),
+        Value::Object(m) => m.get("legacy")?.as_str().and_then(Era::parse),
+        _ => None,
+    }
+}
+
+/// Reads recordings from one JSON text: an `mcp-exchange/1` document, an array of them, or a
+/// `mcp-triage-report/1` (its records' exchanges in order, and its era).
+pub fn read_captures(text: &str) -> Result<Recording, String> {
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let is_report =
+        value.get("format").and_then(Value::as_str) == Some(crate::export::REPORT_FORMAT);
+    let era = if is_report {
+        value.get("era").and_then(era_named)
+    } else {
+        None
+    };
+    let items = match value {
+        Value::Array(items) => items,
+        Value::Object(ref m) if is_report => m
+            .get("records")
+            .and_then(Value::as_array)
+            .map(|rs| {
+                rs.iter()
+                    .filter_map(|r| r.get("exchange").cloned())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        other => vec![other],
+    };
+    if items.len() > MAX_CAPTURES {
+        return Err(ReplayProblem::TooMany(items.len()).to_string());
+    }
+    let exchanges = items
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            Exchange::from_json(v.to_string().as_bytes())
+                .map_err(|e| format!("exchange {}: {e}", i + 1))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Recording { exchanges, era })
+}

@@ -1,0 +1,187 @@
+//! Replay drives the engine with recorded answers: every public capture set replays, each probe is
+//! answered by the capture that plays its part, and a report replays to itself.
+
+// Test code: a panic is a failed test, not a crash on network data.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+use mcp_triage::Exchange;
+use mcp_triage::cause::StopReason;
+use mcp_triage::engine::{ProbeName, Step};
+use mcp_triage::replay::{self, ReplayProblem};
+
+fn shared() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/exchanges")
+}
+
+fn stack(name: &str) -> Vec<Exchange> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(shared().join(name))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| Exchange::from_json(&std::fs::read(f).unwrap()).unwrap())
+        .collect()
+}
+
+fn stacks() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(shared())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The case a replayed step was answered by (public captures carry their case as a label).
+fn case_of(r: &replay::Replayed, step: Step) -> Option<String> {
+    r.report
+        .records
+        .iter()
+        .find(|rec| rec.step == step)
+        .and_then(|rec| rec.exchange.case.clone())
+}
+
+#[test]
+fn every_public_capture_set_replays_with_each_probe_answered_by_the_capture_that_plays_its_part() {
+    let mut replayed = 0;
+    for name in stacks().iter().filter(|n| !n.ends_with("-auth")) {
+        let r = replay::replay(&stack(name), None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            !r.unanswered.iter().any(|s| matches!(s, Step::Probe(_))),
+            "{name}: a probe had no recorded answer: {:?}",
+            r.unanswered
+        );
+        for p in ProbeName::ALL {
+            let case = case_of(&r, Step::Probe(*p)).unwrap_or_default();
+            // `A_unknown_tool`, `XA_unknown_tool` (2026-07-28)…: the capture made for that part.
+            let part = case.trim_start_matches('X');
+            assert!(
+                part.starts_with(&format!("{}_", p.as_str())),
+                "{name}: probe {p:?} was answered by {case:?}"
+            );
+        }
+        // The connect step took an ordinary capture, not one of the deliberate mistakes.
+        let connect = case_of(&r, Step::Initialize).or_else(|| case_of(&r, Step::Discover));
+        assert!(
+            matches!(connect.as_deref(), Some("init" | "X0_server_discover")),
+            "{name}: connected with {connect:?}"
+        );
+        assert_eq!(r.used + r.unused.len(), stack(name).len());
+        replayed += 1;
+    }
+    assert!(replayed >= 16, "only {replayed} capture sets replayed");
+}
+
+#[test]
+fn the_seeds_captures_replay_to_the_seeds_finding_and_the_python_low_level_server_to_its_code() {
+    let seed = replay::replay(&stack("ts-1.29.0-stateless"), None).unwrap();
+    assert_eq!(seed.report.summary.score, Some(0));
+    assert!(
+        seed.report.headline.contains("all arrive as isError: true"),
+        "{}",
+        seed.report.headline
+    );
+    let low = replay::replay(&stack("py-mcp-2.3.0-lowlevel-stateful"), None).unwrap();
+    assert!(
+        low.report.headline.contains("JSON-RPC error 0"),
+        "{}",
+        low.report.headline
+    );
+}
+
+#[test]
+fn a_request_the_recording_holds_no_answer_to_is_reported_as_not_recorded_without_advice() {
+    // The auth captures record no tools/list: probe A cannot be told apart from any other call.
+    let r = replay::replay(&stack("ts-1.29.0-auth"), None).unwrap();
+    assert!(
+        r.unanswered.contains(&Step::Probe(ProbeName::A)),
+        "{:?}",
+        r.unanswered
+    );
+    let a = r
+        .report
+        .records
+        .iter()
+        .find(|rec| rec.step == Step::Probe(ProbeName::A))
+        .unwrap();
+    assert_eq!(a.exchange.stop_reason(), Some(StopReason::NotRecorded));
+    assert!(
+        r.report.headline.contains("the recording holds no answer"),
+        "{}",
+        r.report.headline
+    );
+    // What it did record still counts: the token check answered 401.
+    assert_eq!(
+        case_of(&r, Step::NoToken).as_deref(),
+        Some("AUTH1_no_token")
+    );
+}
+
+#[test]
+fn a_replayed_report_replays_to_the_same_json() {
+    for name in [
+        "ts-1.29.0-stateful",
+        "py-mcp-2.3.0-mcpserver-stateless",
+        "ts-1.32.2-auth",
+    ] {
+        let first = replay::replay(&stack(name), None).unwrap();
+        let ep = mcp_triage::endpoint::parse_endpoint(&first.report.endpoint).unwrap();
+        let secrets = mcp_triage::redact::Secrets::default();
+        let json = mcp_triage::export::report_json(&first.report, &ep, true, &secrets);
+        let read = replay::read_captures(&json).unwrap();
+        let again = replay::replay(&read.exchanges, read.era).unwrap();
+        let second = mcp_triage::export::report_json(&again.report, &ep, true, &secrets);
+        let first_difference = json
+            .lines()
+            .zip(second.lines())
+            .enumerate()
+            .find(|(_, (a, b))| a != b);
+        assert_eq!(first_difference, None, "{name}");
+        assert_eq!(second, json, "{name}");
+        let unused: Vec<_> = again
+            .unused
+            .iter()
+            .map(|i| {
+                (
+                    read.exchanges[*i].case.clone(),
+                    read.exchanges[*i].request.method.clone(),
+                    read.exchanges[*i].intent.clone(),
+                )
+            })
+            .collect();
+        assert!(
+            again.unused.is_empty(),
+            "{name}: every record answers its own step: {unused:?} {:?}",
+            again.unanswered
+        );
+    }
+}
+
+#[test]
+fn what_cannot_open_a_run_is_refused_with_a_reason() {
+    assert_eq!(replay::replay(&[], None).unwrap_err(), ReplayProblem::Empty);
+    let probes_only: Vec<Exchange> = stack("ts-1.29.0-stateless")
+        .into_iter()
+        .filter(|e| {
+            e.case
+                .as_deref()
+                .is_some_and(|c| c.starts_with("A_") || c.starts_with("C_"))
+        })
+        .collect();
+    assert!(!probes_only.is_empty());
+    let refused = replay::replay(&probes_only, None).unwrap_err();
+    assert_eq!(refused, ReplayProblem::NoConnect);
+    assert!(refused.to_string().contains("classify"));
+    for bad in [
+        "",
+        "{",
+        "[1]",
+        "{\"format\":\"mcp-triage-report/1\",\"records\":[{\"exchange\":7}]}",
+    ] {
+        assert!(replay::read_captures(bad).is_err(), "{bad:?}");
+    }
+}
