@@ -1,8 +1,10 @@
-//! `mcp-triage`: the native command line. `probe` checks a live server over HTTP; `classify` reads
-//! `mcp-exchange/1` files and prints verdicts.
+//! `mcp-triage`: the native command line. `probe` checks a live server over HTTP; `replay` runs the
+//! check again over recorded answers; `classify` reads `mcp-exchange/1` files and prints verdicts.
 
 mod http;
+mod output;
 mod probe;
+mod replay;
 
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
@@ -12,6 +14,7 @@ use mcp_triage::Probe;
 use mcp_triage::{Assessment, Exchange, Options, assess};
 
 const USAGE: &str = r#"usage: mcp-triage probe URL [options]     (see mcp-triage probe --help)
+       mcp-triage replay CAPTURE... [options] (see mcp-triage replay --help)
        mcp-triage classify [--json] [--summary] [--intent A|B|C|D] [--version V] FILE...
        (FILE may be - for standard input)
 
@@ -120,8 +123,10 @@ fn human_row(file: &str, a: &Assessment) -> String {
 }
 
 fn main() -> ExitCode {
-    if std::env::args().nth(1).as_deref() == Some("probe") {
-        return ExitCode::from(probe::main(std::env::args().skip(2)));
+    match std::env::args().nth(1).as_deref() {
+        Some("probe") => return ExitCode::from(probe::main(std::env::args().skip(2))),
+        Some("replay") => return ExitCode::from(replay::main(std::env::args().skip(2))),
+        _ => {}
     }
     let args = match parse_args(std::env::args().skip(1)) {
         Ok(a) => a,

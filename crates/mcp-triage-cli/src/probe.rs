@@ -10,6 +10,12 @@ use mcp_triage::redact::Credentials;
 use mcp_triage::{Limits, endpoint};
 
 use crate::http;
+use crate::output::{self, Output};
+
+/// The whole usage text.
+pub(crate) fn usage() -> String {
+    USAGE.replace("{OUTPUT}", output::USAGE)
+}
 
 pub(crate) const USAGE: &str = r#"usage: mcp-triage probe URL [options]
 
@@ -27,9 +33,6 @@ Options:
   --era E                 2025-11-25 (default), 2025-06-18, 2025-03-26, 2026-07-28 or auto
   --time-limit SECONDS    the whole run's time limit (2 to 600; default 120)
   --origin ORIGIN         send this Origin header (to test the server's Origin check)
-  --json                  print the report as JSON (the page's JSON export) on stdout
-  --fail-under N          exit 5 when fewer than N pairs of A, B, C are told apart by
-                          structure ("n/a" is below any N of at least 1)
   --write-plan FILE       write the calls this run would make (declared read-only
                           tools, else the proposals for tools that declare nothing,
                           with "opt_in": false) as a plan file to read and commit
@@ -41,13 +44,15 @@ does not annotate are not called, and the report says what was skipped and why.
 http:// is accepted only for loopback hosts when a secret is sent.
 Progress goes to standard error; colour is never used.
 
+{OUTPUT}
+
 Exit status (the lowest that applies):
   0  the run completed
   2  usage error
   3  the server could not be reached, or refused the run at connect
   4  a planned probe could not run to an answer
   5  the score is below --fail-under
-  6  a local failure (standard output could not be written)"#;
+  6  a local failure (an output could not be made or written)"#;
 
 struct ProbeArgs {
     url: String,
@@ -57,8 +62,7 @@ struct ProbeArgs {
     era: Era,
     seconds: u64,
     origin: Option<String>,
-    json: bool,
-    fail_under: Option<u8>,
+    output: Output,
     plan: Option<mcp_triage::plan_file::PlanFile>,
     write_plan: Option<String>,
 }
@@ -78,11 +82,13 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
     let mut era = Era::default_choice();
     let mut seconds = mcp_triage::limits::RUN_SECONDS.2;
     let mut origin = None;
-    let mut json = false;
-    let mut fail_under = None;
+    let mut output = Output::default();
     let mut plan = None;
     let mut write_plan = None;
     while let Some(arg) = args.next() {
+        if output.take(&arg, &mut || args.next())? {
+            continue;
+        }
         let mut value = |flag: &str| args.next().ok_or(format!("{flag} needs a value"));
         match arg.as_str() {
             "-h" | "--help" => return Err(String::new()),
@@ -118,7 +124,6 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
                 seconds = mcp_triage::limits::parse_run_seconds(&value("--time-limit")?)?
             }
             "--origin" => origin = Some(value("--origin")?),
-            "--json" => json = true,
             "--plan" => {
                 let file = value("--plan")?;
                 let text = std::fs::read(&file).map_err(|e| format!("cannot read {file}: {e}"))?;
@@ -133,12 +138,6 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
                     Some(mcp_triage::plan_file::decode(&text).map_err(|e| format!("{file}: {e}"))?);
             }
             "--write-plan" => write_plan = Some(value("--write-plan")?),
-            "--fail-under" => {
-                let n = value("--fail-under")?;
-                fail_under = Some(n.parse::<u8>().ok().filter(|n| *n <= 3).ok_or(format!(
-                    "--fail-under takes 0 to 3 (pairs of A, B, C), not {n:?}"
-                ))?);
-            }
             flag if flag.starts_with('-') => return Err(format!("unknown flag {flag:?}")),
             _ if url.is_none() => url = Some(arg),
             _ => return Err(format!("one URL only (got another: {arg:?})")),
@@ -152,8 +151,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
         era,
         seconds,
         origin,
-        json,
-        fail_under,
+        output,
         plan,
         write_plan,
     })
@@ -178,11 +176,11 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
     let args = match parse(args) {
         Ok(a) => a,
         Err(msg) if msg.is_empty() => {
-            println!("{USAGE}");
+            println!("{}", usage());
             return exit::OK;
         }
         Err(msg) => {
-            eprintln!("mcp-triage probe: {msg}\n\n{USAGE}");
+            eprintln!("mcp-triage probe: {msg}\n\n{}", usage());
             return exit::USAGE;
         }
     };
@@ -226,19 +224,7 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
             return code;
         }
     };
-    let secrets = creds.secrets();
-    let text = if args.json {
-        mcp_triage::export::report_json(&report, &ep, true, &secrets)
-    } else {
-        render(&report, &ep)
-    };
-    let text = mcp_triage::redact::redact(&text, &secrets).0;
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    if writeln!(out, "{text}").and_then(|_| out.flush()).is_err() {
-        return exit::LOCAL;
-    }
-    report.exit_code(args.fail_under)
+    args.output.emit(&report, &ep, &creds.secrets(), render)
 }
 
 fn run(
@@ -375,8 +361,18 @@ fn progress_word(engine: &Engine, step: mcp_triage::engine::Step) -> String {
     }
 }
 
-/// The terminal report: what the page's summary and cards say, as text (no colour).
-fn render(report: &RunReport, ep: &endpoint::Endpoint) -> String {
+/// The terminal report: what the page's summary and cards say, as text (no colour), the endpoint's
+/// path and query hidden unless `include_path` (as in every other form).
+pub(crate) fn render(report: &RunReport, ep: &endpoint::Endpoint, include_path: bool) -> String {
+    let text = render_all(report, ep);
+    if include_path {
+        text
+    } else {
+        mcp_triage::export::Scrub::new(ep).apply(&text)
+    }
+}
+
+fn render_all(report: &RunReport, ep: &endpoint::Endpoint) -> String {
     let mut out = String::new();
     out.push_str(&format!("MCP Triage — {}\n\n", ep.url));
     out.push_str(&format!("{}\n\n", report.headline));

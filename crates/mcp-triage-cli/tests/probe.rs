@@ -5,78 +5,12 @@
 // Test code: a panic is a failed test, not a crash on network data.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod common;
 
+use std::process::Command;
+
+use common::{demo, hostile, probe, python_peer, text};
 use mcp_triage::leak::{self, Sentinels};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// A server process, killed when the test ends.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts `program args…` from the repository root and waits until `port` accepts connections.
-fn start(program: &str, args: &[&str], port: u16) -> Server {
-    let child = Command::new(program)
-        .args(args)
-        .current_dir(root())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
-    let server = Server(child);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "{program} did not listen on {port}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    server
-}
-
-fn demo(port: u16, extra: &[&str]) -> Server {
-    let port_s = port.to_string();
-    let mut args = vec![
-        "demo/server.mjs",
-        "--port",
-        &port_s,
-        "--origins",
-        "http://127.0.0.1:1",
-        "--cors",
-        "none",
-    ];
-    args.extend_from_slice(extra);
-    start("node", &args, port)
-}
-
-fn probe(args: &[&str], env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mcp-triage"))
-        .arg("probe")
-        .args(args)
-        .envs(env.iter().copied())
-        .output()
-        .unwrap()
-}
-
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn probe_reaches_a_typescript_server_without_cors_and_reports_the_seeds_three_failures() {
@@ -114,17 +48,7 @@ fn probe_reaches_a_typescript_server_without_cors_and_reports_the_seeds_three_fa
 
 #[test]
 fn probe_against_the_python_peer_gets_its_own_dialect() {
-    let _server = start(
-        "e2e/py/.venv/bin/python",
-        &[
-            "e2e/py/server.py",
-            "--port",
-            "18962",
-            "--cors-origin",
-            "http://127.0.0.1:1",
-        ],
-        18962,
-    );
+    let _server = python_peer(18962);
     let out = probe(&["http://127.0.0.1:18962/mcp", "--json"], &[]);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
@@ -203,17 +127,7 @@ fn every_exit_status_of_probe_is_reachable() {
 
 #[test]
 fn a_server_that_echoes_the_token_leaves_no_trace_of_it_in_stdout_stderr_or_json() {
-    let _hostile = start(
-        "node",
-        &[
-            "e2e/hostile.mjs",
-            "--port",
-            "18965",
-            "--origin",
-            "http://127.0.0.1:1",
-        ],
-        18965,
-    );
+    let _hostile = hostile(18965);
     let s = Sentinels::new(0x05ee_dc11_u64);
     let url = "http://127.0.0.1:18965/echo/mcp";
     for json in [false, true] {

@@ -483,6 +483,15 @@ fn pick_d(tools: &[ToolInfo], pool: Pool) -> Result<Choice, SkipReason> {
     })
 }
 
+/// The randomness a probe-A name was made from (see [`unknown_tool_name`]), so a replay of a
+/// recorded run names the same tool.
+pub(crate) fn random_of_unknown_name(name: &str) -> Option<u64> {
+    let hex = name.strip_prefix("mcp_triage_no_such_tool_")?;
+    (hex.len() == 12 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| u64::from_str_radix(hex, 16).ok())
+        .flatten()
+}
+
 /// Probe A: a tool name certainly not in the catalogue, from caller-provided randomness.
 pub(crate) fn unknown_tool_name(random: u64, tools: &[ToolInfo]) -> String {
     let mut r = random;

@@ -1224,6 +1224,9 @@ impl Engine {
             .as_ref()
             .and_then(|r| r.header(header::SESSION_ID))
             .map(str::to_string);
+        // Microseconds are all a clock can say: rounded, the time reads back from JSON as written
+        // (a replayed report is byte for byte the report it was made from).
+        exchange.elapsed_ms = exchange.elapsed_ms.map(|ms| (ms * 1000.0).round() / 1000.0);
         let echoed = crate::redact::redact_exchange(&mut exchange, &self.cfg.secrets);
         self.keep_within_run_budget(&mut exchange);
         if self.ended == Some(RunEnd::DeadlinePassed) {

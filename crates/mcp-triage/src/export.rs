@@ -1,4 +1,5 @@
-//! Taking results away: the run as JSON, a Markdown table for a GitHub issue, and `curl` per request.
+//! Taking results away: the run as JSON, a Markdown table for a GitHub issue, a JUnit file for CI,
+//! and `curl` per request.
 //! The endpoint appears as its origin only unless the user opts in to path and query (keys live there).
 
 use serde_json::Value;
@@ -299,6 +300,197 @@ pub fn markdown(
         out
     } else {
         Scrub::new(endpoint).apply(&out)
+    }
+}
+
+/// Text for XML character data or an attribute: characters XML 1.0 cannot carry dropped, markup
+/// characters escaped, length capped.
+fn xml_text(text: &str, cap: usize) -> String {
+    let mut out = String::new();
+    for c in text.chars().take(cap) {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
+            c => out.push(c),
+        }
+    }
+    if text.chars().count() > cap {
+        out.push('…');
+    }
+    out
+}
+
+/// How one JUnit test case ended.
+enum CaseEnd {
+    Passed,
+    /// A spec deviation, or a score below the bar.
+    Failure(String),
+    /// The probe could not run, or was not answered.
+    Skipped(String),
+    /// The server could not be reached, or refused the run at connect.
+    Error(String),
+}
+
+/// A JUnit XML report for CI: one test case per probe (A–D) and transport check, one for the
+/// connection and one for the score. A spec deviation fails its case, a probe that could not run or
+/// was not answered is skipped, a run that could not connect is an error, and the score fails when
+/// it is below `fail_under` (the command line's `--fail-under`). Server text is redacted, escaped for
+/// XML, and the endpoint's path hidden unless `include_path`.
+pub fn junit(
+    report: &RunReport,
+    endpoint: &Endpoint,
+    include_path: bool,
+    secrets: &Secrets,
+    fail_under: Option<u8>,
+) -> String {
+    let shown = if include_path {
+        endpoint.url.clone()
+    } else {
+        endpoint.origin()
+    };
+    let scrub = Scrub::new(endpoint);
+    let clean = |t: &str| {
+        let t = redact::redact(t, secrets).0;
+        if include_path { t } else { scrub.apply(&t) }
+    };
+    let mut cases: Vec<(String, &str, CaseEnd, String)> = Vec::new();
+    let groups = report.card_groups();
+    // The connection.
+    let connect_end = match groups.connect_failed.first() {
+        Some(r) => CaseEnd::Error(format!(
+            "the run could not start: {} ({})",
+            r.assessment.verdict.cause,
+            r.exchange
+                .stop_reason()
+                .map(|s| s.describe().to_string())
+                .unwrap_or_else(|| r.assessment.advice.server.to_string())
+        )),
+        None => CaseEnd::Passed,
+    };
+    cases.push((
+        "Connect".into(),
+        "mcp-triage.connect",
+        connect_end,
+        report.headline.clone(),
+    ));
+    // Probes A–D, each with its record, or why it did not run.
+    for planned in &report.probes {
+        let step = Step::Probe(planned.probe);
+        let record = groups.probes.iter().find(|r| r.step == step);
+        let (end, out) = match record {
+            Some(r) => record_case(r),
+            None => (
+                CaseEnd::Skipped(planned.skip_line().unwrap_or_else(|| {
+                    format!(
+                        "Probe {} did not run: the run stopped before it",
+                        planned.probe.as_str()
+                    )
+                })),
+                String::new(),
+            ),
+        };
+        cases.push((step.title().into(), "mcp-triage.probes", end, out));
+    }
+    for r in &groups.checks {
+        let (end, out) = record_case(r);
+        cases.push((r.step.title().into(), "mcp-triage.checks", end, out));
+    }
+    // The score.
+    let score = crate::summary::score_text(report.summary.score, Some(report.summary.judged));
+    let below = fail_under.filter(|n| {
+        *n >= 1 && (report.summary.judged == 0 || report.summary.score.unwrap_or(0) < *n)
+    });
+    let score_end = match below {
+        Some(n) => CaseEnd::Failure(format!(
+            "distinguishability {score}, below the bar of {n}: {}",
+            report.summary.finding
+        )),
+        None => CaseEnd::Passed,
+    };
+    cases.push((
+        "Distinguishability of A, B and C by structure".into(),
+        "mcp-triage.score",
+        score_end,
+        format!("{score}: {}", report.summary.finding),
+    ));
+
+    let count = |f: fn(&CaseEnd) -> bool| cases.iter().filter(|c| f(&c.2)).count();
+    let failures = count(|e| matches!(e, CaseEnd::Failure(_)));
+    let errors = count(|e| matches!(e, CaseEnd::Error(_)));
+    let skipped = count(|e| matches!(e, CaseEnd::Skipped(_)));
+    let suite = xml_text(&clean(&format!("MCP Triage: {shown}")), 300);
+    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    xml.push_str(&format!(
+        "<testsuites name=\"MCP Triage\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\">\n",
+        cases.len()
+    ));
+    xml.push_str(&format!(
+        "  <testsuite name=\"{suite}\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\">\n",
+        cases.len()
+    ));
+    for (name, class, end, out) in &cases {
+        xml.push_str(&format!(
+            "    <testcase classname=\"{class}\" name=\"{}\">\n",
+            xml_text(name, 200)
+        ));
+        let element = |tag: &str, message: &str| {
+            let m = xml_text(&clean(message), 1000);
+            format!("      <{tag} message=\"{m}\">{m}</{tag}>\n")
+        };
+        match end {
+            CaseEnd::Passed => {}
+            CaseEnd::Failure(m) => xml.push_str(&element("failure", m)),
+            CaseEnd::Skipped(m) => xml.push_str(&format!(
+                "      <skipped message=\"{}\"/>\n",
+                xml_text(&clean(m), 1000)
+            )),
+            CaseEnd::Error(m) => xml.push_str(&element("error", m)),
+        }
+        if !out.is_empty() {
+            xml.push_str(&format!(
+                "      <system-out>{}</system-out>\n",
+                xml_text(&clean(out), 4000)
+            ));
+        }
+        xml.push_str("    </testcase>\n");
+    }
+    xml.push_str("  </testsuite>\n</testsuites>\n");
+    redact::redact(&xml, secrets).0
+}
+
+/// How a probe's or check's answer ends as a test case, and what its output says.
+fn record_case(r: &crate::engine::Record) -> (CaseEnd, String) {
+    let a = &r.assessment;
+    let v = &a.verdict;
+    let out = format!(
+        "{} · {} · HTTP {}{} · decided by {}\nagent: {}\nserver: {}",
+        v.channel,
+        v.cause,
+        v.http_status.map_or("—".into(), |s| s.to_string()),
+        v.jsonrpc_code
+            .map(|c| format!(" · JSON-RPC {c}"))
+            .unwrap_or_default(),
+        v.decided_by,
+        a.advice.agent,
+        a.advice.server
+    );
+    if let Some(why) = r.exchange.stop_reason() {
+        return (CaseEnd::Skipped(why.not_answered()), out);
+    }
+    match &a.spec {
+        Some(s) if s.conformance == crate::Conformance::Deviates => (
+            CaseEnd::Failure(format!(
+                "deviates from {}: {} ({})",
+                s.version, s.reason, s.link
+            )),
+            out,
+        ),
+        _ => (CaseEnd::Passed, out),
     }
 }
 

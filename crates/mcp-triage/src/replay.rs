@@ -26,7 +26,8 @@
 //! `server/discover` both recorded → auto;
 //! `server/discover` only → 2026-07-28; else the `protocolVersion` the first `initialize` asked for
 //! (2025-11-25 when several were recorded and it is among them). The token is assumed when a recorded
-//! request carries `Authorization`. The consent step is answered yes exactly when a recorded call
+//! request carries `Authorization`. Probe A names the tool the recorded run's probe A named when it
+//! was one of ours (`mcp_triage_no_such_tool_…`). The consent step is answered yes exactly when a recorded call
 //! fits one of its proposals (the recording shows the calls were made); replies to server requests
 //! are not sent again.
 
@@ -267,6 +268,21 @@ fn era_of(captures: &[Exchange]) -> Era {
     }
 }
 
+/// The randomness of the recorded run, where its probe A names a tool the way ours do (so the
+/// replayed plan names the same tool); else 0.
+fn recorded_random(captures: &[Exchange]) -> u64 {
+    captures
+        .iter()
+        .filter(|c| c.intent.as_deref() == Some("A"))
+        .filter_map(|c| message(c.request.body.as_deref()))
+        .find_map(|m| {
+            m.pointer("/params/name")
+                .and_then(Value::as_str)
+                .and_then(crate::catalogue::random_of_unknown_name)
+        })
+        .unwrap_or(0)
+}
+
 /// The exchange for a request no recording answers: the request as it would have gone (the token
 /// marked where it would have been sent), and why nothing came back.
 fn not_recorded(out: &Outgoing, sends_token: bool) -> Exchange {
@@ -312,7 +328,7 @@ pub fn replay(captures: &[Exchange], era: Option<Era>) -> Result<Replayed, Repla
         era: era.unwrap_or_else(|| era_of(captures)),
         mode: Mode::Quick,
         has_token,
-        random: 0,
+        random: recorded_random(captures),
         limits: Limits::default(),
         client_version: env!("CARGO_PKG_VERSION").into(),
         secrets: crate::redact::Secrets::default(),

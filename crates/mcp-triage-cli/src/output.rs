@@ -1,0 +1,292 @@
+//! What `probe` and `replay` print: the report as text, JSON or Markdown on standard output, a JUnit
+//! file, and a share link — each made by the core (`export`, `share`); this module only picks the
+//! form, writes the bytes and passes the exit status the core decides.
+
+use std::io::{self, Write};
+
+use mcp_triage::endpoint::Endpoint;
+use mcp_triage::engine::{RunReport, exit};
+use mcp_triage::redact::Secrets;
+use mcp_triage::{export, share};
+
+/// The output options both commands take.
+pub(crate) const USAGE: &str = r#"Output (standard output carries one form of the report):
+  --json                  the report as JSON (the page's "Download JSON")
+  --markdown              the report as Markdown (the page's "Copy as Markdown")
+  --junit FILE            also write a JUnit XML file: one test case per probe and check;
+                          a spec deviation fails, a probe that could not run is skipped,
+                          a run that could not connect is an error
+  --share                 also print a share link (verdicts and evidence, never the
+                          server's content or a secret): the page's address from
+                          --share-base URL or $MCP_TRIAGE_PAGE, then #r=…; only the
+                          fragment when neither is set. With --json it is the "share" field
+  --include-path          show the endpoint's path and query (keys often live there);
+                          by default every output shows its origin only
+  --fail-under N          exit 5 when fewer than N pairs of A, B, C are told apart by
+                          structure ("n/a" is below any N of at least 1)"#;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    Text,
+    Json,
+    Markdown,
+}
+
+/// The output options as given.
+#[derive(Debug, Clone)]
+pub(crate) struct Output {
+    form: Form,
+    junit: Option<String>,
+    share: bool,
+    share_base: Option<String>,
+    include_path: bool,
+    pub(crate) fail_under: Option<u8>,
+}
+
+impl Default for Output {
+    fn default() -> Output {
+        Output {
+            form: Form::Text,
+            junit: None,
+            share: false,
+            share_base: None,
+            include_path: false,
+            fail_under: None,
+        }
+    }
+}
+
+impl Output {
+    /// Reads `flag` (and its value from `next`) when it is an output option: `Ok(true)` when it
+    /// was one.
+    pub(crate) fn take(
+        &mut self,
+        flag: &str,
+        next: &mut dyn FnMut() -> Option<String>,
+    ) -> Result<bool, String> {
+        let mut value = |f: &str| next().ok_or(format!("{f} needs a value"));
+        let form = |current: Form, wanted: Form| {
+            if current != Form::Text && current != wanted {
+                Err("--json and --markdown: choose one form for standard output".to_string())
+            } else {
+                Ok(wanted)
+            }
+        };
+        match flag {
+            "--json" => self.form = form(self.form, Form::Json)?,
+            "--markdown" => self.form = form(self.form, Form::Markdown)?,
+            "--junit" => self.junit = Some(value("--junit")?),
+            "--share" => self.share = true,
+            "--share-base" => {
+                let base = value("--share-base")?;
+                if !(base.starts_with("https://") || base.starts_with("http://"))
+                    || base.contains('#')
+                    || base.chars().any(|c| c.is_whitespace() || c.is_control())
+                {
+                    return Err(format!(
+                        "--share-base takes the page's http(s) address without a fragment, not {base:?}"
+                    ));
+                }
+                self.share_base = Some(base);
+            }
+            "--include-path" => self.include_path = true,
+            "--fail-under" => {
+                let n = value("--fail-under")?;
+                self.fail_under = Some(n.parse::<u8>().ok().filter(|n| *n <= 3).ok_or(format!(
+                    "--fail-under takes 0 to 3 (pairs of A, B, C), not {n:?}"
+                ))?);
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The page address a share link starts with: `--share-base`, else `$MCP_TRIAGE_PAGE` (checked
+    /// like `--share-base`), else none (the bare fragment).
+    fn share_base(&self) -> Result<String, String> {
+        if let Some(b) = &self.share_base {
+            return Ok(b.clone());
+        }
+        match std::env::var("MCP_TRIAGE_PAGE") {
+            Ok(b) if !b.trim().is_empty() => {
+                let mut probe = Output::default();
+                let mut once = Some(b.trim().to_string());
+                probe
+                    .take("--share-base", &mut || once.take())
+                    .map_err(|e| format!("$MCP_TRIAGE_PAGE: {e}"))?;
+                Ok(probe.share_base.unwrap_or_default())
+            }
+            _ => Ok(String::new()),
+        }
+    }
+
+    /// Writes every output the options ask for; returns the exit status (the core's, or
+    /// [`exit::LOCAL`] when an output could not be made or written).
+    pub(crate) fn emit(
+        &self,
+        report: &RunReport,
+        ep: &Endpoint,
+        secrets: &Secrets,
+        text: impl Fn(&RunReport, &Endpoint, bool) -> String,
+    ) -> u8 {
+        let mut local_failure = false;
+        let link = if self.share {
+            match self.link(report, ep, secrets) {
+                Ok(l) => Some(l),
+                Err(e) => {
+                    eprintln!("mcp-triage: no share link: {e}");
+                    local_failure = true;
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let body = match self.form {
+            Form::Json => {
+                let json = export::report_json(report, ep, self.include_path, secrets);
+                match &link {
+                    Some(l) => with_share_field(&json, l),
+                    None => json,
+                }
+            }
+            Form::Markdown => {
+                let mut md = export::markdown(report, ep, self.include_path, secrets);
+                if let Some(l) = &link {
+                    if l.starts_with('#') {
+                        md.push_str(&format!("\nShare fragment: `{l}`\n"));
+                    } else {
+                        md.push_str(&format!("\n[Open this report in MCP Triage]({l})\n"));
+                    }
+                }
+                md
+            }
+            Form::Text => {
+                let mut t = text(report, ep, self.include_path);
+                if let Some(l) = &link {
+                    t.push_str(&format!("\nShare: {l}\n"));
+                }
+                t
+            }
+        };
+        // Redacted once more on the way out (the core redacts each form; a backstop).
+        let body = mcp_triage::redact::redact(&body, secrets).0;
+        let stdout = io::stdout();
+        let mut out = stdout.lock();
+        if writeln!(out, "{}", body.trim_end_matches('\n'))
+            .and_then(|_| out.flush())
+            .is_err()
+        {
+            return exit::LOCAL;
+        }
+        if let Some(file) = &self.junit {
+            let xml = export::junit(report, ep, self.include_path, secrets, self.fail_under);
+            if let Err(e) = std::fs::write(file, xml) {
+                eprintln!("mcp-triage: cannot write {file}: {e}");
+                local_failure = true;
+            }
+        }
+        if local_failure {
+            return exit::LOCAL;
+        }
+        report.exit_code(self.fail_under)
+    }
+
+    /// The share link (or bare fragment), made by the core as the page makes it.
+    fn link(&self, report: &RunReport, ep: &Endpoint, secrets: &Secrets) -> Result<String, String> {
+        let base = self.share_base()?;
+        let made = share::make_link(
+            report,
+            ep,
+            share::BuildOptions {
+                include_path: self.include_path,
+                include_secret_shaped: false,
+            },
+            secrets,
+            &iso_now(),
+            env!("CARGO_PKG_VERSION"),
+            &base,
+        );
+        if made.withheld > 0 {
+            eprintln!(
+                "mcp-triage: {} secret-shaped server values were withheld from the share link",
+                made.withheld
+            );
+        }
+        made.link.map(|l| l.url).map_err(|e| e.to_string())
+    }
+}
+
+/// The report JSON with the share link as a top-level `"share"` field (a field added keeps the
+/// report format's version).
+fn with_share_field(json: &str, link: &str) -> String {
+    match serde_json::from_str::<serde_json::Value>(json) {
+        Ok(serde_json::Value::Object(mut m)) => {
+            m.insert("share".into(), serde_json::Value::String(link.into()));
+            serde_json::to_string_pretty(&m).unwrap_or_else(|_| json.to_string())
+        }
+        _ => json.to_string(),
+    }
+}
+
+/// Now as ISO 8601 UTC (`2026-12-03T15:04:05Z`), from the system clock.
+fn iso_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    iso_of(secs)
+}
+
+/// Seconds since 1970 as ISO 8601 UTC (days to a civil date: Howard Hinnant's algorithm).
+fn iso_of(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_iso_8601_utc() {
+        assert_eq!(iso_of(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso_of(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(iso_of(1_796_310_245), "2026-12-03T15:04:05Z");
+    }
+
+    #[test]
+    fn one_form_on_standard_output_and_a_share_base_that_is_a_page_address() {
+        let mut o = Output::default();
+        let mut none = || None;
+        assert_eq!(o.take("--json", &mut none), Ok(true));
+        assert!(o.take("--markdown", &mut none).is_err());
+        assert_eq!(o.take("--url", &mut none), Ok(false));
+        for bad in [
+            "javascript:alert(1)",
+            "https://x.example/#r=",
+            "ftp://x",
+            "https://a b",
+        ] {
+            let mut v = Some(bad.to_string());
+            assert!(o.take("--share-base", &mut || v.take()).is_err(), "{bad}");
+        }
+        let mut v = Some("https://triage.example/app/".to_string());
+        assert_eq!(o.take("--share-base", &mut || v.take()), Ok(true));
+    }
+}

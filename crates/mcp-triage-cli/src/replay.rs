@@ -1,0 +1,175 @@
+//! `mcp-triage replay CAPTURES…`: the check run again over recorded answers, through the same engine
+//! (`mcp_triage::replay`) the page uses for pasted captures, so both print the same report.
+
+use std::io::Read;
+use std::path::Path;
+
+use mcp_triage::endpoint;
+use mcp_triage::engine::{Era, exit};
+use mcp_triage::replay::{self, Recording};
+
+use crate::output::{self, Output};
+
+const USAGE: &str = r#"usage: mcp-triage replay [options] CAPTURE...
+
+Runs the check again over recorded answers instead of a server: the engine plans
+every request as it would live, and each is answered by the recorded exchange
+that fits it. Nothing is sent anywhere. A CAPTURE is a file holding one
+mcp-exchange/1 exchange, a JSON array of them, or a report (--json of probe or
+replay, or the page's "Download JSON"); a directory stands for its *.json files in
+name order; - reads standard input.
+
+How a recorded answer is matched to a request: the same HTTP and JSON-RPC method,
+an Authorization header exactly when the request has one, and the same "intent"
+where the recording has one (A-D, no_token, get). A tools/call without an intent
+(public captures name their own tools) must play the same part against the
+recorded tools/list: a tool not listed (A), arguments the tool's schema refuses
+(B), arguments it accepts to the same tool (C, D). Among those it prefers the same
+tool, arguments, protocolVersion and headers, then the first given. Each recorded
+answer answers one request; a request none fits is reported as not recorded.
+
+Options:
+  --era E                 speak this era (2025-11-25, 2025-06-18, 2025-03-26, 2026-07-28
+                          or auto) instead of the one the recordings show
+
+{OUTPUT}
+
+Exit status: as for probe (0 complete, 2 usage or unreadable input, 3 the recorded
+run could not connect, 4 a probe not answered, 5 below --fail-under, 6 local)."#;
+
+fn usage() -> String {
+    USAGE.replace("{OUTPUT}", output::USAGE)
+}
+
+/// The files a CAPTURE argument stands for.
+fn files_of(arg: &str) -> Result<Vec<String>, String> {
+    let path = Path::new(arg);
+    if arg == "-" || !path.is_dir() {
+        return Ok(vec![arg.to_string()]);
+    }
+    let mut files: Vec<String> = std::fs::read_dir(path)
+        .map_err(|e| format!("{arg}: {e}"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "json"))
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+fn read(file: &str) -> Result<String, String> {
+    let limit = 64 * 1024 * 1024;
+    let mut text = String::new();
+    let result = if file == "-" {
+        std::io::stdin().take(limit).read_to_string(&mut text)
+    } else {
+        std::fs::File::open(file).and_then(|f| f.take(limit).read_to_string(&mut text))
+    };
+    result.map_err(|e| format!("{file}: {e}"))?;
+    Ok(text)
+}
+
+/// Runs `mcp-triage replay …`; returns the exit status.
+pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
+    let mut output = Output::default();
+    let mut era: Option<Era> = None;
+    let mut inputs = Vec::new();
+    let parsed: Result<(), String> = (|| {
+        while let Some(arg) = args.next() {
+            if output.take(&arg, &mut || args.next())? {
+                continue;
+            }
+            match arg.as_str() {
+                "-h" | "--help" => return Err(String::new()),
+                "--era" => {
+                    let e = args.next().ok_or("--era needs a value")?;
+                    era = Some(Era::parse(&e).ok_or(format!("unknown era {e:?}"))?);
+                }
+                "-" => inputs.push(arg),
+                f if f.starts_with('-') => return Err(format!("unknown flag {f:?}")),
+                _ => inputs.push(arg),
+            }
+        }
+        if inputs.is_empty() {
+            return Err("no captures to replay".into());
+        }
+        Ok(())
+    })();
+    match parsed {
+        Err(msg) if msg.is_empty() => {
+            println!("{}", usage());
+            return exit::OK;
+        }
+        Err(msg) => {
+            eprintln!("mcp-triage replay: {msg}\n\n{}", usage());
+            return exit::USAGE;
+        }
+        Ok(()) => {}
+    }
+    let mut recording = Recording::default();
+    for input in &inputs {
+        let files = match files_of(input) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("mcp-triage replay: {e}");
+                return exit::USAGE;
+            }
+        };
+        for file in files {
+            let read = read(&file)
+                .and_then(|t| replay::read_captures(&t).map_err(|e| format!("{file}: {e}")));
+            match read {
+                Ok(r) => {
+                    recording.exchanges.extend(r.exchanges);
+                    recording.era = recording.era.or(r.era);
+                }
+                Err(e) => {
+                    eprintln!("mcp-triage replay: {e}");
+                    return exit::USAGE;
+                }
+            }
+        }
+    }
+    let replayed = match replay::replay(&recording.exchanges, era.or(recording.era)) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("mcp-triage replay: {e}");
+            return exit::USAGE;
+        }
+    };
+    eprintln!(
+        "replayed {} recorded exchanges: {} answered a request, {} not used",
+        recording.exchanges.len(),
+        replayed.used,
+        replayed.unused.len()
+    );
+    if !replayed.unanswered.is_empty() {
+        let steps: Vec<String> = replayed.unanswered.iter().map(|s| s.label()).collect();
+        eprintln!("no recorded answer for: {}", steps.join(", "));
+    }
+    // A report saved with the path hidden records `origin/[path hidden]`: its origin stands for it.
+    let recorded = &replayed.report.endpoint;
+    let origin_only = recorded
+        .find("://")
+        .map(|i| i + 3)
+        .and_then(|start| recorded[start..].find('/').map(|j| &recorded[..start + j]))
+        .unwrap_or(recorded);
+    let parsed =
+        endpoint::parse_endpoint(recorded).or_else(|_| endpoint::parse_endpoint(origin_only));
+    let ep = match parsed {
+        Ok(e) => e,
+        Err(p) => {
+            eprintln!(
+                "mcp-triage replay: the recorded endpoint {:?}: {p}",
+                replayed.report.endpoint
+            );
+            return exit::USAGE;
+        }
+    };
+    output.emit(
+        &replayed.report,
+        &ep,
+        &mcp_triage::redact::Secrets::default(),
+        crate::probe::render,
+    )
+}

@@ -1,0 +1,119 @@
+//! Shared by the command line's integration tests: real servers started from the repository root
+//! and killed when a test ends, and the binary run with arguments and environment.
+
+// Test code: a panic is a failed test, not a crash on network data.
+#![allow(clippy::unwrap_used, clippy::expect_used, dead_code)]
+
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+pub(crate) fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A server process, killed when the test ends.
+pub(crate) struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `program args…` from the repository root and waits until `port` accepts connections.
+pub(crate) fn start(program: &str, args: &[&str], port: u16) -> Server {
+    let child = Command::new(program)
+        .args(args)
+        .current_dir(root())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+    let server = Server(child);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "{program} did not listen on {port}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    server
+}
+
+pub(crate) fn demo(port: u16, extra: &[&str]) -> Server {
+    let port_s = port.to_string();
+    let mut args = vec![
+        "demo/server.mjs",
+        "--port",
+        &port_s,
+        "--origins",
+        "http://127.0.0.1:1",
+        "--cors",
+        "none",
+    ];
+    args.extend_from_slice(extra);
+    start("node", &args, port)
+}
+
+pub(crate) fn probe(args: &[&str], env: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mcp-triage"))
+        .arg("probe")
+        .args(args)
+        .env_remove("MCP_TRIAGE_PAGE")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap()
+}
+
+pub(crate) fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Runs `mcp-triage ARGS…` (any subcommand).
+pub(crate) fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mcp-triage"))
+        .args(args)
+        .env_remove("MCP_TRIAGE_PAGE")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap()
+}
+
+/// The Python `mcp` 2.3.0 peer on `port`.
+pub(crate) fn python_peer(port: u16) -> Server {
+    let port_s = port.to_string();
+    start(
+        "e2e/py/.venv/bin/python",
+        &[
+            "e2e/py/server.py",
+            "--port",
+            &port_s,
+            "--cors-origin",
+            "http://127.0.0.1:1",
+        ],
+        port,
+    )
+}
+
+/// The hostile server's token echo on `port`.
+pub(crate) fn hostile(port: u16) -> Server {
+    let port_s = port.to_string();
+    start(
+        "node",
+        &[
+            "e2e/hostile.mjs",
+            "--port",
+            &port_s,
+            "--origin",
+            "http://127.0.0.1:1",
+        ],
+        port,
+    )
+}
