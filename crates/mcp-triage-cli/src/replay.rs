@@ -147,15 +147,7 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
         let steps: Vec<String> = replayed.unanswered.iter().map(|s| s.label()).collect();
         eprintln!("no recorded answer for: {}", steps.join(", "));
     }
-    // A report saved with the path hidden records `origin/[path hidden]`: its origin stands for it.
-    let recorded = &replayed.report.endpoint;
-    let origin_only = recorded
-        .find("://")
-        .map(|i| i + 3)
-        .and_then(|start| recorded[start..].find('/').map(|j| &recorded[..start + j]))
-        .unwrap_or(recorded);
-    let parsed =
-        endpoint::parse_endpoint(recorded).or_else(|_| endpoint::parse_endpoint(origin_only));
+    let parsed = endpoint::parse_endpoint(replay::openable_endpoint(&replayed.report.endpoint));
     let ep = match parsed {
         Ok(e) => e,
         Err(p) => {

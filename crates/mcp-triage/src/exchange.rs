@@ -326,12 +326,12 @@ mod tests {
     }
 }
 
-/// What a user pasted: an `mcp-exchange/1` JSON (one or an array), or a raw HTTP response with the
+/// What a user pasted: an `mcp-exchange/1` JSON (one, an array, or a report's records), or a raw HTTP response with the
 /// request body they sent (its URL is a placeholder: a paste names no endpoint). Never empty on `Ok`.
 pub fn from_paste(capture: &str, request_body: &str) -> Result<Vec<Exchange>, String> {
     let trimmed = capture.trim_start();
     let list = if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        from_pasted_json(trimmed)?
+        crate::replay::read_captures(trimmed)?.exchanges
     } else {
         vec![from_raw_http(
             trimmed,
@@ -420,23 +420,6 @@ pub fn from_raw_http(response: &str, request_body: &str, url: &str) -> Result<Ex
     })
 }
 
-/// Reads pasted text: one `mcp-exchange/1` document, or a JSON array of them.
-pub fn from_pasted_json(text: &str) -> Result<Vec<Exchange>, String> {
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-    let items = match value {
-        serde_json::Value::Array(items) => items,
-        other => vec![other],
-    };
-    if items.len() > 64 {
-        return Err("at most 64 exchanges at a time".into());
-    }
-    items
-        .into_iter()
-        .map(|v| Exchange::from_json(v.to_string().as_bytes()).map_err(|e| e.to_string()))
-        .collect()
-}
-
 #[cfg(test)]
 mod paste_tests {
     #[cfg(target_arch = "wasm32")]
@@ -458,6 +441,6 @@ mod paste_tests {
         assert!(from_raw_http("hello", "", "u").is_err());
         assert!(from_raw_http("HTTP/1.1 abc\r\n\r\n", "", "u").is_err());
         assert!(from_raw_http("HTTP/1.1 200 OK\nno colon here\n\n{}", "", "u").is_err());
-        assert!(from_pasted_json("[1]").is_err());
+        assert!(from_paste("[1]", "").is_err());
     }
 }

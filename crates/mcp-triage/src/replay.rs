@@ -364,9 +364,11 @@ pub fn replay(captures: &[Exchange], era: Option<Era>) -> Result<Replayed, Repla
         }
         // Connect and catalogue steps first, so a probe is matched against the catalogue the
         // same round reads (answers in any order make the same report: the engine's guarantee).
-        let mut batch = poll.send;
-        batch.sort_by_key(|o| matches!(o.step, Step::Probe(_)));
-        for out in batch {
+        let (probes, others): (Vec<Outgoing>, Vec<Outgoing>) = poll
+            .send
+            .into_iter()
+            .partition(|o| matches!(o.step, Step::Probe(_)));
+        for out in others.into_iter().chain(probes) {
             let sends_token = out.with_token && has_token;
             let tools = engine.tools().to_vec();
             let best = captures
@@ -451,4 +453,64 @@ pub fn read_captures(text: &str) -> Result<Recording, String> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Recording { exchanges, era })
+}
+
+/// A paste as the page shows it: the report, and a sentence on where it came from.
+#[derive(Debug, Clone)]
+pub struct Pasted {
+    /// The report.
+    pub report: RunReport,
+    /// Where the report came from, for people.
+    pub source: String,
+}
+
+/// What a paste becomes, decided once: recordings that open a run (an `initialize` or
+/// `server/discover` among them) are replayed through the engine, as `mcp-triage replay` does;
+/// anything else (one exchange, a raw HTTP response) is classified exchange by exchange.
+pub fn from_paste(capture: &str, request_body: &str) -> Result<Pasted, String> {
+    let trimmed = capture.trim_start();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        let recording = read_captures(trimmed)?;
+        match replay(&recording.exchanges, recording.era) {
+            Ok(r) => {
+                let mut source = format!(
+                    "Pasted recording, replayed through the engine in this page: {} of {} recorded exchanges answered a request.",
+                    r.used,
+                    recording.exchanges.len()
+                );
+                if !r.unanswered.is_empty() {
+                    let steps: Vec<String> = r.unanswered.iter().map(Step::label).collect();
+                    source.push_str(&format!(" No recorded answer for: {}.", steps.join(", ")));
+                }
+                return Ok(Pasted {
+                    report: r.report,
+                    source,
+                });
+            }
+            Err(ReplayProblem::NoConnect) => {}
+            Err(other) => return Err(other.to_string()),
+        }
+    }
+    let list = crate::exchange::from_paste(capture, request_body)?;
+    let endpoint = list
+        .first()
+        .map(|e| e.request.url.clone())
+        .unwrap_or_default();
+    Ok(Pasted {
+        report: RunReport::from_exchanges(&endpoint, list),
+        source: "Pasted capture, classified in this page.".into(),
+    })
+}
+
+/// The endpoint a recorded report can be opened with: the URL, or its origin where a report saved
+/// with the path hidden recorded `origin/[path hidden]`.
+pub fn openable_endpoint(recorded: &str) -> &str {
+    if !recorded.contains("[path hidden]") {
+        return recorded;
+    }
+    recorded
+        .find("://")
+        .map(|i| i + 3)
+        .and_then(|start| recorded[start..].find('/').map(|j| &recorded[..start + j]))
+        .unwrap_or(recorded)
 }

@@ -1,7 +1,8 @@
 //! Share links already made keep opening: every committed link decodes to exactly the payload it held.
 //!
 //! `tests/share-links/NAME.link` is a fragment made by the page of its day (a real run, an example, a
-//! cancelled run); `NAME.json` beside it is that fragment's payload as inflated by Node's zlib when it
+//! cancelled run) or, for `v6-replay-…`, by `mcp-triage replay --share` over public captures with
+//! answers missing; `NAME.json` beside it is that fragment's payload as inflated by Node's zlib when it
 //! was committed (an independent decoder). A later payload version must keep both passing: old versions
 //! are migrated into the current structure, and the migrated payload still says what the link said.
 

@@ -1,9 +1,9 @@
-//! Paste a capture: an `mcp-exchange/1` JSON (one or an array), or a raw HTTP response plus the
-//! request body — for servers a browser cannot reach (no CORS).
+//! Paste a capture: an `mcp-exchange/1` JSON (one, an array, or a saved report), or a raw HTTP
+//! response plus the request body — for servers a browser cannot reach (no CORS). A recording that
+//! opens a run is replayed through the engine (the core decides), as `mcp-triage replay` does.
 
 use leptos::prelude::*;
-use mcp_triage::engine::RunReport;
-use mcp_triage::exchange;
+use mcp_triage::replay;
 
 use crate::state::AppState;
 
@@ -15,25 +15,17 @@ pub fn Paste() -> impl IntoView {
     let request = RwSignal::new(String::new());
     let error = RwSignal::new(String::new());
     let classify =
-        move |_| match exchange::from_paste(&capture.get_untracked(), &request.get_untracked()) {
-            Ok(list) => {
-                let endpoint = list
-                    .first()
-                    .map(|e| e.request.url.clone())
-                    .unwrap_or_default();
-                let report = RunReport::from_exchanges(&endpoint, list);
-                state.show_recorded(
-                    report,
-                    &endpoint,
-                    "Pasted capture, classified in this page.".into(),
-                );
+        move |_| match replay::from_paste(&capture.get_untracked(), &request.get_untracked()) {
+            Ok(pasted) => {
+                let endpoint = replay::openable_endpoint(&pasted.report.endpoint).to_string();
+                state.show_recorded(pasted.report, &endpoint, pasted.source);
                 error.set(String::new());
             }
             Err(e) => error.set(e),
         };
     view! {
         <div class="paste" data-testid="paste">
-            <label for="paste-capture">"An mcp-exchange/1 JSON, or a raw HTTP response (status line, headers, blank line, body)"</label>
+            <label for="paste-capture">"An mcp-exchange/1 JSON (one, an array, or a saved report: a whole run is replayed), or a raw HTTP response (status line, headers, blank line, body)"</label>
             <textarea id="paste-capture" data-testid="paste-capture" rows="6" spellcheck="false"
                 prop:value=move || capture.get() on:input=move |ev| capture.set(event_target_value(&ev))></textarea>
             <label for="paste-request">"The request body you sent (for a raw HTTP response)"</label>

@@ -1,0 +1,108 @@
+// The command line and the page are one tool: the same captures replayed in the page's wasm engine and
+// by `mcp-triage replay` give the same JSON byte for byte; a live run of each agrees probe by probe on
+// the demo and the Python peer; a share link the CLI made opens in the page.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, assert, eq, expected, runQuick, shared, startPython, test, watchedPage } from '../lib.mjs';
+
+const peer = await startPython(18851, shared.appOrigin);
+const work = mkdtempSync(join(tmpdir(), 'mcp-triage-e2e-cli-'));
+
+/** Runs the native binary (built by the test command's native stage; cargo brings it up to date). */
+function cli(args, env = {}) {
+  try {
+    return execFileSync('cargo', ['run', '-q', '-p', 'mcp-triage-cli', '--bin', 'mcp-triage', '--', ...args], {
+      cwd: ROOT, env: { ...process.env, MCP_TRIAGE_PAGE: '', ...env }, encoding: 'utf8', maxBuffer: 64 << 20,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (e) {
+    // A run that ends with a finding (exit 4, 5) still printed its report.
+    if (typeof e.stdout === 'string' && e.stdout.length > 0) return e.stdout;
+    throw new Error(`mcp-triage ${args.join(' ')}: ${e.stderr || e.message}`);
+  }
+}
+
+/** The page's "Download JSON", as saved. */
+async function downloadJson(page) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-json').click()]);
+  return readFileSync(await download.path(), 'utf8');
+}
+
+/** The fields both shells must agree on, per probe, and the run's score and finding. */
+function agreed(report) {
+  // In probe order, whatever order the answers arrived in.
+  const probes = {};
+  for (const p of ['A', 'B', 'C', 'D']) {
+    const r = report.records.find((x) => x.exchange.intent === p);
+    if (!r) continue;
+    const a = r.assessment;
+    probes[p] = [a.channel, a.cause, a.jsonrpc_code, a.decided_by, a.spec?.conformance ?? null];
+  }
+  return { probes, score: report.summary.score, judged: report.summary.judged, finding: report.summary.finding };
+}
+
+test('the same captures replayed in the page (wasm) and by mcp-triage replay give byte-identical JSON', async () => {
+  const dir = join(ROOT, '../shared/fixtures/exchanges/ts-1.29.0-stateful');
+  const docs = readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  const file = join(work, 'captures.json');
+  const text = JSON.stringify(docs);
+  writeFileSync(file, text);
+  const fromCli = cli(['replay', file, '--json']);
+
+  const context = await shared.browser.newContext({ acceptDownloads: true });
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await page.locator('details.no-server > summary').click();
+  // 84 captures (about 170 kB): set as the textarea's value, as a paste would, not typed key by key.
+  await page.getByTestId('paste-capture').evaluate((el, value) => {
+    el.value = value;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
+  await page.getByTestId('paste-classify').click();
+  await page.getByTestId('results').waitFor();
+  const source = await page.getByTestId('source-banner').innerText();
+  assert(source.includes('replayed through the engine in this page'), source);
+  const fromPage = await downloadJson(page);
+  eq(fromCli, `${fromPage}\n`, 'the CLI prints the page\'s JSON and a newline');
+  // Not vacuous: a whole run, with the seed's finding.
+  const report = JSON.parse(fromPage);
+  eq(report.summary.score, 0, 'the seed scores 0 of 3');
+  assert(report.records.length >= 8, `${report.records.length} records`);
+  await context.close();
+});
+
+for (const [name, endpoint, token] of [
+  ['the TypeScript demo', () => shared.demoEndpoint, 'demo-token'],
+  ['the Python peer', () => peer, ''],
+]) {
+  test(`the CLI and the page agree on every probe against ${name}: channel, cause, code, decided-by, spec, score, finding`, async () => {
+    const context = await shared.browser.newContext({ acceptDownloads: true });
+    const page = await watchedPage(context);
+    await page.goto(shared.appUrl);
+    await runQuick(page, { endpoint: endpoint(), token });
+    const fromPage = agreed(JSON.parse(await downloadJson(page)));
+    await context.close();
+    const args = ['probe', endpoint(), '--json'];
+    const fromCli = agreed(JSON.parse(cli(token ? [...args, '--token-env', 'E2E_TOKEN'] : args, { E2E_TOKEN: token })));
+    eq(Object.keys(fromPage.probes).sort().join(), 'A,B,C,D', 'the page ran A to D');
+    eq(JSON.stringify(fromCli), JSON.stringify(fromPage), 'CLI and page');
+  }, { allow: [expected.get405(endpoint()), expected.noToken(endpoint())] });
+}
+
+test('a share link made by the CLI opens in the page and shows the same report', async () => {
+  const out = JSON.parse(cli(['probe', shared.demoEndpoint, '--json', '--token-env', 'E2E_TOKEN', '--share', '--share-base', shared.appUrl], { E2E_TOKEN: 'demo-token' }));
+  assert(out.share.startsWith(`${shared.appUrl}#r=v6.`), out.share);
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  await page.goto(out.share);
+  await page.getByTestId('shared-view').waitFor();
+  eq(await page.getByTestId('finding').innerText(), out.summary.finding, 'finding');
+  for (const r of out.records) {
+    const intent = r.exchange.intent;
+    if (!['A', 'B', 'C', 'D'].includes(intent)) continue;
+    eq(await page.getByTestId(`card-${intent}`).getByTestId('cause').innerText(), r.assessment.cause, `probe ${intent}`);
+  }
+  await context.close();
+});
