@@ -46,7 +46,7 @@ Progress goes to standard error; colour is never used.
 
 {OUTPUT}
 
-Exit status (the lowest that applies):
+Exit status (6 first, else the lowest that applies):
   0  the run completed
   2  usage error
   3  the server could not be reached, or refused the run at connect
@@ -158,7 +158,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
 }
 
 /// The endpoint as the HTTP client will read it (its own URL parser), judged by the core's rules.
-fn endpoint_for(typed: &str, sends_secret: bool) -> Result<endpoint::Endpoint, String> {
+pub(crate) fn endpoint_for(typed: &str, sends_secret: bool) -> Result<endpoint::Endpoint, String> {
     let normalise = |s: &str| ureq::http::Uri::try_from(s).ok().map(|u| u.to_string());
     endpoint::parse_endpoint_native(typed, normalise, sends_secret).map_err(|p| p.to_string())
 }

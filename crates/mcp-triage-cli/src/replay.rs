@@ -4,7 +4,6 @@
 use std::io::Read;
 use std::path::Path;
 
-use mcp_triage::endpoint;
 use mcp_triage::engine::{Era, exit};
 use mcp_triage::replay::{self, Recording};
 
@@ -25,8 +24,10 @@ where the recording has one (A-D, no_token, get). A tools/call without an intent
 (public captures name their own tools) must play the same part against the
 recorded tools/list: a tool not listed (A), arguments the tool's schema refuses
 (B), arguments it accepts to the same tool (C, D). Among those it prefers the same
-tool, arguments, protocolVersion and headers, then the first given. Each recorded
-answer answers one request; a request none fits is reported as not recorded.
+tool, arguments, protocolVersion, other params and headers, then the first given.
+Each recorded answer answers one request; a request none fits is reported as not
+recorded. Replay plans a Quick check; it knows no secrets beyond the patterns
+redaction always applies (Bearer values, JWTs).
 
 Options:
   --era E                 speak this era (2025-11-25, 2025-06-18, 2025-03-26, 2026-07-28
@@ -57,15 +58,26 @@ fn files_of(arg: &str) -> Result<Vec<String>, String> {
     Ok(files)
 }
 
-fn read(file: &str) -> Result<String, String> {
-    let limit = 64 * 1024 * 1024;
+/// The most bytes of recordings one replay reads, over all its files.
+const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Reads `file` whole, within what is left of the replay's byte budget.
+fn read(file: &str, left: &mut u64) -> Result<String, String> {
     let mut text = String::new();
+    let limit = *left + 1;
     let result = if file == "-" {
         std::io::stdin().take(limit).read_to_string(&mut text)
     } else {
         std::fs::File::open(file).and_then(|f| f.take(limit).read_to_string(&mut text))
     };
     result.map_err(|e| format!("{file}: {e}"))?;
+    if text.len() as u64 > *left {
+        return Err(format!(
+            "{file}: the recordings given exceed {} MiB in all",
+            MAX_INPUT_BYTES / (1024 * 1024)
+        ));
+    }
+    *left -= text.len() as u64;
     Ok(text)
 }
 
@@ -107,6 +119,7 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
         Ok(()) => {}
     }
     let mut recording = Recording::default();
+    let mut left = MAX_INPUT_BYTES;
     for input in &inputs {
         let files = match files_of(input) {
             Ok(f) => f,
@@ -116,9 +129,16 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
             }
         };
         for file in files {
-            let read = read(&file)
+            let read = read(&file, &mut left)
                 .and_then(|t| replay::read_captures(&t).map_err(|e| format!("{file}: {e}")));
             match read {
+                Ok(r) if recording.exchanges.len() + r.exchanges.len() > replay::MAX_CAPTURES => {
+                    eprintln!(
+                        "mcp-triage replay: {file}: more than {} recorded exchanges in all",
+                        replay::MAX_CAPTURES
+                    );
+                    return exit::USAGE;
+                }
                 Ok(r) => {
                     recording.exchanges.extend(r.exchanges);
                     recording.era = recording.era.or(r.era);
@@ -147,7 +167,9 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
         let steps: Vec<String> = replayed.unanswered.iter().map(|s| s.label()).collect();
         eprintln!("no recorded answer for: {}", steps.join(", "));
     }
-    let parsed = endpoint::parse_endpoint(replay::openable_endpoint(&replayed.report.endpoint));
+    // Nothing is sent, so no secret can go in clear: only the URL's shape is checked.
+    let parsed =
+        crate::probe::endpoint_for(replay::openable_endpoint(&replayed.report.endpoint), false);
     let ep = match parsed {
         Ok(e) => e,
         Err(p) => {

@@ -361,7 +361,10 @@ pub fn junit(
     let mut cases: Vec<(String, &str, CaseEnd, String)> = Vec::new();
     let groups = report.card_groups();
     // The connection.
-    let connect_end = match groups.connect_failed.first() {
+    // An error only when the run stopped at connect (as the exit status says), about the last
+    // connect answer (in auto, a refused discover comes before the initialize that decided).
+    let stopped_at_connect = report.ended == Some(crate::cause::RunEnd::ConnectFailed);
+    let connect_end = match groups.connect_failed.last().filter(|_| stopped_at_connect) {
         Some(r) => CaseEnd::Error(format!(
             "the run could not start: {} ({})",
             r.assessment.verdict.cause,
@@ -370,6 +373,9 @@ pub fn junit(
                 .map(|s| s.describe().to_string())
                 .unwrap_or_else(|| r.assessment.advice.server.to_string())
         )),
+        None if stopped_at_connect => {
+            CaseEnd::Error(format!("the run could not start: {}", report.headline))
+        }
         None => CaseEnd::Passed,
     };
     cases.push((
@@ -467,8 +473,8 @@ pub fn junit(
 fn record_case(r: &crate::engine::Record) -> (CaseEnd, String) {
     let a = &r.assessment;
     let v = &a.verdict;
-    let out = format!(
-        "{} · {} · HTTP {}{} · decided by {}\nagent: {}\nserver: {}",
+    let mut out = format!(
+        "{} · {} · HTTP {}{} · decided by {}\n",
         v.channel,
         v.cause,
         v.http_status.map_or("—".into(), |s| s.to_string()),
@@ -476,9 +482,14 @@ fn record_case(r: &crate::engine::Record) -> (CaseEnd, String) {
             .map(|c| format!(" · JSON-RPC {c}"))
             .unwrap_or_default(),
         v.decided_by,
-        a.advice.agent,
-        a.advice.server
     );
+    for e in v.evidence.iter().take(3) {
+        out.push_str(&format!("evidence: {}\n", e.fact));
+    }
+    out.push_str(&format!(
+        "agent: {}\nserver: {}",
+        a.advice.agent, a.advice.server
+    ));
     if let Some(why) = r.exchange.stop_reason() {
         return (CaseEnd::Skipped(why.not_answered()), out);
     }

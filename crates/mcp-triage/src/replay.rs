@@ -16,7 +16,8 @@
 //!    accepts to the same tool (C, D).
 //!    Without a catalogue (no `tools/list` recorded) only a recorded intent can name a probe.
 //! 3. Among those, the best: the same intent, then the same tool, then (to the same tool) the same
-//!    arguments, then the same `protocolVersion` asked for, then the most request headers sent alike
+//!    arguments, then the same `protocolVersion` asked for, then the same other `params` (a
+//!    `tools/list` cursor, say), then the most request headers sent alike
 //!    (a session id counts when both have one or neither does), then an ordinary `Origin` (none or a
 //!    loopback page's) where the request sent none of its own, then for connect steps an answer that
 //!    succeeded, then the first given. Each recorded answer answers one request.
@@ -29,7 +30,9 @@
 //! request carries `Authorization`. Probe A names the tool the recorded run's probe A named when it
 //! was one of ours (`mcp_triage_no_such_tool_…`). The consent step is answered yes exactly when a recorded call
 //! fits one of its proposals (the recording shows the calls were made); replies to server requests
-//! are not sent again.
+//! are not sent again. A replay always plans a Quick check: a run made from a plan or Review first
+//! replays its recorded calls by intent, beside the tools a Quick check would choose; a
+//! `resource_metadata` fetch (made on the user's click) is never asked for, so it stays unused.
 
 use serde_json::Value;
 
@@ -41,7 +44,7 @@ use crate::exchange::{Exchange, TransportError, Vantage};
 use crate::limits::Limits;
 use crate::redact::Credentials;
 
-/// The most recorded exchanges one replay reads (the page's paste cap is lower).
+/// The most recorded exchanges one replay (or one paste) reads.
 pub const MAX_CAPTURES: usize = 4096;
 
 /// A finished replay.
@@ -158,18 +161,35 @@ fn answered_well(ex: &Exchange) -> bool {
     body.is_empty() || (body.contains("\"result\"") && !body.contains("\"error\""))
 }
 
-/// How well `ex` answers `out`: `None` when it cannot, else a score (higher is better).
-fn fit(out: &Outgoing, sends_token: bool, ex: &Exchange, tools: &[ToolInfo]) -> Option<[u32; 7]> {
+/// `params` without what differs between any two clients (`_meta`, `clientInfo`, `capabilities`).
+fn params_core(m: Option<&Value>) -> Option<Value> {
+    let mut p = m?.get("params")?.clone();
+    if let Some(o) = p.as_object_mut() {
+        for k in ["_meta", "clientInfo", "capabilities"] {
+            o.remove(k);
+        }
+    }
+    Some(p)
+}
+
+/// How well `ex` (whose request body parsed as `theirs`) answers `out` (whose body parsed as
+/// `ours`): `None` when it cannot, else a score (higher is better).
+fn fit(
+    out: &Outgoing,
+    ours: Option<&Value>,
+    sends_token: bool,
+    ex: &Exchange,
+    theirs: Option<&Value>,
+    tools: &[ToolInfo],
+) -> Option<[u32; 8]> {
     if !ex.request.method.eq_ignore_ascii_case(out.method) {
         return None;
     }
     if has_header(&ex.request.headers, "authorization") != sends_token {
         return None;
     }
-    let ours = message(out.body.as_deref());
-    let theirs = message(ex.request.body.as_deref());
-    let method = rpc_method(ours.as_ref());
-    if method != rpc_method(theirs.as_ref()) {
+    let method = rpc_method(ours);
+    if method != rpc_method(theirs) {
         return None;
     }
     let intent_same = match (&ex.intent, &out.intent) {
@@ -179,7 +199,7 @@ fn fit(out: &Outgoing, sends_token: bool, ex: &Exchange, tools: &[ToolInfo]) -> 
     };
     let (mut same_tool, mut same_args) = (0, 0);
     if method == Some("tools/call") {
-        let (Some(o), Some(t)) = (ours.as_ref(), theirs.as_ref()) else {
+        let (Some(o), Some(t)) = (ours, theirs) else {
             return None;
         };
         if intent_same == 0 {
@@ -204,7 +224,9 @@ fn fit(out: &Outgoing, sends_token: bool, ex: &Exchange, tools: &[ToolInfo]) -> 
         m.and_then(|m| m.pointer("/params/protocolVersion"))
             .cloned()
     };
-    let same_version = u32::from(version(ours.as_ref()) == version(theirs.as_ref()));
+    let same_version = u32::from(version(ours) == version(theirs));
+    // The same parameters otherwise (a page cursor of tools/list, say).
+    let same_params = u32::from(params_core(ours) == params_core(theirs));
     let session = crate::header::SESSION_ID;
     let mut alike =
         u32::from(has_header(&out.headers, session) == has_header(&ex.request.headers, session));
@@ -232,6 +254,7 @@ fn fit(out: &Outgoing, sends_token: bool, ex: &Exchange, tools: &[ToolInfo]) -> 
         same_tool,
         same_args,
         same_version,
+        same_params,
         alike,
         ordinary_origin,
         connect_ok,
@@ -333,6 +356,11 @@ pub fn replay(captures: &[Exchange], era: Option<Era>) -> Result<Replayed, Repla
         client_version: env!("CARGO_PKG_VERSION").into(),
         secrets: crate::redact::Secrets::default(),
     });
+    // Each recorded request body parsed once (matching compares them with every request).
+    let recorded: Vec<Option<Value>> = captures
+        .iter()
+        .map(|c| message(c.request.body.as_deref()))
+        .collect();
     let mut free = vec![true; captures.len()];
     let mut unanswered = Vec::new();
     // Each round sends at least one request or answers the consent step; a run sends a bounded
@@ -347,14 +375,12 @@ pub fn replay(captures: &[Exchange], era: Option<Era>) -> Result<Replayed, Repla
                 let yes = engine.consent_rows().iter().any(|row| {
                     row.proposal.as_ref().is_some_and(|p| {
                         let ours = message(Some(&p.payload));
-                        captures.iter().enumerate().any(|(i, c)| {
-                            free[i]
-                                && ours.as_ref().is_some_and(|o| {
-                                    message(c.request.body.as_deref()).is_some_and(|t| {
-                                        o.pointer("/params/name") == t.pointer("/params/name")
-                                    })
-                                })
-                        })
+                        let name = ours.as_ref().and_then(|o| o.pointer("/params/name"));
+                        name.is_some()
+                            && recorded.iter().enumerate().any(|(i, t)| {
+                                free[i]
+                                    && t.as_ref().and_then(|t| t.pointer("/params/name")) == name
+                            })
                     })
                 });
                 engine.answer_consent(yes);
@@ -371,11 +397,22 @@ pub fn replay(captures: &[Exchange], era: Option<Era>) -> Result<Replayed, Repla
         for out in others.into_iter().chain(probes) {
             let sends_token = out.with_token && has_token;
             let tools = engine.tools().to_vec();
+            let ours = message(out.body.as_deref());
             let best = captures
                 .iter()
                 .enumerate()
                 .filter(|(i, _)| free[*i])
-                .filter_map(|(i, c)| fit(&out, sends_token, c, &tools).map(|s| (s, i)))
+                .filter_map(|(i, c)| {
+                    fit(
+                        &out,
+                        ours.as_ref(),
+                        sends_token,
+                        c,
+                        recorded[i].as_ref(),
+                        &tools,
+                    )
+                    .map(|s| (s, i))
+                })
                 // The highest score; the first given among equals.
                 .max_by(|(a, i), (b, j)| a.cmp(b).then(j.cmp(i)));
             match best {
@@ -464,14 +501,20 @@ pub struct Pasted {
     pub source: String,
 }
 
-/// What a paste becomes, decided once: recordings that open a run (an `initialize` or
+/// What a paste becomes, decided once: two or more recordings that open a run (an `initialize` or
 /// `server/discover` among them) are replayed through the engine, as `mcp-triage replay` does;
 /// anything else (one exchange, a raw HTTP response) is classified exchange by exchange.
 pub fn from_paste(capture: &str, request_body: &str) -> Result<Pasted, String> {
     let trimmed = capture.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         let recording = read_captures(trimmed)?;
-        match replay(&recording.exchanges, recording.era) {
+        // One exchange is classified as it is, even an initialize: a run needs more than one.
+        let run = if recording.exchanges.len() > 1 {
+            replay(&recording.exchanges, recording.era)
+        } else {
+            Err(ReplayProblem::NoConnect)
+        };
+        match run {
             Ok(r) => {
                 let mut source = format!(
                     "Pasted recording, replayed through the engine in this page: {} of {} recorded exchanges answered a request.",

@@ -35,8 +35,6 @@ pub const VERSION: u8 = 6;
 /// The fragment prefix of the version this build writes.
 pub const PREFIX: &str = "r=v6.";
 
-/// The payload version in which a flag identifier first appeared: a link may only carry the flags
-/// its own version knew.
 /// The first version whose `stopped` may name `reason`.
 fn stop_since(reason: StopReason) -> u8 {
     match reason {
@@ -45,6 +43,8 @@ fn stop_since(reason: StopReason) -> u8 {
     }
 }
 
+/// The payload version in which a flag identifier first appeared: a link may only carry the flags
+/// its own version knew.
 fn flag_since(flag: Flag) -> u8 {
     match flag {
         Flag::SecretEchoed => 2,

@@ -184,3 +184,57 @@ fn markdown_rows_follow_the_cards_order_and_an_unanswered_probe_gets_no_advice()
     assert!(md.contains("not_applicable"), "{md}");
     assert!(!md.contains("notapplicable"), "{md}");
 }
+
+#[test]
+fn junit_carries_server_text_as_escaped_xml_text_never_as_markup() {
+    // A 401 whose challenge (which the evidence quotes) tries to close the element, open a script,
+    // and carries characters XML 1.0 cannot hold; the endpoint's path is a key.
+    let mut c = fixture("C_tool_throws.pv2025-06-18.json", "C");
+    let hostile = "</system-out><script>alert(1)</script>&amp;]]>\u{1}\u{fffe}'\"";
+    let resp = c.response.as_mut().unwrap();
+    resp.status = 401;
+    resp.headers = vec![(
+        "WWW-Authenticate".into(),
+        format!("Bearer error=\"{}\"", hostile.replace('"', "\\\"")),
+    )];
+    resp.body = None;
+    let report = mcp_triage::engine::RunReport::from_exchanges(
+        "https://mcp.example.com/k3y-in-path/mcp",
+        vec![fixture("A_unknown_tool.pv2025-06-18.json", "A"), c],
+    );
+    let ep = parse_endpoint("https://mcp.example.com/k3y-in-path/mcp").unwrap();
+    let xml = export::junit(&report, &ep, false, &Secrets::default(), None);
+    assert!(
+        !xml.contains("<script>") && !xml.contains("</system-out><"),
+        "{xml}"
+    );
+    // Not vacuous: the server's text is there, as text.
+    assert!(
+        xml.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{xml}"
+    );
+    assert!(!xml.contains('\u{1}') && !xml.contains('\u{fffe}'), "{xml}");
+    assert!(!xml.contains("k3y-in-path"), "the path is hidden: {xml}");
+    // Every element opened is closed, in order: a tiny well-formedness check on the tag stream.
+    let mut stack: Vec<String> = Vec::new();
+    for tag in xml.split('<').skip(1).map(|t| t.split('>').next().unwrap()) {
+        if tag.starts_with('?') || tag.ends_with('/') {
+            continue;
+        }
+        let name = tag
+            .trim_start_matches('/')
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string();
+        if tag.starts_with('/') {
+            assert_eq!(stack.pop().as_deref(), Some(name.as_str()), "{xml}");
+        } else {
+            stack.push(name);
+        }
+    }
+    assert!(stack.is_empty(), "{xml}");
+    // The probes that did not run are skipped, and A's deviation fails.
+    assert!(xml.contains("failures=\"1\""), "{xml}");
+    assert!(xml.contains("<skipped message=\"Probe B"), "{xml}");
+}

@@ -70,7 +70,6 @@ fn every_public_capture_set_replays_with_each_probe_answered_by_the_capture_that
             matches!(connect.as_deref(), Some("init" | "X0_server_discover")),
             "{name}: connected with {connect:?}"
         );
-        assert_eq!(r.used + r.unused.len(), stack(name).len());
         replayed += 1;
     }
     assert!(replayed >= 16, "only {replayed} capture sets replayed");
@@ -184,4 +183,20 @@ fn what_cannot_open_a_run_is_refused_with_a_reason() {
     ] {
         assert!(replay::read_captures(bad).is_err(), "{bad:?}");
     }
+}
+
+#[test]
+fn a_single_pasted_exchange_is_classified_even_an_initialize_and_a_whole_recording_is_replayed() {
+    let caps = stack("ts-1.29.0-stateless");
+    let init = caps
+        .iter()
+        .find(|c| c.case.as_deref() == Some("init"))
+        .unwrap();
+    let one = replay::from_paste(&init.to_json_pretty(), "").unwrap();
+    assert!(one.source.contains("classified"), "{}", one.source);
+    assert_eq!(one.report.records.len(), 1);
+    let all = serde_json::to_string(&caps).unwrap();
+    let whole = replay::from_paste(&all, "").unwrap();
+    assert!(whole.source.contains("replayed"), "{}", whole.source);
+    assert_eq!(whole.report.summary.score, Some(0));
 }
