@@ -161,15 +161,20 @@ fn answered_well(ex: &Exchange) -> bool {
     body.is_empty() || (body.contains("\"result\"") && !body.contains("\"error\""))
 }
 
-/// `params` without what differs between any two clients (`_meta`, `clientInfo`, `capabilities`).
-fn params_core(m: Option<&Value>) -> Option<Value> {
-    let mut p = m?.get("params")?.clone();
-    if let Some(o) = p.as_object_mut() {
-        for k in ["_meta", "clientInfo", "capabilities"] {
-            o.remove(k);
-        }
+/// The same `params`, leaving out what differs between any two clients (`_meta`, `clientInfo`,
+/// `capabilities`).
+fn same_params(a: Option<&Value>, b: Option<&Value>) -> bool {
+    let ignored = |k: &str| matches!(k, "_meta" | "clientInfo" | "capabilities");
+    match (
+        a.and_then(|m| m.get("params")),
+        b.and_then(|m| m.get("params")),
+    ) {
+        (Some(Value::Object(x)), Some(Value::Object(y))) => x
+            .iter()
+            .filter(|(k, _)| !ignored(k))
+            .eq(y.iter().filter(|(k, _)| !ignored(k))),
+        (x, y) => x == y,
     }
-    Some(p)
 }
 
 /// How well `ex` (whose request body parsed as `theirs`) answers `out` (whose body parsed as
@@ -226,7 +231,7 @@ fn fit(
     };
     let same_version = u32::from(version(ours) == version(theirs));
     // The same parameters otherwise (a page cursor of tools/list, say).
-    let same_params = u32::from(params_core(ours) == params_core(theirs));
+    let same_params = u32::from(same_params(ours, theirs));
     let session = crate::header::SESSION_ID;
     let mut alike =
         u32::from(has_header(&out.headers, session) == has_header(&ex.request.headers, session));
