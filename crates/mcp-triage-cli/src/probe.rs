@@ -401,15 +401,7 @@ fn render_all(report: &RunReport, ep: &endpoint::Endpoint) -> String {
         let a = &r.assessment;
         let v = &a.verdict;
         out.push_str(&format!("{}\n", r.step.title()));
-        out.push_str(&format!(
-            "  {} · {} · HTTP {}{}\n",
-            v.channel,
-            v.cause,
-            v.http_status.map_or("—".into(), |s| s.to_string()),
-            v.jsonrpc_code
-                .map(|c| format!(" · JSON-RPC {c}"))
-                .unwrap_or_default()
-        ));
+        out.push_str(&format!("  {}\n", v.outcome_line()));
         for e in v.evidence.iter().take(3) {
             out.push_str(&format!("  evidence: {}\n", e.fact));
         }

@@ -76,6 +76,22 @@ pub struct Verdict {
     pub response_matched: bool,
 }
 
+impl Verdict {
+    /// The verdict in one line, for text reports and CI files: `tool_error · unknown_tool · HTTP 200`
+    /// and the JSON-RPC code when there is one.
+    pub fn outcome_line(&self) -> String {
+        format!(
+            "{} · {} · HTTP {}{}",
+            self.channel,
+            self.cause,
+            self.http_status.map_or("—".into(), |s| s.to_string()),
+            self.jsonrpc_code
+                .map(|c| format!(" · JSON-RPC {c}"))
+                .unwrap_or_default()
+        )
+    }
+}
+
 /// What we can tell from our own request.
 #[derive(Debug, Default)]
 struct RequestFacts {

@@ -473,16 +473,7 @@ pub fn junit(
 fn record_case(r: &crate::engine::Record) -> (CaseEnd, String) {
     let a = &r.assessment;
     let v = &a.verdict;
-    let mut out = format!(
-        "{} · {} · HTTP {}{} · decided by {}\n",
-        v.channel,
-        v.cause,
-        v.http_status.map_or("—".into(), |s| s.to_string()),
-        v.jsonrpc_code
-            .map(|c| format!(" · JSON-RPC {c}"))
-            .unwrap_or_default(),
-        v.decided_by,
-    );
+    let mut out = format!("{} · decided by {}\n", v.outcome_line(), v.decided_by);
     for e in v.evidence.iter().take(3) {
         out.push_str(&format!("evidence: {}\n", e.fact));
     }
