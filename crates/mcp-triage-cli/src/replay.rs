@@ -27,11 +27,14 @@ recorded tools/list: a tool not listed (A), arguments the tool's schema refuses
 tool, arguments, protocolVersion, other params and headers, then the first given.
 Each recorded answer answers one request; a request none fits is reported as not
 recorded. Replay plans a Quick check; it knows no secrets beyond the patterns
-redaction always applies (Bearer values, JWTs).
+redaction always applies (Bearer values, JWTs) and those named by --secret-env.
 
 Options:
   --era E                 speak this era (2025-11-25, 2025-06-18, 2025-03-26, 2026-07-28
                           or auto) instead of the one the recordings show
+  --secret-env VAR        a value the recordings may hold (a token, a key), from
+                          environment variable VAR: redacted from every output like a
+                          live run's token (repeatable)
 
 {OUTPUT}
 
@@ -85,6 +88,7 @@ fn read(file: &str, left: &mut u64) -> Result<String, String> {
 pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
     let mut output = Output::default();
     let mut era: Option<Era> = None;
+    let mut secret_values: Vec<String> = Vec::new();
     let mut inputs = Vec::new();
     let parsed: Result<(), String> = (|| {
         while let Some(arg) = args.next() {
@@ -96,6 +100,18 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
                 "--era" => {
                     let e = args.next().ok_or("--era needs a value")?;
                     era = Some(Era::parse(&e).ok_or(format!("unknown era {e:?}"))?);
+                }
+                "--secret-env" => {
+                    let var = args.next().ok_or("--secret-env needs a value")?;
+                    let v = std::env::var(&var)
+                        .map_err(|_| format!("environment variable {var} is not set"))?;
+                    if v.trim().len() < mcp_triage::limits::MIN_SECRET_RUN {
+                        return Err(format!(
+                            "{var}: a secret shorter than {} characters cannot be told from ordinary text",
+                            mcp_triage::limits::MIN_SECRET_RUN
+                        ));
+                    }
+                    secret_values.push(v);
                 }
                 "-" => inputs.push(arg),
                 f if f.starts_with('-') => return Err(format!("unknown flag {f:?}")),
@@ -150,7 +166,12 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
             }
         }
     }
-    let replayed = match replay::replay(&recording.exchanges, era.or(recording.era)) {
+    let secrets = mcp_triage::redact::Secrets::new(secret_values.iter().map(String::as_str));
+    let replayed = match replay::replay_with_secrets(
+        &recording.exchanges,
+        era.or(recording.era),
+        secrets.clone(),
+    ) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("mcp-triage replay: {e}");
@@ -180,10 +201,5 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
             return exit::USAGE;
         }
     };
-    output.emit(
-        &replayed.report,
-        &ep,
-        &mcp_triage::redact::Secrets::default(),
-        crate::probe::render,
-    )
+    output.emit(&replayed.report, &ep, &secrets, crate::probe::render)
 }

@@ -337,3 +337,56 @@ fn a_server_that_echoes_the_token_leaves_no_trace_of_it_in_markdown_junit_or_the
         }
     }
 }
+
+#[test]
+fn replay_redacts_a_value_named_by_secret_env_from_every_output_and_refuses_one_too_short() {
+    let dir = common::root().join("../shared/fixtures/exchanges/ts-1.29.0-stateless");
+    let dir = dir.to_str().unwrap();
+    // The seed's tools/list and C answer say "organization": a stand-in for a key a recording holds.
+    let secret = "organization";
+    let junit = temp("replay-secret.xml");
+    let args = [
+        "replay",
+        dir,
+        "--json",
+        "--junit",
+        junit.to_str().unwrap(),
+        "--share",
+        "--include-path",
+    ];
+    // The control: without --secret-env the value is in the report.
+    let plain = run(&args, &[]);
+    assert!(
+        leak::leaks(&text(&plain).0, secret),
+        "the control: the recordings hold the value"
+    );
+    let mut named = args.to_vec();
+    named.extend(["--secret-env", "S"]);
+    let out = run(&named, &[("S", secret)]);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let fragment = report["share"].as_str().unwrap();
+    let inflated = serde_json::to_string(&mcp_triage::share::decode(fragment).unwrap()).unwrap();
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    for (channel, t) in [
+        ("json", &stdout),
+        ("stderr", &stderr),
+        ("junit", &xml),
+        ("fragment", &fragment.to_string()),
+        ("inflated payload", &inflated),
+    ] {
+        assert!(
+            !leak::leaks(t, secret),
+            "{channel}: {:?}",
+            leak::found(t, secret)
+        );
+    }
+    let short = run(&["replay", dir, "--secret-env", "S"], &[("S", "abc")]);
+    assert_eq!(short.status.code(), Some(2));
+    assert!(
+        text(&short).1.contains("shorter than 8"),
+        "{}",
+        text(&short).1
+    );
+}

@@ -333,6 +333,16 @@ pub struct Recording {
 
 /// Replays `captures` through the engine (see the module's rules), speaking `era` when given.
 pub fn replay(captures: &[Exchange], era: Option<Era>) -> Result<Replayed, ReplayProblem> {
+    replay_with_secrets(captures, era, crate::redact::Secrets::default())
+}
+
+/// [`replay`], redacting `secrets` (values the recordings may hold: a token, a key) from every
+/// recorded exchange as a live run redacts its own.
+pub fn replay_with_secrets(
+    captures: &[Exchange],
+    era: Option<Era>,
+    secrets: crate::redact::Secrets,
+) -> Result<Replayed, ReplayProblem> {
     if captures.is_empty() {
         return Err(ReplayProblem::Empty);
     }
@@ -359,7 +369,7 @@ pub fn replay(captures: &[Exchange], era: Option<Era>) -> Result<Replayed, Repla
         random: recorded_random(captures),
         limits: Limits::default(),
         client_version: env!("CARGO_PKG_VERSION").into(),
-        secrets: crate::redact::Secrets::default(),
+        secrets,
     });
     // Each recorded request body parsed once (matching compares them with every request).
     let recorded: Vec<Option<Value>> = captures
