@@ -79,15 +79,8 @@ impl Output {
             "--share" => self.share = true,
             "--share-base" => {
                 let base = value("--share-base")?;
-                if !(base.starts_with("https://") || base.starts_with("http://"))
-                    || base.contains('#')
-                    || base.chars().any(|c| c.is_whitespace() || c.is_control())
-                {
-                    return Err(format!(
-                        "--share-base takes the page's http(s) address without a fragment, not {base:?}"
-                    ));
-                }
-                self.share_base = Some(base);
+                self.share_base =
+                    Some(page_address(&base).map_err(|e| format!("--share-base {e}"))?);
             }
             "--include-path" => self.include_path = true,
             "--fail-under" => {
@@ -109,12 +102,7 @@ impl Output {
         }
         match std::env::var("MCP_TRIAGE_PAGE") {
             Ok(b) if !b.trim().is_empty() => {
-                let mut probe = Output::default();
-                let mut once = Some(b.trim().to_string());
-                probe
-                    .take("--share-base", &mut || once.take())
-                    .map_err(|e| format!("$MCP_TRIAGE_PAGE: {e}"))?;
-                Ok(probe.share_base.unwrap_or_default())
+                page_address(b.trim()).map_err(|e| format!("$MCP_TRIAGE_PAGE {e}"))
             }
             _ => Ok(String::new()),
         }
@@ -143,13 +131,13 @@ impl Output {
             None
         };
         let body = match self.form {
-            Form::Json => {
-                let json = export::report_json(report, ep, self.include_path, secrets);
-                match &link {
-                    Some(l) => with_share_field(&json, l),
-                    None => json,
-                }
-            }
+            Form::Json => export::report_json_with_share(
+                report,
+                ep,
+                self.include_path,
+                secrets,
+                link.as_deref(),
+            ),
             Form::Markdown => {
                 let mut md = export::markdown(report, ep, self.include_path, secrets);
                 if let Some(l) = &link {
@@ -217,16 +205,17 @@ impl Output {
     }
 }
 
-/// The report JSON with the share link as a top-level `"share"` field (a field added keeps the
-/// report format's version).
-fn with_share_field(json: &str, link: &str) -> String {
-    match serde_json::from_str::<serde_json::Value>(json) {
-        Ok(serde_json::Value::Object(mut m)) => {
-            m.insert("share".into(), serde_json::Value::String(link.into()));
-            serde_json::to_string_pretty(&m).unwrap_or_else(|_| json.to_string())
-        }
-        _ => json.to_string(),
+/// A page address a share link may start with: http(s), no fragment, no blanks or controls.
+fn page_address(base: &str) -> Result<String, String> {
+    if !(base.starts_with("https://") || base.starts_with("http://"))
+        || base.contains('#')
+        || base.chars().any(|c| c.is_whitespace() || c.is_control())
+    {
+        return Err(format!(
+            "takes the page's http(s) address without a fragment, not {base:?}"
+        ));
     }
+    Ok(base.to_string())
 }
 
 /// Now as ISO 8601 UTC (`2026-12-03T15:04:05Z`), from the system clock.

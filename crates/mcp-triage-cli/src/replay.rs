@@ -6,6 +6,7 @@ use std::path::Path;
 
 use mcp_triage::engine::{Era, exit};
 use mcp_triage::replay::{self, Recording};
+use mcp_triage::{Limits, endpoint};
 
 use crate::output::{self, Output};
 
@@ -105,11 +106,11 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
                     let var = args.next().ok_or("--secret-env needs a value")?;
                     let v = std::env::var(&var)
                         .map_err(|_| format!("environment variable {var} is not set"))?;
-                    if v.trim().len() < mcp_triage::limits::MIN_SECRET_RUN {
-                        return Err(format!(
-                            "{var}: a secret shorter than {} characters cannot be told from ordinary text",
-                            mcp_triage::limits::MIN_SECRET_RUN
-                        ));
+                    // Checked as the token is: the same rule for what redaction can tell apart.
+                    endpoint::check_header_value(&v, Limits::default().max_token_bytes, true)
+                        .map_err(|p| format!("{var}: {p}"))?;
+                    if v.trim().is_empty() {
+                        return Err(format!("{var} is empty"));
                     }
                     secret_values.push(v);
                 }
@@ -178,16 +179,7 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
             return exit::USAGE;
         }
     };
-    eprintln!(
-        "replayed {} recorded exchanges: {} answered a request, {} not used",
-        recording.exchanges.len(),
-        replayed.used,
-        replayed.unused.len()
-    );
-    if !replayed.unanswered.is_empty() {
-        let steps: Vec<String> = replayed.unanswered.iter().map(|s| s.label()).collect();
-        eprintln!("no recorded answer for: {}", steps.join(", "));
-    }
+    eprintln!("replayed: {}", replayed.summary());
     // Nothing is sent, so no secret can go in clear: only the URL's shape is checked.
     let parsed =
         crate::probe::endpoint_for(replay::openable_endpoint(&replayed.report.endpoint), false);

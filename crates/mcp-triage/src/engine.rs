@@ -1840,13 +1840,18 @@ impl RunReport {
         if cut || ran_out {
             return exit::PROBE_NOT_RUN;
         }
-        let below = fail_under.is_some_and(|n| {
-            n >= 1 && (self.summary.judged == 0 || self.summary.score.unwrap_or(0) < n)
-        });
-        if below {
+        if self.below_fail_under(fail_under) {
             return exit::BELOW_FAIL_UNDER;
         }
         exit::OK
+    }
+
+    /// The score is below the bar `fail_under` (pairs of A, B, C told apart by structure); "n/a"
+    /// is below any bar of at least 1.
+    pub fn below_fail_under(&self, fail_under: Option<u8>) -> bool {
+        fail_under.is_some_and(|n| {
+            n >= 1 && (self.summary.judged == 0 || self.summary.score.unwrap_or(0) < n)
+        })
     }
 
     /// The records grouped and ordered as the page shows them (and the Markdown lists them).

@@ -155,9 +155,24 @@ pub fn report_json(
     include_path: bool,
     secrets: &Secrets,
 ) -> String {
+    report_json_with_share(report, endpoint, include_path, secrets, None)
+}
+
+/// [`report_json`] with the run's share link as a top-level `"share"` field (a field added keeps
+/// [`REPORT_FORMAT`]), for the command line's `--json --share`.
+pub fn report_json_with_share(
+    report: &RunReport,
+    endpoint: &Endpoint,
+    include_path: bool,
+    secrets: &Secrets,
+    share: Option<&str>,
+) -> String {
     let mut v = serde_json::to_value(report).unwrap_or(Value::Null);
     if let Some(m) = v.as_object_mut() {
         m.insert("format".into(), Value::String(REPORT_FORMAT.into()));
+        if let Some(link) = share {
+            m.insert("share".into(), Value::String(link.into()));
+        }
     }
     redact_strings(&mut v, secrets);
     if !include_path {
@@ -408,9 +423,7 @@ pub fn junit(
     }
     // The score.
     let score = crate::summary::score_text(report.summary.score, Some(report.summary.judged));
-    let below = fail_under.filter(|n| {
-        *n >= 1 && (report.summary.judged == 0 || report.summary.score.unwrap_or(0) < *n)
-    });
+    let below = fail_under.filter(|_| report.below_fail_under(fail_under));
     let score_end = match below {
         Some(n) => CaseEnd::Failure(format!(
             "distinguishability {score}, below the bar of {n}: {}",

@@ -60,6 +60,23 @@ pub struct Replayed {
     pub unanswered: Vec<Step>,
 }
 
+impl Replayed {
+    /// What the replay used, for people (the page's source line, the CLI's standard error).
+    pub fn summary(&self) -> String {
+        let mut out = format!(
+            "{} of {} recorded exchanges answered a request ({} not used).",
+            self.used,
+            self.used + self.unused.len(),
+            self.unused.len()
+        );
+        if !self.unanswered.is_empty() {
+            let steps: Vec<String> = self.unanswered.iter().map(Step::label).collect();
+            out.push_str(&format!(" No recorded answer for: {}.", steps.join(", ")));
+        }
+        out
+    }
+}
+
 /// Why a set of recordings cannot be replayed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReplayProblem {
@@ -152,13 +169,14 @@ fn part_of(msg: &Value, tools: &[ToolInfo]) -> Option<(Part, String)> {
     Some((part, name.to_string()))
 }
 
+/// Whether a recording answered as a connect step hopes: by its classification (a result, or a
+/// notification accepted), not by its wording.
 fn answered_well(ex: &Exchange) -> bool {
-    let Some(r) = &ex.response else { return false };
-    if !(200..300).contains(&r.status) {
-        return false;
-    }
-    let body = r.body.as_deref().unwrap_or("");
-    body.is_empty() || (body.contains("\"result\"") && !body.contains("\"error\""))
+    let v = crate::classify(ex, &crate::Options::default());
+    matches!(
+        v.channel,
+        crate::Channel::Success | crate::Channel::Accepted
+    )
 }
 
 /// The same `params`, leaving out what differs between any two clients (`_meta`, `clientInfo`,
@@ -178,7 +196,8 @@ fn same_params(a: Option<&Value>, b: Option<&Value>) -> bool {
 }
 
 /// How well `ex` (whose request body parsed as `theirs`) answers `out` (whose body parsed as
-/// `ours`): `None` when it cannot, else a score (higher is better).
+/// `ours`): `None` when it cannot, else a score (higher is better). `answered_well` is asked only
+/// for connect steps, and only of a recording that could answer.
 fn fit(
     out: &Outgoing,
     ours: Option<&Value>,
@@ -186,6 +205,7 @@ fn fit(
     ex: &Exchange,
     theirs: Option<&Value>,
     tools: &[ToolInfo],
+    answered_well: &mut dyn FnMut() -> bool,
 ) -> Option<[u32; 8]> {
     if !ex.request.method.eq_ignore_ascii_case(out.method) {
         return None;
@@ -253,7 +273,7 @@ fn fit(
                     || o.starts_with("https://localhost")
             }),
     );
-    let connect_ok = u32::from(!matches!(out.step, Step::Probe(_)) && answered_well(ex));
+    let connect_ok = u32::from(!matches!(out.step, Step::Probe(_)) && answered_well());
     Some([
         intent_same,
         same_tool,
@@ -267,11 +287,7 @@ fn fit(
 }
 
 /// The era the recordings speak (see the module's rules).
-fn era_of(captures: &[Exchange]) -> Era {
-    let methods: Vec<Option<Value>> = captures
-        .iter()
-        .map(|c| message(c.request.body.as_deref()))
-        .collect();
+fn era_of(methods: &[Option<Value>]) -> Era {
     let has = |m: &str| methods.iter().any(|v| rpc_method(v.as_ref()) == Some(m));
     match (has("initialize"), has("server/discover")) {
         (true, true) => Era::Auto,
@@ -298,13 +314,14 @@ fn era_of(captures: &[Exchange]) -> Era {
 
 /// The randomness of the recorded run, where its probe A names a tool the way ours do (so the
 /// replayed plan names the same tool); else 0.
-fn recorded_random(captures: &[Exchange]) -> u64 {
+fn recorded_random(captures: &[Exchange], recorded: &[Option<Value>]) -> u64 {
     captures
         .iter()
-        .filter(|c| c.intent.as_deref() == Some("A"))
-        .filter_map(|c| message(c.request.body.as_deref()))
-        .find_map(|m| {
-            m.pointer("/params/name")
+        .zip(recorded)
+        .filter(|(c, _)| c.intent.as_deref() == Some("A"))
+        .find_map(|(_, m)| {
+            m.as_ref()?
+                .pointer("/params/name")
                 .and_then(Value::as_str)
                 .and_then(crate::catalogue::random_of_unknown_name)
         })
@@ -349,13 +366,18 @@ pub fn replay_with_secrets(
     if captures.len() > MAX_CAPTURES {
         return Err(ReplayProblem::TooMany(captures.len()));
     }
-    let connect = captures.iter().find(|c| {
+    // Each recorded request body parsed once: the era, the connect and every match read them.
+    let recorded: Vec<Option<Value>> = captures
+        .iter()
+        .map(|c| message(c.request.body.as_deref()))
+        .collect();
+    let connect = captures.iter().zip(&recorded).find(|(_, m)| {
         matches!(
-            rpc_method(message(c.request.body.as_deref()).as_ref()),
+            rpc_method(m.as_ref()),
             Some("initialize" | "server/discover")
         )
     });
-    let Some(connect) = connect else {
+    let Some((connect, _)) = connect else {
         return Err(ReplayProblem::NoConnect);
     };
     let has_token = captures
@@ -363,19 +385,16 @@ pub fn replay_with_secrets(
         .any(|c| has_header(&c.request.headers, "authorization"));
     let mut engine = Engine::new(EngineConfig {
         endpoint: connect.request.url.clone(),
-        era: era.unwrap_or_else(|| era_of(captures)),
+        era: era.unwrap_or_else(|| era_of(&recorded)),
         mode: Mode::Quick,
         has_token,
-        random: recorded_random(captures),
+        random: recorded_random(captures, &recorded),
         limits: Limits::default(),
         client_version: env!("CARGO_PKG_VERSION").into(),
         secrets,
     });
-    // Each recorded request body parsed once (matching compares them with every request).
-    let recorded: Vec<Option<Value>> = captures
-        .iter()
-        .map(|c| message(c.request.body.as_deref()))
-        .collect();
+    // Whether a recording answered well, classified once and only when a connect step asks.
+    let mut answered: Vec<Option<bool>> = vec![None; captures.len()];
     let mut free = vec![true; captures.len()];
     let mut unanswered = Vec::new();
     // Each round sends at least one request or answers the consent step; a run sends a bounded
@@ -425,6 +444,7 @@ pub fn replay_with_secrets(
                         c,
                         recorded[i].as_ref(),
                         &tools,
+                        &mut || *answered[i].get_or_insert_with(|| answered_well(c)),
                     )
                     .map(|s| (s, i))
                 })
@@ -531,18 +551,12 @@ pub fn from_paste(capture: &str, request_body: &str) -> Result<Pasted, String> {
         };
         match run {
             Ok(r) => {
-                let mut source = format!(
-                    "Pasted recording, replayed through the engine in this page: {} of {} recorded exchanges answered a request.",
-                    r.used,
-                    recording.exchanges.len()
-                );
-                if !r.unanswered.is_empty() {
-                    let steps: Vec<String> = r.unanswered.iter().map(Step::label).collect();
-                    source.push_str(&format!(" No recorded answer for: {}.", steps.join(", ")));
-                }
                 return Ok(Pasted {
+                    source: format!(
+                        "Pasted recording, replayed through the engine in this page: {}",
+                        r.summary()
+                    ),
                     report: r.report,
-                    source,
                 });
             }
             Err(ReplayProblem::NoConnect) => {}
