@@ -21,12 +21,12 @@
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import cors from 'cors';
-import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import { registerDemoTools } from './tools.mjs';
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
@@ -55,51 +55,12 @@ const toolDelay = Number(arg('tool-delay-ms', '0'));
 const withStats = process.argv.includes('--stats');
 const unannotated = process.argv.includes('--unannotated');
 const writeLike = process.argv.includes('--write-like');
-const readOnly = unannotated ? undefined : { readOnlyHint: true, openWorldHint: false };
 const stats = { methods: {}, tools: {} };
 const pause = () => new Promise((resolve) => setTimeout(resolve, toolDelay));
 
 function buildServer() {
   const server = new McpServer({ name: 'mcp-triage-demo', version: '1.29.0' });
-  if (writeLike) {
-    const done = (text) => async () => ({ content: [{ type: 'text', text: `${text} (demo server: nothing changed)` }] });
-    server.registerTool('delete_lead', { description: 'Delete a lead by id.', inputSchema: { id: z.string() } }, done('deleted'));
-    server.registerTool('sendEmail', { description: 'Send an email.', inputSchema: { to: z.string() } }, done('sent'));
-    server.registerTool('crm-sync', { description: 'Push local changes to the CRM.', inputSchema: {} }, done('synced'));
-    return server;
-  }
-  server.registerTool('lead_get', {
-    description: 'Get a lead by id (always fails, like the seed\'s backend).',
-    inputSchema: { id: z.string() },
-    annotations: readOnly,
-  }, async () => {
-    await pause();
-    throw new Error('lead not found in this organization');
-  });
-  server.registerTool('icp_list', {
-    description: 'List ideal customer profiles.',
-    inputSchema: {},
-    annotations: readOnly,
-  }, async () => {
-    await pause();
-    return { content: [{ type: 'text', text: JSON.stringify({ ok: true }) }] };
-  });
-  server.registerTool('echo', {
-    description: 'Echo back the text.',
-    inputSchema: { text: z.string() },
-    annotations: readOnly,
-  }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
-  // No annotations at all: by the spec's defaults it may write and may be destructive, so probes must
-  // never pick it on their own (it needs no arguments, which would make it a tempting probe D).
-  server.registerTool('crm_sync', {
-    description: 'Push local changes to the CRM (a demo: changes nothing).',
-    inputSchema: {},
-  }, async () => ({ content: [{ type: 'text', text: 'synced 0 records (demo server)' }] }));
-  server.registerTool('lead_delete_all', {
-    description: 'Delete every lead in the organization (a demo: deletes nothing).',
-    inputSchema: {},
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  }, async () => ({ content: [{ type: 'text', text: 'deleted 0 leads (demo server: nothing to delete)' }] }));
+  registerDemoTools(server, { unannotated, writeLike, pause });
   return server;
 }
 

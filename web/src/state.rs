@@ -149,7 +149,10 @@ impl AppState {
         self.diagnosis.set(None);
         self.log.set(Vec::new());
         self.secret_header_names.set(Vec::new());
-        self.endpoint.set(crate::net::parse_endpoint(endpoint).ok());
+        self.endpoint.set(
+            Endpoint::recorded_stdio(endpoint)
+                .or_else(|| crate::net::parse_endpoint(endpoint).ok()),
+        );
         self.source.set(Some(source));
         self.report.set(Some(report));
         self.phase.set(Phase::Done);

@@ -5,6 +5,8 @@ mod http;
 mod output;
 mod probe;
 mod replay;
+#[cfg(unix)]
+mod stdio;
 
 use std::io::{self, Read, Write};
 use std::process::ExitCode;

@@ -5,7 +5,8 @@
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
-use mcp_triage::engine::{Engine, EngineConfig, Era, Mode, RunReport, exit};
+use mcp_triage::engine::{Engine, EngineConfig, Era, Mode, Outgoing, RunReport, exit};
+use mcp_triage::exchange::Transport;
 use mcp_triage::redact::Credentials;
 use mcp_triage::{Limits, endpoint};
 
@@ -54,15 +55,19 @@ Exit status (6 first, else the lowest that applies):
   5  the score is below --fail-under
   6  a local failure (an output could not be made or written)"#;
 
-struct ProbeArgs {
+pub(crate) struct ProbeArgs {
     url: String,
+    /// `--stdio -- COMMAND ARGS…`: the server to start (then there is no URL).
+    pub(crate) stdio: Option<Vec<String>>,
+    /// `--secret-env VAR` values: redacted from every output like a token.
+    pub(crate) secret_values: Vec<String>,
     token: Option<String>,
     secret_headers: Vec<(String, String)>,
     plain_headers: Vec<(String, String)>,
     era: Era,
     seconds: u64,
     origin: Option<String>,
-    output: Output,
+    pub(crate) output: Output,
     plan: Option<mcp_triage::plan_file::PlanFile>,
     write_plan: Option<String>,
 }
@@ -85,7 +90,14 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
     let mut output = Output::default();
     let mut plan = None;
     let mut write_plan = None;
+    let mut stdio_flag = false;
+    let mut command = None;
+    let mut secret_values = Vec::new();
     while let Some(arg) = args.next() {
+        if arg == "--" {
+            command = Some(args.by_ref().collect::<Vec<_>>());
+            break;
+        }
         if output.take(&arg, &mut || args.next())? {
             continue;
         }
@@ -138,13 +150,55 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
                     Some(mcp_triage::plan_file::decode(&text).map_err(|e| format!("{file}: {e}"))?);
             }
             "--write-plan" => write_plan = Some(value("--write-plan")?),
+            "--stdio" => stdio_flag = true,
+            "--secret-env" => {
+                let var = value("--secret-env")?;
+                let v = std::env::var(&var)
+                    .map_err(|_| format!("environment variable {var} is not set"))?;
+                // Checked as the token is: the same rule for what redaction can tell apart.
+                endpoint::check_header_value(
+                    &v,
+                    mcp_triage::limits::Limits::default().max_token_bytes,
+                    true,
+                )
+                .map_err(|p| format!("{var}: {p}"))?;
+                secret_values.push(v);
+            }
             flag if flag.starts_with('-') => return Err(format!("unknown flag {flag:?}")),
             _ if url.is_none() => url = Some(arg),
             _ => return Err(format!("one URL only (got another: {arg:?})")),
         }
     }
+    let stdio = match (stdio_flag, command) {
+        (true, Some(cmd)) if !cmd.is_empty() && !cmd[0].is_empty() => Some(cmd),
+        (true, _) => return Err("--stdio needs the server's command after --: mcp-triage probe --stdio -- node server.js".into()),
+        (false, Some(_)) => return Err("a command after -- is for --stdio".into()),
+        (false, None) => None,
+    };
+    if stdio.is_none() && !secret_values.is_empty() {
+        return Err("--secret-env is for --stdio; over HTTP the secrets are the token and --header-env values".into());
+    }
+    if stdio.is_some() {
+        if let Some(u) = &url {
+            return Err(format!(
+                "--stdio starts a server from its command; a URL ({u:?}) is for HTTP"
+            ));
+        }
+        if token.is_some()
+            || !secret_headers.is_empty()
+            || !plain_headers.is_empty()
+            || origin.is_some()
+        {
+            return Err("a stdio server has no headers: the token, --header, --header-env and --origin are for HTTP (mark secrets with --secret-env VAR)".into());
+        }
+    }
     Ok(ProbeArgs {
-        url: url.ok_or("missing URL")?,
+        url: match &stdio {
+            Some(cmd) => mcp_triage::stdio::endpoint_of(&cmd[0]),
+            None => url.ok_or("missing URL (or --stdio -- COMMAND)")?,
+        },
+        stdio,
+        secret_values,
         token,
         secret_headers,
         plain_headers,
@@ -185,6 +239,15 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
         }
     };
     let limits = Limits::with_run_seconds(args.seconds);
+    if args.stdio.is_some() {
+        #[cfg(unix)]
+        return crate::stdio::probe(&args, &limits);
+        #[cfg(not(unix))]
+        {
+            eprintln!("mcp-triage probe: --stdio needs a Unix system (process groups)");
+            return exit::USAGE;
+        }
+    }
     if let Some(t) = &args.token
         && let Err(p) = endpoint::check_token(t, limits.max_token_bytes)
     {
@@ -233,72 +296,19 @@ fn run(
     creds: &Credentials,
     limits: &Limits,
 ) -> Result<RunReport, (u8, String)> {
-    let cfg = EngineConfig {
-        endpoint: ep.url.clone(),
-        era: args.era.clone(),
-        mode: if args.plan.is_some() {
-            Mode::Review
-        } else {
-            Mode::Quick
-        },
-        has_token: creds.has_token(),
-        random: seed(),
-        limits: limits.clone(),
-        client_version: env!("CARGO_PKG_VERSION").into(),
-        secrets: creds.secrets(),
-    };
-    let mut engine = Engine::new(cfg);
+    let mut engine = Engine::new(config(ep, args, creds.has_token(), creds.secrets(), limits));
     let agent = http::agent(limits);
-    let clock = Instant::now();
-    let now = || clock.elapsed().as_secs_f64() * 1000.0;
-    let err = io::stderr();
-    let progress = |line: String| {
-        let _ = writeln!(err.lock(), "{line}");
-    };
-    let mut written = false;
-    loop {
-        let poll = engine.poll(now());
-        if poll.done {
-            break;
-        }
-        if poll.send.is_empty() {
-            if engine.awaiting_review()
-                && let Some(plan) = &args.plan
-            {
-                engine
-                    .apply_review(&plan.edits())
-                    .map_err(|e| (exit::USAGE, format!("the plan cannot run: {e}")))?;
-                progress("  running the plan".into());
-                continue;
-            }
-            if engine.awaiting_consent() {
-                if let Some(file) = &args.write_plan {
-                    write_plan(file, &engine, creds)?;
-                    written = true;
-                }
-                // No plan: only tools declared read-only run; the report says what was skipped.
-                progress("  tools not declared read-only are not called without a plan".into());
-                engine.answer_consent(false);
-                continue;
-            }
-            // Every request is handed back before the next poll, so nothing is in flight here:
-            // the engine waits for nothing this shell can give.
-            break;
-        }
-        // One request at a time: answers are the same in any order (the core's guarantee). Each
-        // request gives up when the run's time limit does; what the limit left unsent goes back
-        // to the engine as never sent.
-        for out in poll.send {
-            let run_left = engine
-                .poll_timeout()
-                .map(|at| Duration::from_millis((at - now()).max(0.0) as u64));
+    let origin = args.origin.as_deref();
+    drive(
+        &mut engine,
+        args,
+        &creds.secrets(),
+        &mut |engine, out, run_left| {
             if run_left == Some(Duration::ZERO) {
                 engine.handle(out.step, http::not_sent(&out, creds));
-                continue;
+                return;
             }
-            progress(format!("→ {}", out.step.label()));
             let mut replies = Vec::new();
-            let origin = args.origin.as_deref();
             let ex = http::send(
                 &agent,
                 &out,
@@ -325,24 +335,122 @@ fn run(
                 engine.handle(step, ex);
             }
             engine.handle(out.step, ex);
+        },
+    )?;
+    Ok(engine.report())
+}
+
+/// The engine's configuration for this command line (either transport).
+pub(crate) fn config(
+    ep: &endpoint::Endpoint,
+    args: &ProbeArgs,
+    has_token: bool,
+    secrets: mcp_triage::redact::Secrets,
+    limits: &Limits,
+) -> EngineConfig {
+    EngineConfig {
+        endpoint: ep.url.clone(),
+        era: args.era.clone(),
+        mode: if args.plan.is_some() {
+            Mode::Review
+        } else {
+            Mode::Quick
+        },
+        has_token,
+        random: seed(),
+        limits: limits.clone(),
+        client_version: env!("CARGO_PKG_VERSION").into(),
+        secrets,
+        transport: if args.stdio.is_some() {
+            Transport::Stdio
+        } else {
+            Transport::Http
+        },
+    }
+}
+
+/// One request sent over the shell's transport, its answers handed to the engine (replies to
+/// server requests first); `run_left` is what the run's time limit leaves (zero: do not send).
+pub(crate) type Wire<'a> = dyn FnMut(&mut Engine, Outgoing, Option<Duration>) + 'a;
+
+/// Drives the engine to its end over `wire`: the same loop for HTTP and stdio. The plan, the
+/// consent step and the progress lines are handled here; what to send is the engine's.
+pub(crate) fn drive(
+    engine: &mut Engine,
+    args: &ProbeArgs,
+    secrets: &mcp_triage::redact::Secrets,
+    wire: &mut Wire<'_>,
+) -> Result<(), (u8, String)> {
+    let clock = Instant::now();
+    let now = || clock.elapsed().as_secs_f64() * 1000.0;
+    let err = io::stderr();
+    let progress = |line: String| {
+        let _ = writeln!(err.lock(), "{line}");
+    };
+    let mut written = false;
+    loop {
+        let poll = engine.poll(now());
+        if poll.done {
+            break;
+        }
+        if poll.send.is_empty() {
+            if engine.awaiting_review()
+                && let Some(plan) = &args.plan
+            {
+                engine
+                    .apply_review(&plan.edits())
+                    .map_err(|e| (exit::USAGE, format!("the plan cannot run: {e}")))?;
+                progress("  running the plan".into());
+                continue;
+            }
+            if engine.awaiting_consent() {
+                if let Some(file) = &args.write_plan {
+                    write_plan(file, engine, secrets)?;
+                    written = true;
+                }
+                // No plan: only tools declared read-only run; the report says what was skipped.
+                progress("  tools not declared read-only are not called without a plan".into());
+                engine.answer_consent(false);
+                continue;
+            }
+            // Every request is handed back before the next poll, so nothing is in flight here:
+            // the engine waits for nothing this shell can give.
+            break;
+        }
+        // One request at a time: answers are the same in any order (the core's guarantee). Each
+        // request gives up when the run's time limit does; what the limit left unsent goes back
+        // to the engine as never sent.
+        for out in poll.send {
+            let run_left = engine
+                .poll_timeout()
+                .map(|at| Duration::from_millis((at - now()).max(0.0) as u64));
+            let step = out.step;
+            if run_left != Some(Duration::ZERO) {
+                progress(format!("→ {}", step.label()));
+            }
+            wire(engine, out, run_left);
             progress(format!(
                 "← {}: {}",
-                out.step.label(),
-                progress_word(&engine, out.step)
+                step.label(),
+                progress_word(engine, step)
             ));
         }
     }
     if let Some(file) = &args.write_plan
         && !written
     {
-        write_plan(file, &engine, creds)?;
+        write_plan(file, engine, secrets)?;
     }
-    Ok(engine.report())
+    Ok(())
 }
 
 /// Writes the run's proposed plan (the core's) to `file`, redacting the run's secrets.
-fn write_plan(file: &str, engine: &Engine, creds: &Credentials) -> Result<(), (u8, String)> {
-    let text = mcp_triage::plan_file::encode(engine.proposed_plan(), &creds.secrets());
+fn write_plan(
+    file: &str,
+    engine: &Engine,
+    secrets: &mcp_triage::redact::Secrets,
+) -> Result<(), (u8, String)> {
+    let text = mcp_triage::plan_file::encode(engine.proposed_plan(), secrets);
     std::fs::write(file, text).map_err(|e| (exit::LOCAL, format!("cannot write {file}: {e}")))?;
     let _ = writeln!(
         io::stderr(),
@@ -371,6 +479,9 @@ pub(crate) fn render(report: &RunReport, ep: &endpoint::Endpoint, include_path: 
         mcp_triage::export::Scrub::new(ep).apply(&text)
     }
 }
+
+/// Lines of a stdio server's stderr tail the text report shows (the JSON report holds all of it).
+const STDERR_LINES_SHOWN: usize = 8;
 
 fn render_all(report: &RunReport, ep: &endpoint::Endpoint) -> String {
     let mut out = String::new();
@@ -428,6 +539,18 @@ fn render_all(report: &RunReport, ep: &endpoint::Endpoint) -> String {
                 "  spec {}: {} — {}\n",
                 s.version, s.conformance, s.reason
             ));
+        }
+        if let Some(tail) = r
+            .exchange
+            .stdio
+            .as_ref()
+            .and_then(|io| io.stderr_tail.as_ref())
+        {
+            out.push_str("  stderr (its last lines):\n");
+            let lines: Vec<&str> = tail.lines().collect();
+            for line in &lines[lines.len().saturating_sub(STDERR_LINES_SHOWN)..] {
+                out.push_str(&format!("    | {line}\n"));
+            }
         }
         out.push('\n');
     }

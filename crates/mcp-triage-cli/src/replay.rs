@@ -181,8 +181,11 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
     };
     eprintln!("replayed: {}", replayed.summary());
     // Nothing is sent, so no secret can go in clear: only the URL's shape is checked.
-    let parsed =
-        crate::probe::endpoint_for(replay::openable_endpoint(&replayed.report.endpoint), false);
+    let recorded = &replayed.report.endpoint;
+    let parsed = match mcp_triage::endpoint::Endpoint::recorded_stdio(recorded) {
+        Some(stdio) => Ok(stdio),
+        None => crate::probe::endpoint_for(replay::openable_endpoint(recorded), false),
+    };
     let ep = match parsed {
         Ok(e) => e,
         Err(p) => {

@@ -302,6 +302,14 @@ pub const ADVICE: &[Advice] = &[
         "basic/transports#backwards-compatibility"
     ),
     row!(
+        ServerExited,
+        ShowUserDoNotRetry,
+        ServerAuthor,
+        "The server process is gone: every further call fails until the client starts it again; show the failure (and its stderr) to the user instead of retrying on the dead pipe.",
+        "Catch failures inside tool handlers and answer with isError: true; a stdio server must never exit while a client is connected.",
+        "basic/transports#stdio"
+    ),
+    row!(
         None,
         Proceed,
         Nobody,
@@ -494,6 +502,9 @@ pub fn for_flag(flag: Flag) -> &'static str {
         }
         Flag::SecretEchoed => {
             "The answer repeats the client's credential (redacted here): never echo tokens or secret headers into responses or logs."
+        }
+        Flag::NonJsonStdout => {
+            "Stdout is the protocol channel of a stdio server: log to stderr. Clients drop or choke on every line that is not a JSON-RPC message."
         }
     }
 }

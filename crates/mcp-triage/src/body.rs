@@ -29,6 +29,8 @@ pub enum BodyKind {
     Text,
     /// Bytes that could not be decoded as what they claimed to be.
     Malformed,
+    /// A stdio server's stdout: one JSON-RPC message per line.
+    StdioLines,
 }
 
 impl BodyKind {
@@ -41,6 +43,7 @@ impl BodyKind {
             BodyKind::Html => "HTML",
             BodyKind::Text => "text",
             BodyKind::Malformed => "malformed",
+            BodyKind::StdioLines => "stdout lines",
         }
     }
 }
@@ -55,6 +58,8 @@ pub(crate) enum Origin {
     Batch { index: usize },
     /// The data of SSE event number `index`.
     SseEvent { index: usize },
+    /// Line `index` of a stdio server's stdout.
+    Line { index: usize },
 }
 
 /// One JSON value found in the body.
@@ -224,7 +229,7 @@ pub(crate) fn decode(
                 out.kind = BodyKind::Malformed;
             }
         }
-        BodyKind::Malformed => {}
+        BodyKind::Malformed | BodyKind::StdioLines => {}
         BodyKind::Json => {
             if !text_is_whole && !truncated {
                 out.kind = BodyKind::Malformed;

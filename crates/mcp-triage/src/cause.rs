@@ -164,6 +164,8 @@ labelled_enum! {
         /// The endpoint speaks the old HTTP+SSE transport (2024-11-05): a GET stream that opens with an
         /// `endpoint` event.
         LegacySseTransport = "legacy_sse_transport",
+        /// A stdio server's process exited (or crashed) before it answered.
+        ServerExited = "server_exited",
         /// Not a failure.
         None = "none",
         /// The wire does not say.
@@ -199,6 +201,8 @@ labelled_enum! {
         HeadersMayBeHidden = "headers_may_be_hidden",
         /// The answer held one of the run's secrets (the token or a secret header), in some encoding.
         SecretEchoed = "secret_echoed",
+        /// A stdio server wrote lines that are not JSON to stdout (logging there breaks clients).
+        NonJsonStdout = "non_json_stdout",
     }
 }
 

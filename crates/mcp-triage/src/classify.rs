@@ -81,14 +81,25 @@ impl Verdict {
     /// and the JSON-RPC code when there is one.
     pub fn outcome_line(&self) -> String {
         format!(
-            "{} · {} · HTTP {}{}",
+            "{} · {} · {}{}",
             self.channel,
             self.cause,
-            self.http_status.map_or("—".into(), |s| s.to_string()),
+            self.carrier(),
             self.jsonrpc_code
                 .map(|c| format!(" · JSON-RPC {c}"))
                 .unwrap_or_default()
         )
+    }
+}
+
+impl Verdict {
+    /// What carried the answer: `HTTP 200`, `HTTP —` when no response came, or `stdio`.
+    pub fn carrier(&self) -> String {
+        match (self.body_kind, self.http_status) {
+            (Some(BodyKind::StdioLines), _) => "stdio".into(),
+            (_, Some(s)) => format!("HTTP {s}"),
+            (_, None) => "HTTP —".into(),
+        }
     }
 }
 
@@ -308,6 +319,12 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
             response_matched: false,
         },
     };
+    if ex.is_stdio()
+        && let Some(io) = &ex.stdio
+    {
+        stdio_answer(&mut b, ex, io, &req, intent.as_deref(), &opts.limits);
+        return b.v;
+    }
     let Some(resp) = &ex.response else {
         no_response(&mut b, ex);
         return b.v;
@@ -475,9 +492,137 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
     b.v
 }
 
+/// A stdio exchange: the lines read from stdout instead of a status, headers and a body.
+fn stdio_answer(
+    b: &mut Builder,
+    ex: &Exchange,
+    io: &crate::exchange::StdioCapture,
+    req: &RequestFacts,
+    intent: Option<&str>,
+    limits: &Limits,
+) {
+    b.v.body_kind = Some(BodyKind::StdioLines);
+    let mut decoded = DecodedBody {
+        kind: BodyKind::StdioLines,
+        values: Vec::new(),
+        events: Vec::new(),
+        problems: Vec::new(),
+        text: String::new(),
+        truncated: io.lines_cut > 0,
+    };
+    let mut not_json = 0usize;
+    for (index, line) in io.lines.iter().enumerate() {
+        let value = body::parse_json(line.trim());
+        if value.is_err() {
+            not_json += 1;
+            if not_json == 1 {
+                let head: String = line.chars().take(80).collect();
+                decoded
+                    .problems
+                    .push(format!("stdout line {} is not JSON: {head:?}", index + 1));
+            }
+        }
+        decoded.values.push(crate::body::Decoded {
+            origin: Origin::Line { index },
+            value,
+        });
+    }
+    b.v.problems.extend(decoded.problems.iter().cloned());
+    if not_json > 0 {
+        b.flag(Flag::NonJsonStdout);
+        if not_json > 1 {
+            b.v.problems
+                .push(format!("{not_json} lines on stdout were not JSON"));
+        }
+    }
+    let found = scan(&decoded, req.id.as_ref(), limits);
+    b.v.server_requests = found.server_requests.clone();
+    b.v.response_matched = found.ours.is_some();
+    if let Some(ours) = &found.ours {
+        b.v.unrelated_messages = found.unrelated;
+        if found.unrelated > 0 {
+            b.flag(Flag::UnrelatedMessagesFirst);
+        }
+        if let Message::Error { code, .. } = jsonrpc::view(&ours.value) {
+            b.v.jsonrpc_code = Some(code.0);
+        }
+        b.v.message = Some(ours.value.clone());
+        answered(b, ours, req, intent);
+        return;
+    }
+    let stray = found.stray_error.as_ref();
+    if let Some(f) = stray
+        && let Message::Error { code, .. } = jsonrpc::view(&f.value)
+    {
+        b.v.jsonrpc_code = Some(code.0);
+    }
+    if let Some(exit) = io.exit {
+        b.decide(Channel::Network, Cause::ServerExited, DecidedBy::Structure);
+        let before = if req.expects_response {
+            "before answering"
+        } else {
+            "after this message"
+        };
+        match io.end {
+            None => b.structure(format!(
+                "the process had already exited ({exit}): the line could not be written"
+            )),
+            _ => b.structure(format!("the process exited ({exit}) {before}")),
+        }
+        if io.stderr_tail.is_some() {
+            b.structure("its last stderr lines are in the exchange (never in a share link)");
+        }
+        return;
+    }
+    if !req.expects_response && ex.transport_error.is_none() {
+        b.decide(Channel::Accepted, Cause::None, DecidedBy::Structure);
+        b.structure("written to stdin; stdio acknowledges nothing that expects no response");
+        return;
+    }
+    if ex.transport_error.is_some() {
+        no_response(b, ex);
+        b.v.evidence.clear();
+        b.structure(match ex.transport_error {
+            Some(TransportError::Aborted) => "cancelled before our response arrived on stdout",
+            Some(TransportError::NotRecorded) => {
+                "replay: the recording holds no exchange that fits this request"
+            }
+            _ => "no response with our id on stdout before the deadline",
+        });
+        return;
+    }
+    if io.end == Some(BodyEnd::SizeCap) || found.too_many_unrelated {
+        b.decide(
+            Channel::Malformed,
+            Cause::BodyTooLarge,
+            DecidedBy::Structure,
+        );
+        b.structure("stdout passed the size cap before our response arrived");
+        return;
+    }
+    if let Some(f) = stray {
+        b.v.message = Some(f.value.clone());
+        b.structure("a JSON-RPC error frame that is not addressed to our id");
+        if let Message::Error { code, message, .. } = jsonrpc::view(&f.value) {
+            frame_cause(b, code, message, "/error/message", req, None);
+        }
+        b.v.channel = Channel::Malformed;
+        return;
+    }
+    b.decide(
+        Channel::Malformed,
+        Cause::MalformedResponse,
+        DecidedBy::Structure,
+    );
+    b.structure(match &found.invalid_ours {
+        Some(reason) => format!("the message with our id is not valid JSON-RPC: {reason}"),
+        None => "stdout closed without a JSON-RPC response with our id".into(),
+    });
+}
+
 fn pointer_for(origin: Origin, inner: &str) -> String {
     match origin {
-        Origin::Body | Origin::SseEvent { .. } => inner.to_string(),
+        Origin::Body | Origin::SseEvent { .. } | Origin::Line { .. } => inner.to_string(),
         Origin::Batch { index } => format!("/{index}{inner}"),
     }
 }

@@ -25,8 +25,30 @@ pub struct Endpoint {
 }
 
 impl Endpoint {
-    /// `scheme://host[:port]`, the part that is safe to share by default.
+    /// A stdio server started from `command`: `stdio:` and the program's name (never its arguments,
+    /// which are not kept at all). It has no path to hide: its origin is all of it.
+    pub fn stdio(command: &str) -> Endpoint {
+        let url = crate::stdio::endpoint_of(command);
+        Endpoint {
+            host: url["stdio:".len()..].to_string(),
+            url,
+            scheme: "stdio".into(),
+            port: None,
+            path_and_query: String::new(),
+        }
+    }
+
+    /// The endpoint a recorded `stdio:NAME` stands for (a report or a link of a stdio run); `None`
+    /// for anything else (then it is a URL, read by the shell's URL parser).
+    pub fn recorded_stdio(recorded: &str) -> Option<Endpoint> {
+        recorded.strip_prefix("stdio:").map(Endpoint::stdio)
+    }
+
+    /// `scheme://host[:port]`, the part that is safe to share by default (`stdio:NAME` for stdio).
     pub fn origin(&self) -> String {
+        if self.scheme == "stdio" {
+            return self.url.clone();
+        }
         match self.port {
             Some(p) => format!("{}://{}:{p}", self.scheme, self.host),
             None => format!("{}://{}", self.scheme, self.host),

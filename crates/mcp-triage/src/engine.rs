@@ -16,7 +16,7 @@ use crate::assess::{Assessment, assess};
 use crate::catalogue::{self, Choice, SkipReason, ToolInfo, ToolRisk};
 use crate::cause::{Flag, RunEnd};
 use crate::classify::{KNOWN_VERSIONS, Options};
-use crate::exchange::{Exchange, Request, Vantage};
+use crate::exchange::{Exchange, Request, Transport, Vantage};
 use crate::limits::Limits;
 use crate::reader;
 use crate::spec::{self, Probe, SpecVerdict};
@@ -228,6 +228,9 @@ pub struct EngineConfig {
     pub client_version: String,
     /// The run's secrets: every exchange is redacted with them the moment [`Engine::handle`] gets it.
     pub secrets: crate::redact::Secrets,
+    /// Streamable HTTP, or a child process over stdio (then there are no headers, no token, no
+    /// GET stream and no session to close: only the JSON-RPC lines).
+    pub transport: Transport,
 }
 
 /// A probe as planned: the tool, the payload, or why it is skipped.
@@ -528,6 +531,10 @@ impl Engine {
         self.speaking_modern == Some(true)
     }
 
+    fn stdio(&self) -> bool {
+        self.cfg.transport == Transport::Stdio
+    }
+
     /// Requests are shaped as 2026-07-28 asks (`_meta`, `Mcp-Method`, the version header): when the
     /// run speaks it, and for auto's `server/discover`, which a server of that era only answers
     /// when it is shaped so.
@@ -591,16 +598,21 @@ impl Engine {
         name: Option<&str>,
     ) -> Outgoing {
         let body = self.request_body(id, method, params);
-        let headers = self.headers(method, name);
+        let stdio = self.stdio();
+        let headers = if stdio {
+            Vec::new()
+        } else {
+            self.headers(method, name)
+        };
         self.sent.push((step, wave));
         self.in_flight.push(step);
         Outgoing {
             step,
-            method: "POST",
+            method: if stdio { "STDIO" } else { "POST" },
             url: self.cfg.endpoint.clone(),
             headers,
             body: Some(body),
-            with_token: true,
+            with_token: !stdio,
             expect_id: id.map(|i| json!(i)),
             headers_only: false,
             intent: match step {
@@ -690,7 +702,11 @@ impl Engine {
         // The no-token check repeats the connect request of the run's era without the token; auto
         // sends it once discover has said which era (a bare discover to a legacy server would
         // report "method not found", not how it treats a missing token).
-        if self.speaking_modern.is_some() && self.cfg.has_token && !self.was_sent(Step::NoToken) {
+        if self.speaking_modern.is_some()
+            && self.cfg.has_token
+            && !self.stdio()
+            && !self.was_sent(Step::NoToken)
+        {
             let id = self.id();
             let wave = if self.cfg.era == Era::Auto && connect_step == Step::Discover {
                 base_wave + 1
@@ -708,7 +724,7 @@ impl Engine {
         }
         if self.connect_failed {
             // A GET tells an endpoint of the old HTTP+SSE transport (2024-11-05) from a broken one.
-            if !self.was_sent(Step::Get) {
+            if !self.was_sent(Step::Get) && !self.stdio() {
                 send.push(self.get_request(base_wave + 1));
             } else if self.in_flight.is_empty() {
                 self.end(RunEnd::ConnectFailed);
@@ -759,7 +775,7 @@ impl Engine {
                 json!({}),
                 None,
             ));
-            if !self.was_sent(Step::Get) {
+            if !self.was_sent(Step::Get) && !self.stdio() {
                 send.push(self.get_request(list_wave));
             }
             self.plan_a();
@@ -1162,16 +1178,21 @@ impl Engine {
         }
         self.replies += 1;
         let step = Step::Reply(self.replies);
-        let headers = self.headers("", None);
+        let stdio = self.stdio();
+        let headers = if stdio {
+            Vec::new()
+        } else {
+            self.headers("", None)
+        };
         self.sent.push((step, 0));
         self.in_flight.push(step);
         Some(Outgoing {
             step,
-            method: "POST",
+            method: if stdio { "STDIO" } else { "POST" },
             url: self.cfg.endpoint.clone(),
             headers,
             body: Some(body.to_string()),
-            with_token: true,
+            with_token: !stdio,
             expect_id: None,
             headers_only: false,
             intent: None,
@@ -1249,9 +1270,11 @@ impl Engine {
         // (its id) in a 2xx answer.
         let assessment = self.assessment_of(step, &exchange, echoed > 0);
         let v = &assessment.verdict;
-        let result = (v.response_matched && v.http_status.is_some_and(|s| (200..300).contains(&s)))
-            .then(|| v.message.as_ref().and_then(|m| m.get("result")).cloned())
-            .flatten();
+        // Over stdio there is no status: our response is the answer.
+        let result = (v.response_matched
+            && (exchange.is_stdio() || v.http_status.is_some_and(|s| (200..300).contains(&s))))
+        .then(|| v.message.as_ref().and_then(|m| m.get("result")).cloned())
+        .flatten();
         match step {
             Step::Discover => match result {
                 Some(res) => {
@@ -1415,6 +1438,27 @@ impl Engine {
     /// Keeps the run's response bodies within [`Limits::max_kept_bytes_per_run`]: past it, a body
     /// keeps only what still fits (its head), and the report says how many were cut.
     fn keep_within_run_budget(&mut self, exchange: &mut Exchange) {
+        if let Some(io) = exchange.stdio.as_mut() {
+            // Stdio lines count against the same budget; past it, the lines that do not fit go.
+            let mut room = self
+                .cfg
+                .limits
+                .max_kept_bytes_per_run
+                .saturating_sub(self.kept_bytes);
+            let before = io.lines.len();
+            io.lines.retain(|l| {
+                let fits = l.len() <= room;
+                if fits {
+                    room -= l.len();
+                }
+                fits
+            });
+            if io.lines.len() < before {
+                self.bodies_cut += 1;
+                io.end = Some(crate::exchange::BodyEnd::SizeCap);
+            }
+            self.kept_bytes += io.lines.iter().map(String::len).sum::<usize>();
+        }
         let Some(r) = exchange.response.as_mut() else {
             return;
         };
@@ -1664,6 +1708,8 @@ pub fn unanswered_exchange(
         elapsed_ms: None,
         negotiated_version: None,
         intent: out.intent.clone(),
+        transport: (out.method == "STDIO").then_some(Transport::Stdio),
+        stdio: None,
     }
 }
 
@@ -1699,7 +1745,7 @@ pub fn recorded_request(
 /// The headline for these records: the connect exchange when no probe could run, else the finding.
 /// What holds for every answer of the run alike, said once (see [`Flag::once_per_run`]).
 fn once_per_run_notes(records: &[Arc<Record>]) -> Vec<String> {
-    crate::cause::Flag::ALL
+    let mut notes: Vec<String> = crate::cause::Flag::ALL
         .iter()
         .filter(|f| f.once_per_run())
         .filter(|f| {
@@ -1708,7 +1754,21 @@ fn once_per_run_notes(records: &[Arc<Record>]) -> Vec<String> {
                 .any(|r| r.assessment.verdict.flags.contains(f))
         })
         .map(|f| format!("every answer: {}", crate::advice::for_flag(*f)))
-        .collect()
+        .collect();
+    // A server that writes to stdout breaks every client, whichever answer the lines landed in.
+    let polluted: Vec<String> = records
+        .iter()
+        .filter(|r| r.assessment.verdict.flags.contains(&Flag::NonJsonStdout))
+        .map(|r| r.step.label())
+        .collect();
+    if !polluted.is_empty() {
+        notes.push(format!(
+            "stdout held lines that are not JSON-RPC (while waiting for {}): {}",
+            polluted.join(", "),
+            crate::advice::for_flag(Flag::NonJsonStdout)
+        ));
+    }
+    notes
 }
 
 /// Why auto's `server/discover` got no usable result, in a few words for the run's notes.

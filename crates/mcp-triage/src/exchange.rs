@@ -50,6 +50,68 @@ pub struct Exchange {
     /// The probe this request was (`A`, `B`, `C`, `D` or a transport check name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub intent: Option<String>,
+    /// How the request travelled; absent means HTTP (every capture written before stdio).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transport: Option<Transport>,
+    /// For a stdio exchange: what came back on the process's stdout and stderr.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdio: Option<StdioCapture>,
+}
+
+labelled_enum! {
+    /// How an exchange travelled.
+    Transport {
+        /// Streamable HTTP (and the old HTTP+SSE): the default when the field is absent.
+        Http = "http",
+        /// A child process: newline-delimited JSON-RPC on its stdin and stdout.
+        Stdio = "stdio",
+    }
+}
+
+/// What a stdio exchange read back: there is no status and no headers, only lines and the process.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StdioCapture {
+    /// The lines read from stdout while waiting for the answer, in order, without their newlines
+    /// (each cut at the line cap; see `lines_cut`).
+    #[serde(default)]
+    pub lines: Vec<String>,
+    /// How many of `lines` were cut at the line cap.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lines_cut: u32,
+    /// How reading stopped (`complete` when stdout closed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<BodyEnd>,
+    /// Set when the process had exited by the time reading stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit: Option<ProcessExit>,
+    /// The last of the process's stderr (bounded, redacted); never in a share link.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr_tail: Option<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// How a process ended: its exit status, or the signal that ended it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProcessExit {
+    /// The exit status, when it exited by itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<i32>,
+    /// The signal number, when a signal ended it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<i32>,
+}
+
+impl std::fmt::Display for ProcessExit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.code, self.signal) {
+            (Some(c), _) => write!(f, "exit status {c}"),
+            (None, Some(s)) => write!(f, "signal {s}"),
+            (None, None) => f.write_str("an unknown status"),
+        }
+    }
 }
 
 labelled_enum! {
@@ -118,6 +180,15 @@ impl Exchange {
     /// purpose after our response (or a GET stream held open) counts as answered.
     pub fn stop_reason(&self) -> Option<crate::cause::StopReason> {
         use crate::cause::StopReason;
+        if let Some(io) = &self.stdio {
+            // A process that exited answered with its exit: that is a finding, not a stop.
+            if io.exit.is_some() && self.transport_error.is_none() {
+                return None;
+            }
+            if io.end == Some(BodyEnd::SizeCap) {
+                return Some(StopReason::SizeCap);
+            }
+        }
         match self.transport_error {
             Some(TransportError::Timeout) => return Some(StopReason::Deadline),
             Some(TransportError::Aborted) => return Some(StopReason::Cancelled),
@@ -213,6 +284,11 @@ impl Exchange {
             None => return Err(ExchangeError::Json("no \"format\" field".into())),
         }
         serde_json::from_value(value).map_err(|e| ExchangeError::Json(e.to_string()))
+    }
+
+    /// True for an exchange with a child process over stdio.
+    pub fn is_stdio(&self) -> bool {
+        self.transport == Some(Transport::Stdio)
     }
 
     /// Writes the exchange as pretty JSON.
@@ -417,6 +493,8 @@ pub fn from_raw_http(response: &str, request_body: &str, url: &str) -> Result<Ex
         elapsed_ms: None,
         negotiated_version: None,
         intent: None,
+        transport: None,
+        stdio: None,
     })
 }
 

@@ -49,10 +49,13 @@ const ORIGIN_HELD: &str = "\u{F8FF}origin\u{F8FF}";
 impl Scrub {
     /// The replacements for one endpoint.
     pub fn new(endpoint: &Endpoint) -> Scrub {
-        let mut replacements = vec![(
-            endpoint.url.clone(),
-            format!("{}/[path hidden]", endpoint.origin()),
-        )];
+        let mut replacements = Vec::new();
+        if endpoint.url != endpoint.origin() {
+            replacements.push((
+                endpoint.url.clone(),
+                format!("{}/[path hidden]", endpoint.origin()),
+            ));
+        }
         let (path, query) = match endpoint.path_and_query.split_once('?') {
             Some((p, q)) => (p.to_string(), Some(q.to_string())),
             None => (endpoint.path_and_query.clone(), None),

@@ -67,6 +67,7 @@ pub mod replay;
 pub mod share;
 mod spec;
 mod sse;
+pub mod stdio;
 mod summary;
 mod text_rules;
 mod withhold;

@@ -449,6 +449,14 @@ pub fn redact_exchange(ex: &mut crate::exchange::Exchange, secrets: &Secrets) ->
     if let Some(detail) = ex.transport_error_detail.as_mut() {
         clean(detail, false, true, &mut echoed);
     }
+    if let Some(io) = ex.stdio.as_mut() {
+        for line in &mut io.lines {
+            clean(line, false, true, &mut echoed);
+        }
+        if let Some(tail) = io.stderr_tail.as_mut() {
+            clean(tail, false, true, &mut echoed);
+        }
+    }
     echoed
 }
 

@@ -392,6 +392,9 @@ pub fn replay_with_secrets(
         limits: Limits::default(),
         client_version: env!("CARGO_PKG_VERSION").into(),
         secrets,
+        transport: connect
+            .transport
+            .unwrap_or(crate::exchange::Transport::Http),
     });
     // Whether a recording answered well, classified once and only when a connect step asks.
     let mut answered: Vec<Option<bool>> = vec![None; captures.len()];

@@ -9,8 +9,10 @@
 //! score judged); version 5 spells the spec verdict `not_applicable` (the labelled name, was
 //! `notapplicable`), gives a probe that was skipped or not answered the action `none` (was
 //! `proceed`) and says what stopped an unanswered one (`stopped`); version 6 adds the stop reason
-//! `not_recorded` (a replayed request the recording holds no answer to). `tests/share-links/` holds
-//! links of every version.
+//! `not_recorded` (a replayed request the recording holds no answer to); version 7 carries stdio runs:
+//! the endpoint `stdio:NAME` (a program's name, never its arguments), the cause `server_exited` and
+//! the flag `non_json_stdout` (a stdio server's stderr never goes into a link).
+//! `tests/share-links/` holds links of every version.
 //!
 //! Server text that looks like a secret (see [`crate::withhold`]) is withheld unless the user opts in
 //! for this link; [`build`] says how many values it withheld.
@@ -31,9 +33,20 @@ use crate::redact::{self, Secrets};
 use crate::spec::Conformance;
 
 /// The payload version this build writes.
-pub const VERSION: u8 = 6;
+pub const VERSION: u8 = 7;
 /// The fragment prefix of the version this build writes.
-pub const PREFIX: &str = "r=v6.";
+pub const PREFIX: &str = "r=v7.";
+
+/// The first version that may carry `cause`.
+fn cause_since(cause: Cause) -> u8 {
+    match cause {
+        Cause::ServerExited => 7,
+        _ => 1,
+    }
+}
+
+/// The first version whose endpoint may be a stdio program (`stdio:NAME`) instead of a URL.
+const STDIO_SINCE: u8 = 7;
 
 /// The first version whose `stopped` may name `reason`.
 fn stop_since(reason: StopReason) -> u8 {
@@ -48,6 +61,7 @@ fn stop_since(reason: StopReason) -> u8 {
 fn flag_since(flag: Flag) -> u8 {
     match flag {
         Flag::SecretEchoed => 2,
+        Flag::NonJsonStdout => 7,
         _ => 1,
     }
 }
@@ -201,7 +215,7 @@ impl ResultShape {
 pub enum ShareError {
     /// Longer than [`MAX_FRAGMENT`].
     TooLong,
-    /// Not `r=v1.` … `r=v6.` followed by data.
+    /// Not `r=v1.` … `r=v7.` followed by data.
     WrongPrefix,
     /// A version this build does not know.
     UnknownVersion,
@@ -460,7 +474,7 @@ pub fn build(
 /// (what the panel shows).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link {
-    /// `page_base#r=v6.…`.
+    /// `page_base#r=v7.…`.
     pub url: String,
     /// The payload as the link decodes, pretty-printed: exactly what is shared.
     pub shown: String,
@@ -604,6 +618,10 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
     )?;
     check(within(&p.endpoint, cap::ENDPOINT), "endpoint")?;
     check(
+        !p.endpoint.starts_with("stdio:") || declared >= STDIO_SINCE,
+        "endpoint",
+    )?;
+    check(
         p.version.as_deref().is_none_or(|v| within(v, cap::SHORT)),
         "version",
     )?;
@@ -634,7 +652,10 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
             "step",
         )?;
         check(Channel::parse(&row.channel).is_some(), "channel")?;
-        check(Cause::parse(&row.cause).is_some(), "cause")?;
+        check(
+            Cause::parse(&row.cause).is_some_and(|c| cause_since(c) <= declared),
+            "cause",
+        )?;
         check(
             matches!(row.decided_by.as_str(), "structure" | "text"),
             "decided_by",
@@ -727,6 +748,7 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
         Some(("v4", data)) => (4u8, data),
         Some(("v5", data)) => (5u8, data),
         Some(("v6", data)) => (6u8, data),
+        Some(("v7", data)) => (7u8, data),
         _ => return Err(ShareError::UnknownVersion),
     };
     let packed = decode_base64url(data).ok_or(ShareError::BadEncoding)?;
@@ -749,6 +771,8 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
 /// from an answered one, so it keeps its action.
 ///
 /// v5 → v6: only a new stop reason, so only the version number changes.
+///
+/// v6 → v7: only new identifiers (stdio), so only the version number changes.
 fn migrate(mut p: Share) -> Share {
     if p.v < 4 && p.pairs.is_none() {
         p.pairs = p.score.map(|_| 3);
@@ -821,7 +845,7 @@ mod tests {
     fn round_trip_and_fragment_shape() {
         let p = sample();
         let frag = encode(&p);
-        assert!(frag.starts_with("r=v6."));
+        assert!(frag.starts_with(PREFIX));
         assert_eq!(decode(&frag), Ok(p.clone()));
         assert_eq!(decode(&format!("#{frag}")), Ok(p));
     }
@@ -933,7 +957,37 @@ mod tests {
             matches!(decode(&pack(&v4, "r=v4.")), Err(ShareError::BadPayload(_))),
             "a score over more pairs than were judged"
         );
-        assert_eq!(decode("r=v7.AAAA"), Err(ShareError::UnknownVersion));
+        assert_eq!(decode("r=v8.AAAA"), Err(ShareError::UnknownVersion));
+    }
+
+    #[test]
+    fn stdio_identifiers_open_in_v7_links_only() {
+        let mut stdio = sample();
+        stdio.endpoint = "stdio:node".into();
+        stdio.rows[0].cause = "server_exited".into();
+        stdio.rows[0].flags = vec!["non_json_stdout".into()];
+        let opened = decode(&pack(&stdio, PREFIX)).unwrap();
+        assert_eq!(opened, stdio, "a v7 link carries them");
+        // Each alone, declared v6, is refused: a v6 reader never knew it.
+        let mut v6 = stdio.clone();
+        v6.v = 6;
+        for (what, edit) in [("endpoint", 0usize), ("cause", 1), ("flag", 2)] {
+            let mut one = sample();
+            one.v = 6;
+            match edit {
+                0 => one.endpoint = v6.endpoint.clone(),
+                1 => one.rows[0].cause = v6.rows[0].cause.clone(),
+                _ => one.rows[0].flags = v6.rows[0].flags.clone(),
+            }
+            assert!(
+                matches!(decode(&pack(&one, "r=v6.")), Err(ShareError::BadPayload(_))),
+                "{what} in a v6 link"
+            );
+        }
+        v6.endpoint = "https://mcp.example.com".into();
+        v6.rows[0].cause = "unknown_tool".into();
+        v6.rows[0].flags.clear();
+        assert!(decode(&pack(&v6, "r=v6.")).is_ok(), "the control opens");
     }
 
     #[test]
@@ -977,15 +1031,24 @@ mod tests {
             "advice beside a stop"
         );
         stopped.rows[0].action = NO_ACTION.into();
-        let as_v6 = |p: &Share| Share { v: 6, ..p.clone() };
-        assert_eq!(decode(&pack(&stopped, "r=v5.")).unwrap(), as_v6(&stopped));
+        let as_current = |p: &Share| Share {
+            v: VERSION,
+            ..p.clone()
+        };
+        assert_eq!(
+            decode(&pack(&stopped, "r=v5.")).unwrap(),
+            as_current(&stopped)
+        );
         stopped.rows[0].stopped = Some("exploded".into());
         assert!(decode(&pack(&stopped, "r=v5.")).is_err());
         // `not_recorded` (a replay's unanswered request) arrived with v6.
         stopped.rows[0].stopped = Some("not_recorded".into());
         assert!(decode(&pack(&stopped, "r=v5.")).is_err());
-        let stopped = as_v6(&stopped);
-        assert_eq!(decode(&pack(&stopped, "r=v6.")).unwrap(), stopped);
+        let v6 = Share {
+            v: 6,
+            ..stopped.clone()
+        };
+        assert_eq!(decode(&pack(&v6, "r=v6.")).unwrap(), as_current(&v6));
         let mut v4_stopped = v4.clone();
         v4_stopped.rows[0].stopped = Some("deadline".into());
         assert!(decode(&pack(&v4_stopped, "r=v4.")).is_err());

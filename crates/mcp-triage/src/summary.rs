@@ -54,6 +54,9 @@ fn shape(v: &Verdict) -> String {
         ),
         (Channel::Http, None) => format!("HTTP {}", v.http_status.unwrap_or(0)),
         (Channel::Success, _) => "a successful result".into(),
+        (Channel::Network, _) if v.cause == crate::cause::Cause::ServerExited => {
+            "a crash of the server process".into()
+        }
         (channel, _) => channel.as_str().replace('_', " "),
     }
 }
@@ -247,6 +250,9 @@ pub(crate) fn headline(
                 None => "The server asked for a token (401), without a WWW-Authenticate challenge.".into(),
             },
             (None, Some(403)) => "The server refused this caller (403): the token is valid but not allowed, or this page's Origin is refused.".into(),
+            (None, _) if v.cause == crate::cause::Cause::ServerExited => format!(
+                "The server process exited before it answered {method}, so no probe could run (its last stderr lines are in the report)."
+            ),
             (None, Some(status)) if status >= 300 => {
                 format!("The server answered {method} with HTTP {status}, so no probe could run.")
             }

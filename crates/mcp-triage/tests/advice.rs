@@ -322,6 +322,10 @@ const GENERAL_ONLY: &[(Cause, &str)] = &[
         Cause::Unknown,
         "an answer that says nothing is itself the failure",
     ),
+    (
+        Cause::ServerExited,
+        "a process that exits under a client is itself the failure",
+    ),
 ];
 
 /// Causes whose general line already says there is nothing to change.

@@ -86,6 +86,8 @@ fn exchange(out: &Outgoing, response: Option<Response>) -> Exchange {
         elapsed_ms: Some(1.0),
         negotiated_version: None,
         intent: out.intent.clone(),
+        transport: None,
+        stdio: None,
     }
 }
 
@@ -99,6 +101,7 @@ fn config(era: Era, mode: Mode, has_token: bool) -> EngineConfig {
         limits: Limits::default(),
         client_version: "test".into(),
         secrets: Secrets::new([TOKEN]),
+        transport: mcp_triage::exchange::Transport::Http,
     }
 }
 

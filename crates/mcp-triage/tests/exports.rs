@@ -98,6 +98,7 @@ fn markdown_shows_server_text_as_text_and_redacts_once_more() {
         limits: Limits::default(),
         client_version: "test".into(),
         secrets: Secrets::default(),
+        transport: mcp_triage::exchange::Transport::Http,
     };
     let mut report = Engine::new(cfg).report();
     let evil = "<img src=x onerror=alert(1)> **bold** [link](javascript:alert(1)) &amp; # h | x";

@@ -78,6 +78,8 @@ fn random_exchange(rng: &mut Rng, seeds: &[Exchange]) -> Exchange {
             elapsed_ms: None,
             negotiated_version: None,
             intent: None,
+            transport: None,
+            stdio: None,
         }
     };
     let body = rng.bytes(600, ALPHABET);
@@ -130,6 +132,22 @@ fn random_exchange(rng: &mut Rng, seeds: &[Exchange]) -> Exchange {
     }
     if rng.below(5) == 0 {
         ex.negotiated_version = Some("2025-03-26".into());
+    }
+    if rng.below(6) == 0 {
+        // A stdio exchange: arbitrary lines (the body's, split), any ending, any exit.
+        ex.transport = Some(mcp_triage::exchange::Transport::Stdio);
+        ex.response = None;
+        let text = String::from_utf8_lossy(&body).into_owned();
+        ex.stdio = Some(mcp_triage::exchange::StdioCapture {
+            lines: text.split(['\n', '}']).map(str::to_string).collect(),
+            lines_cut: rng.below(2) as u32,
+            end: [None, Some(BodyEnd::Complete), Some(BodyEnd::SizeCap)][rng.below(3)],
+            exit: (rng.below(2) == 0).then_some(mcp_triage::exchange::ProcessExit {
+                code: Some(rng.below(3) as i32),
+                signal: None,
+            }),
+            stderr_tail: Some(String::from_utf8_lossy(&rng.bytes(60, ALPHABET)).into_owned()),
+        });
     }
     ex
 }

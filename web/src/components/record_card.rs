@@ -37,10 +37,9 @@ pub fn RecordCard(record: Arc<Record>, secret_header_names: Vec<String>) -> impl
         .and_then(|m| serde_json::to_string_pretty(&m).ok());
     let evidence = v.evidence.clone();
     let curl = export::curl(&ex.request, &secret_header_names);
-    let status = v
-        .http_status
-        .map(|s| s.to_string())
-        .unwrap_or_else(|| "no response".into());
+    let carrier = v.carrier();
+    // A stdio exchange has no status or headers: its details are the lines and the process.
+    let stdio = ex.stdio.clone().filter(|_| ex.is_stdio());
     let tool = v.tool_name.clone();
     let challenge = v.challenge.clone();
     let state = use_context::<crate::state::AppState>();
@@ -93,7 +92,7 @@ pub fn RecordCard(record: Arc<Record>, secret_header_names: Vec<String>) -> impl
             </header>
             <p class="meta">
                 {tool.map(|t| view! { <span>"Tool "<code><VisibleText text=t cap=128 /></code>" · "</span> }.into_any())}
-                <span>"HTTP " {status}</span>
+                <span data-testid="carrier">{carrier}</span>
                 {v.jsonrpc_code.map(|c| view! { <span>" · JSON-RPC " <code data-testid="jsonrpc-code">{c.to_string()}</code></span> }.into_any())}
             </p>
             <p class="cause">
@@ -174,22 +173,40 @@ pub fn RecordCard(record: Arc<Record>, secret_header_names: Vec<String>) -> impl
             {(!problems.is_empty()).then(|| view! {
                 <ul class="problems">{problems.into_iter().map(|p| view! { <li>{p}</li> }.into_any()).collect_view()}</ul>
             }.into_any())}
-            <details class="raw">
-                <summary>"HTTP details: status, headers, raw body, request, timing"</summary>
-                <p>"Status " {v.http_status.map(|s| s.to_string()).unwrap_or_else(|| "—".into())} " · " {elapsed} " · body " {body_end}</p>
-                <p class="help">"Seen from a browser: response headers the server does not expose through CORS are invisible here, not necessarily absent."</p>
-                <h5>"Response headers"</h5>
-                <ul class="headers">{resp_headers.into_iter().map(|(k, val)| view! { <li><code>{k}</code>": " <VisibleText text=val cap=256 /></li> }.into_any()).collect_view()}</ul>
-                <h5>"Raw body"</h5>
-                <pre class="raw-body" tabindex="0"><VisibleText text=raw_body.clone() cap=2000 /></pre>
-                <h5>"Request sent"</h5>
-                <p><code>{ex.request.method.clone()}" "</code><VisibleText text=ex.request.url.clone() cap=512 /></p>
-                <ul class="headers" data-testid="request-headers">{req_headers.into_iter().map(|(k, val)| view! { <li><code>{k}</code>": " {val}</li> }.into_any()).collect_view()}</ul>
-                <pre class="raw-body" tabindex="0"><VisibleText text=req_body cap=2000 /></pre>
-            </details>
-            <div class="card-actions">
-                <CopyButton label="Copy as curl" text=curl testid="copy-curl" />
-            </div>
+            {match stdio {
+                Some(io) => view! {
+                    <details class="raw" data-testid="stdio-details">
+                        <summary>"stdio details: lines read from stdout, stderr, the line written, timing"</summary>
+                        <p>{elapsed} " · " {io.exit.map(|e| format!("the process ended ({e})")).unwrap_or_else(|| "the process was running".into())}</p>
+                        <h5>"Lines read from stdout"</h5>
+                        <pre class="raw-body" tabindex="0" data-testid="stdout-lines"><VisibleText text=io.lines.join("\n") cap=2000 /></pre>
+                        {io.stderr_tail.map(|t| view! {
+                            <h5>"stderr (its last lines; never in a share link)"</h5>
+                            <pre class="raw-body" tabindex="0" data-testid="stderr-tail"><VisibleText text=t cap=2000 /></pre>
+                        }.into_any())}
+                        <h5>"Line written to stdin of " <code><VisibleText text=ex.request.url.clone() cap=80 /></code></h5>
+                        <pre class="raw-body" tabindex="0"><VisibleText text=req_body cap=2000 /></pre>
+                    </details>
+                }.into_any(),
+                None => view! {
+                <details class="raw">
+                    <summary>"HTTP details: status, headers, raw body, request, timing"</summary>
+                    <p>"Status " {v.http_status.map(|s| s.to_string()).unwrap_or_else(|| "—".into())} " · " {elapsed} " · body " {body_end}</p>
+                    <p class="help">"Seen from a browser: response headers the server does not expose through CORS are invisible here, not necessarily absent."</p>
+                    <h5>"Response headers"</h5>
+                    <ul class="headers">{resp_headers.into_iter().map(|(k, val)| view! { <li><code>{k}</code>": " <VisibleText text=val cap=256 /></li> }.into_any()).collect_view()}</ul>
+                    <h5>"Raw body"</h5>
+                    <pre class="raw-body" tabindex="0"><VisibleText text=raw_body.clone() cap=2000 /></pre>
+                    <h5>"Request sent"</h5>
+                    <p><code>{ex.request.method.clone()}" "</code><VisibleText text=ex.request.url.clone() cap=512 /></p>
+                    <ul class="headers" data-testid="request-headers">{req_headers.into_iter().map(|(k, val)| view! { <li><code>{k}</code>": " {val}</li> }.into_any()).collect_view()}</ul>
+                    <pre class="raw-body" tabindex="0"><VisibleText text=req_body cap=2000 /></pre>
+                </details>
+                <div class="card-actions">
+                    <CopyButton label="Copy as curl" text=curl testid="copy-curl" />
+                </div>
+                }.into_any(),
+            }}
         </article>
     }.into_any()
 }

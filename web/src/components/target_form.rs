@@ -112,6 +112,7 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
             limits: Limits::with_run_seconds(secs),
             client_version: env!("CARGO_PKG_VERSION").into(),
             secrets: creds.secrets(),
+            transport: mcp_triage::exchange::Transport::Http,
         };
         state.start(ep, cfg, creds);
     };
