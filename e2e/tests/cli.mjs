@@ -106,3 +106,45 @@ test('a share link made by the CLI opens in the page and shows the same report',
   }
   await context.close();
 });
+
+test('a stdio run made by the CLI shows in the page from its share link and from its pasted report; its stderr only in the paste', async () => {
+  // The TypeScript SDK's stdio server, crashing inside probe C after logging to stdout.
+  const out = JSON.parse(cli(['probe', '--json', '--share', '--share-base', shared.appUrl, '--stdio', '--',
+    'node', 'demo/stdio-server.mjs', '--log-to-stdout', '--crash-in-tool', 'lead_get']));
+  const crashC = out.records.find((r) => r.exchange.intent === 'C');
+  eq(crashC.assessment.cause, 'server_exited', 'the CLI saw the crash');
+  assert(crashC.exchange.stdio.stderr_tail.includes('backend connection lost'), 'the CLI kept the stderr tail');
+
+  const context = await shared.browser.newContext({ acceptDownloads: true });
+  const page = await watchedPage(context);
+  // The link: verdicts and evidence, the program's name, never the stderr.
+  await page.goto(out.share);
+  await page.getByTestId('shared-view').waitFor();
+  const shown = await page.getByTestId('shared-view').innerText();
+  assert(shown.includes('stdio:node'), 'the endpoint is the program name');
+  eq(await page.getByTestId('card-C').getByTestId('cause').innerText(), 'server_exited', 'C in the link');
+  assert(!shown.includes('backend connection lost') && !shown.includes('stdio-server.mjs'), 'no stderr, no argument in the link');
+
+  // The paste: the saved report replayed through the page's engine, stderr and stdout lines shown.
+  await page.goto(shared.appUrl);
+  await page.locator('details.no-server > summary').click();
+  const saved = { ...out };
+  delete saved.share;
+  await page.getByTestId('paste-capture').fill(JSON.stringify(saved));
+  await page.getByTestId('paste-classify').click();
+  await page.getByTestId('results').waitFor();
+  const c = page.getByTestId('card-C');
+  eq(await c.getByTestId('cause').innerText(), 'server_exited', 'C in the paste');
+  eq(await c.getByTestId('carrier').innerText(), 'stdio', 'no HTTP status is shown for stdio');
+  await c.getByTestId('stdio-details').locator('summary').click();
+  assert((await c.getByTestId('stderr-tail').innerText()).includes('backend connection lost'), 'the stderr tail');
+  assert((await c.getByTestId('stdout-lines').innerText()).includes('tool call: lead_get'), 'the log line on stdout');
+  const fromPage = JSON.parse(await downloadJson(page));
+  eq(JSON.stringify(agreed(fromPage)), JSON.stringify(agreed(out)), 'the page replays the CLI\'s stdio run to the same verdicts');
+  // A link made from the pasted report holds no stderr either.
+  await page.getByTestId('share-open').click();
+  const payload = await page.getByTestId('share-payload').innerText();
+  assert(payload.includes('server_exited') && payload.includes('non_json_stdout'), payload);
+  assert(!payload.includes('backend connection lost'), 'the pasted report\'s link holds no stderr');
+  await context.close();
+});
