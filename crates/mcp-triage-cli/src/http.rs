@@ -37,7 +37,8 @@ fn is_timeout(e: &ureq::Error) -> bool {
 /// as in flight until it is handed back).
 pub(crate) fn not_sent(out: &Outgoing, creds: &Credentials) -> Exchange {
     let mut ex = empty(out, creds);
-    ex.transport_error = Some(TransportError::Aborted);
+    // The run's deadline, not a Cancel (the command line has none): a deadline stop.
+    ex.transport_error = Some(TransportError::Timeout);
     ex.transport_error_detail = Some("not sent: the run's time limit had passed".into());
     ex
 }

@@ -184,7 +184,8 @@ impl Server {
         let mut waiting = Waiting::new(out, started);
         let run_end = run_left.map(|d| started + d.as_secs_f64() * 1000.0);
         if run_left == Some(Duration::ZERO) {
-            return waiting.into_exchange(out, Ending::Aborted, started, None);
+            // Not sent: the run's time limit had passed (a deadline; the command line has no Cancel).
+            return waiting.into_exchange(out, Ending::Deadline, started, None);
         }
         if self.exit.is_some()
             || self.stdout_closed
