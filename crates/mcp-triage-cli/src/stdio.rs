@@ -35,6 +35,8 @@ enum Event {
     Closed,
     /// The process ended.
     Exited(ProcessExit),
+    /// Stderr closed: its tail is complete.
+    StderrClosed,
     /// Every reader is done: nothing more will ever arrive.
     Gone,
 }
@@ -47,6 +49,9 @@ struct Server {
     stderr: Arc<Mutex<StderrTail>>,
     exit: Option<ProcessExit>,
     stdout_closed: bool,
+    stderr_closed: bool,
+    /// The exit and the rest of stderr were waited for once (a grandchild may hold stderr open).
+    settled: bool,
     started: Instant,
 }
 
@@ -82,6 +87,7 @@ impl Server {
         }
         if let Some(mut err) = child.stderr.take() {
             let tail = Arc::clone(&stderr);
+            let tx = tx.clone();
             thread::spawn(move || {
                 let mut buf = [0u8; 4096];
                 while let Ok(n) = err.read(&mut buf) {
@@ -92,6 +98,7 @@ impl Server {
                         t.push(&buf[..n]);
                     }
                 }
+                let _ = tx.send(Event::StderrClosed);
             });
         }
         let stdin = child.stdin.take();
@@ -107,6 +114,8 @@ impl Server {
             stderr,
             exit: None,
             stdout_closed: false,
+            stderr_closed: false,
+            settled: false,
             started: Instant::now(),
         })
     }
@@ -145,17 +154,22 @@ impl Server {
         };
         match &event {
             Event::Exited(e) => self.exit = Some(*e),
-            Event::Closed | Event::Gone => self.stdout_closed = true,
+            Event::Closed => self.stdout_closed = true,
+            Event::StderrClosed => self.stderr_closed = true,
+            Event::Gone => {
+                self.stdout_closed = true;
+                self.stderr_closed = true;
+            }
             Event::Line(_) => {}
         }
         Some(event)
     }
 
-    /// After stdout closed: how the process ended, waiting at most the grace period for it.
-    /// Lines that still arrive are given to `waiting`.
+    /// After stdout closed: how the process ended and the rest of its stderr, waiting at most
+    /// the grace period for both (once). Lines that still arrive are given to `waiting`.
     fn learn_exit(&mut self, mut waiting: Option<(&mut Waiting, &Limits)>) -> Option<ProcessExit> {
         let until = self.now() + GRACE.as_secs_f64() * 1000.0;
-        while self.exit.is_none() {
+        while !self.settled && (self.exit.is_none() || !self.stderr_closed) {
             match self.next(until) {
                 None | Some(Event::Gone) => break,
                 Some(Event::Line(line)) => {
@@ -164,9 +178,10 @@ impl Server {
                         w.hear(line, now, limits);
                     }
                 }
-                Some(Event::Closed | Event::Exited(_)) => {}
+                Some(Event::Closed | Event::Exited(_) | Event::StderrClosed) => {}
             }
         }
+        self.settled = true;
         self.exit
     }
 
@@ -225,6 +240,7 @@ impl Server {
                     }
                     Heard::Other => {}
                 },
+                Some(Event::StderrClosed) => {}
                 Some(Event::Closed | Event::Exited(_) | Event::Gone) => {
                     // Lines still on their way belong to this answer: read them before judging.
                     let exit = self.learn_exit(Some((&mut waiting, limits)));
@@ -259,6 +275,12 @@ impl Server {
             }
             if group_alive(self.pgid) {
                 signal_group(self.pgid, "KILL");
+                // SIGKILL is not instant: the run is over when the group is gone (or only
+                // zombies remain, which `kill -0` still counts, so the wait is bounded).
+                let deadline = Instant::now() + TERM_GRACE;
+                while group_alive(self.pgid) && Instant::now() < deadline {
+                    thread::sleep(Duration::from_millis(20));
+                }
             }
         }
         // Reap the leader when it was still running (the waiter thread reports it).
