@@ -19,11 +19,25 @@ pub(crate) fn usage() -> String {
 }
 
 pub(crate) const USAGE: &str = r#"usage: mcp-triage probe URL [options]
+       mcp-triage probe [options] --stdio -- COMMAND [ARGS...]
 
 Runs MCP Triage's check against a Streamable HTTP endpoint from this machine
 (no browser, so no CORS): probes A (unknown tool), B (schema-invalid
 arguments), C (a call whose backend fails), D (a success), and the transport
 checks, then prints each verdict, the finding and the score.
+
+With --stdio it starts COMMAND as its clients do (a child process speaking
+newline-delimited JSON-RPC on stdin/stdout) and runs A to D over it. It also
+finds what only stdio has: lines on stdout that are not JSON-RPC (a server
+that logs there breaks its clients), a process that exits or crashes during
+a call (its exit status and the end of its stderr), a reply that never comes.
+At the end stdin is closed, the server gets 2 s to exit, then its whole
+process group is ended (SIGTERM, then SIGKILL). Outputs show the program's
+name only (stdio:node), never its arguments or environment; its stderr is
+in the text and JSON reports, never in a share link.
+  --secret-env VAR        a value the server may print (a key it was given), from
+                          environment variable VAR: redacted from every output like
+                          a token (repeatable; --stdio only)
 
 Secrets never go on the command line (they would show in `ps`):
   --token-env VAR         the bearer token, from environment variable VAR
