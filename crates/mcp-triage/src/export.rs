@@ -289,9 +289,8 @@ pub fn markdown(
             "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} |\n",
             label.trim(),
             md_cell(&call),
-            v.http_status
-                .map(|s| s.to_string())
-                .unwrap_or_else(|| "—".into()),
+            // The HTTP status, or `stdio` for a run over a child process's stdin and stdout.
+            v.carrier().trim_start_matches("HTTP ").to_string(),
             v.channel,
             v.cause,
             v.jsonrpc_code
