@@ -290,7 +290,7 @@ pub fn markdown(
             label.trim(),
             md_cell(&call),
             // The HTTP status, or `stdio` for a run over a child process's stdin and stdout.
-            v.carrier().trim_start_matches("HTTP ").to_string(),
+            v.carrier().trim_start_matches("HTTP "),
             v.channel,
             v.cause,
             v.jsonrpc_code
