@@ -5,13 +5,13 @@
                             [--unannotated]     # the tools declare no annotations (most servers in the wild)
 """
 import argparse
-import json
 
 import uvicorn
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp_types import ToolAnnotations
 from starlette.middleware.cors import CORSMiddleware
+
+from demo_tools import register
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--port", type=int, required=True)
@@ -21,27 +21,8 @@ parser.add_argument("--refuse-origin", action="store_true")
 parser.add_argument("--unannotated", action="store_true")
 args = parser.parse_args()
 
-READ_ONLY = None if args.unannotated else ToolAnnotations(readOnlyHint=True, openWorldHint=False)
 mcp = MCPServer("mcp-triage-py-peer")
-
-
-@mcp.tool(annotations=READ_ONLY)
-def lead_get(id: str) -> str:
-    """Get a lead by id (always fails)."""
-    raise Exception("lead not found in this organization")
-
-
-@mcp.tool(annotations=READ_ONLY)
-def icp_list() -> str:
-    """List ideal customer profiles."""
-    return json.dumps({"ok": True})
-
-
-@mcp.tool(annotations=READ_ONLY)
-def echo(text: str) -> str:
-    """Echo back the text."""
-    return text
-
+register(mcp, args.unannotated)
 
 allowed = ["http://localhost:5173"] if args.refuse_origin else [args.cors_origin]
 security = TransportSecuritySettings(

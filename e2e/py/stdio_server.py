@@ -4,35 +4,15 @@ started by `mcp-triage probe --stdio -- e2e/py/.venv/bin/python e2e/py/stdio_ser
     python e2e/py/stdio_server.py [--unannotated]
 """
 import argparse
-import json
 
 from mcp.server.mcpserver import MCPServer
-from mcp_types import ToolAnnotations
+
+from demo_tools import register
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--unannotated", action="store_true")
 args = parser.parse_args()
 
-READ_ONLY = None if args.unannotated else ToolAnnotations(readOnlyHint=True, openWorldHint=False)
 mcp = MCPServer("mcp-triage-py-stdio")
-
-
-@mcp.tool(annotations=READ_ONLY)
-def lead_get(id: str) -> str:
-    """Get a lead by id (always fails)."""
-    raise Exception("lead not found in this organization")
-
-
-@mcp.tool(annotations=READ_ONLY)
-def icp_list() -> str:
-    """List ideal customer profiles."""
-    return json.dumps({"ok": True})
-
-
-@mcp.tool(annotations=READ_ONLY)
-def echo(text: str) -> str:
-    """Echo back the text."""
-    return text
-
-
+register(mcp, args.unannotated)
 mcp.run("stdio")

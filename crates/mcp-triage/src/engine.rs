@@ -1694,23 +1694,13 @@ pub fn unanswered_exchange(
     vantage: crate::exchange::Vantage,
 ) -> Exchange {
     let token_sent = out.with_token && creds.has_token();
-    Exchange {
-        format: crate::exchange::FORMAT.into(),
-        case: None,
-        description: None,
-        server: None,
+    let mut ex = Exchange::sent(
         vantage,
-        protocol_version: None,
-        request: recorded_request(out, &creds.header_names(), creds.plain(), token_sent),
-        response: None,
-        transport_error: None,
-        transport_error_detail: None,
-        elapsed_ms: None,
-        negotiated_version: None,
-        intent: out.intent.clone(),
-        transport: (out.method == "STDIO").then_some(Transport::Stdio),
-        stdio: None,
-    }
+        recorded_request(out, &creds.header_names(), creds.plain(), token_sent),
+    );
+    ex.intent = out.intent.clone();
+    ex.transport = (out.method == "STDIO").then_some(Transport::Stdio);
+    ex
 }
 
 /// Builds the recorded request of an outgoing request as the shell sent it, with the token shown as

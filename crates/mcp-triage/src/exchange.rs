@@ -286,6 +286,28 @@ impl Exchange {
         serde_json::from_value(value).map_err(|e| ExchangeError::Json(e.to_string()))
     }
 
+    /// The request as sent from `vantage`, with nothing recorded yet: no answer, no labels, no
+    /// timing. The one place every field is spelled out; shells and the core fill in the rest.
+    pub fn sent(vantage: Vantage, request: Request) -> Exchange {
+        Exchange {
+            format: FORMAT.into(),
+            case: None,
+            description: None,
+            server: None,
+            vantage,
+            protocol_version: None,
+            request,
+            response: None,
+            transport_error: None,
+            transport_error_detail: None,
+            elapsed_ms: None,
+            negotiated_version: None,
+            intent: None,
+            transport: None,
+            stdio: None,
+        }
+    }
+
     /// True for an exchange with a child process over stdio.
     pub fn is_stdio(&self) -> bool {
         self.transport == Some(Transport::Stdio)
@@ -461,14 +483,9 @@ pub fn from_raw_http(response: &str, request_body: &str, url: &str) -> Result<Ex
         headers.push((k.trim().to_string(), v.trim().to_string()));
     }
     let request_body = request_body.trim();
-    Ok(Exchange {
-        format: FORMAT.into(),
-        case: None,
-        description: None,
-        server: None,
-        vantage: Vantage::Direct,
-        protocol_version: None,
-        request: Request {
+    let mut ex = Exchange::sent(
+        Vantage::Direct,
+        Request {
             method: "POST".into(),
             url: url.to_string(),
             headers: vec![
@@ -480,22 +497,16 @@ pub fn from_raw_http(response: &str, request_body: &str, url: &str) -> Result<Ex
             ],
             body: (!request_body.is_empty()).then(|| request_body.to_string()),
         },
-        response: Some(Response {
-            status,
-            headers,
-            body: Some(body.to_string()),
-            body_complete: Some(true),
-            body_end: None,
-            body_base64: None,
-        }),
-        transport_error: None,
-        transport_error_detail: None,
-        elapsed_ms: None,
-        negotiated_version: None,
-        intent: None,
-        transport: None,
-        stdio: None,
-    })
+    );
+    ex.response = Some(Response {
+        status,
+        headers,
+        body: Some(body.to_string()),
+        body_complete: Some(true),
+        body_end: None,
+        body_base64: None,
+    });
+    Ok(ex)
 }
 
 #[cfg(test)]

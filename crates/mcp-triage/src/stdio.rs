@@ -14,8 +14,7 @@ use serde_json::Value;
 
 use crate::engine::Outgoing;
 use crate::exchange::{
-    BodyEnd, Exchange, FORMAT, ProcessExit, Request, StdioCapture, Transport, TransportError,
-    Vantage,
+    BodyEnd, Exchange, ProcessExit, Request, StdioCapture, Transport, TransportError, Vantage,
 };
 use crate::jsonrpc::{self, Message};
 use crate::limits::Limits;
@@ -246,34 +245,27 @@ impl Waiting {
         };
         // The stderr tail is evidence for a process that is gone or silent, not for an answer.
         let stderr_tail = stderr_tail.filter(|t| !t.is_empty() && !self.ours);
-        Exchange {
-            format: FORMAT.into(),
-            case: None,
-            description: None,
-            server: None,
-            vantage: Vantage::Direct,
-            protocol_version: None,
-            request: Request {
+        let mut ex = Exchange::sent(
+            Vantage::Direct,
+            Request {
                 method: "STDIO".into(),
                 url: out.url.clone(),
                 headers: Vec::new(),
                 body: out.body.clone(),
             },
-            response: None,
-            transport_error,
-            transport_error_detail: None,
-            elapsed_ms: Some((now_ms - self.started_ms).max(0.0)),
-            negotiated_version: None,
-            intent: out.intent.clone(),
-            transport: Some(Transport::Stdio),
-            stdio: Some(StdioCapture {
-                lines: self.lines,
-                lines_cut: self.lines_cut,
-                end,
-                exit,
-                stderr_tail,
-            }),
-        }
+        );
+        ex.transport_error = transport_error;
+        ex.elapsed_ms = Some((now_ms - self.started_ms).max(0.0));
+        ex.intent = out.intent.clone();
+        ex.transport = Some(Transport::Stdio);
+        ex.stdio = Some(StdioCapture {
+            lines: self.lines,
+            lines_cut: self.lines_cut,
+            end,
+            exit,
+            stderr_tail,
+        });
+        ex
     }
 }
 
