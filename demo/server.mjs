@@ -4,7 +4,7 @@
 //
 //   node demo/server.mjs [--port 8787] [--host 127.0.0.1] [--token demo-token]
 //                        [--origins http://127.0.0.1:8080,http://localhost:8080] [--stateful]
-//                        [--allowed-hosts a.example,b.example] [--max-sessions 100]
+//                        [--allowed-hosts a.example,b.example] [--max-sessions 100] [--sdk DIR]
 //   Safe by default: it answers only requests whose Host header names a loopback name (the SDK's
 //   host validation, against DNS rebinding), or --allowed-hosts; a --host that is not loopback is
 //   refused unless an explicit --token other than the public demo token is given; a stateful server
@@ -21,17 +21,24 @@
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import cors from 'cors';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { registerDemoTools } from './tools.mjs';
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 }
+// The SDK: the demo's own 1.29.0, or (--sdk DIR, for the ecosystem tests) another locked copy.
+const sdkDir = resolve(arg('sdk', join(dirname(fileURLToPath(import.meta.url)), 'node_modules/@modelcontextprotocol/sdk')));
+const sdkVersion = JSON.parse(readFileSync(join(sdkDir, 'package.json'), 'utf8')).version;
+const sdk = (path) => import(pathToFileURL(join(sdkDir, 'dist/esm', path)).href);
+const { McpServer } = await sdk('server/mcp.js');
+const { StreamableHTTPServerTransport } = await sdk('server/streamableHttp.js');
+const { requireBearerAuth } = await sdk('server/auth/middleware/bearerAuth.js');
+const { InvalidTokenError } = await sdk('server/auth/errors.js');
+const { hostHeaderValidation } = await sdk('server/middleware/hostHeaderValidation.js');
 const port = Number(arg('port', process.env.DEMO_PORT || '8787'));
 const host = arg('host', '127.0.0.1');
 const explicitToken = arg('token', process.env.DEMO_TOKEN || '');
@@ -59,7 +66,7 @@ const stats = { methods: {}, tools: {} };
 const pause = () => new Promise((resolve) => setTimeout(resolve, toolDelay));
 
 function buildServer() {
-  const server = new McpServer({ name: 'mcp-triage-demo', version: '1.29.0' });
+  const server = new McpServer({ name: 'mcp-triage-demo', version: sdkVersion });
   registerDemoTools(server, { unannotated, writeLike, pause });
   return server;
 }
@@ -148,7 +155,7 @@ app.all('/mcp', auth, async (req, res) => {
 });
 
 const listener = app.listen(port, host, () => {
-  console.log(`demo MCP server (TS SDK 1.29.0, ${stateful ? 'stateful' : 'stateless'}) on ${base}/mcp, token required, CORS for ${origins.join(' ')}`);
+  console.log(`demo MCP server (TS SDK ${sdkVersion}, ${stateful ? 'stateful' : 'stateless'}) on ${base}/mcp, token required, CORS for ${origins.join(' ')}`);
 });
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => { listener.close(); process.exit(0); });

@@ -40,7 +40,8 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $WB_VERSION"; then
 fi
 
 # 5. npm packages: binaryen 132 (wasm-opt), playwright-core, axe-core; the demo server's SDK; the
-#    reference server (@modelcontextprotocol/server-everything) as a live peer for the browser tests.
+#    reference server (@modelcontextprotocol/server-everything) as a live peer for the browser tests;
+#    the TypeScript SDK 1.32.2 for the ecosystem peer (demo/server.mjs --sdk).
 # A stamp holding the lockfile's hash says whether node_modules matches it.
 npm_ci() {
   local dir=$1 stamp want
@@ -55,6 +56,7 @@ npm_ci() {
 npm_ci .
 npm_ci demo
 npm_ci e2e/everything
+npm_ci e2e/peers/ts-1.32.2
 
 # 6. The Python MCP peer for the browser tests, in its own virtualenv (pinned by requirements.txt).
 want=$(sha256sum e2e/py/requirements.txt | cut -d' ' -f1)

@@ -3,6 +3,7 @@
     python e2e/py/server.py --port 18790 --cors-origin http://127.0.0.1:18081 [--stateful]
                             [--refuse-origin]   # CORS lets the page read answers, the SDK's Origin check refuses it
                             [--unannotated]     # the tools declare no annotations (most servers in the wild)
+                            [--lowlevel]        # the low-level Server instead of MCPServer
 """
 import argparse
 
@@ -11,7 +12,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.middleware.cors import CORSMiddleware
 
-from demo_tools import register
+from demo_tools import lowlevel, register
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--port", type=int, required=True)
@@ -19,10 +20,14 @@ parser.add_argument("--cors-origin", required=True)
 parser.add_argument("--stateful", action="store_true")
 parser.add_argument("--refuse-origin", action="store_true")
 parser.add_argument("--unannotated", action="store_true")
+parser.add_argument("--lowlevel", action="store_true")
 args = parser.parse_args()
 
-mcp = MCPServer("mcp-triage-py-peer")
-register(mcp, args.unannotated)
+if args.lowlevel:
+    mcp = lowlevel("mcp-triage-py-lowlevel-peer", args.unannotated)
+else:
+    mcp = MCPServer("mcp-triage-py-peer")
+    register(mcp, args.unannotated)
 
 allowed = ["http://localhost:5173"] if args.refuse_origin else [args.cors_origin]
 security = TransportSecuritySettings(
