@@ -1,4 +1,4 @@
-// Browser end-to-end tests: real MCP servers (TS SDK 1.29.0 demo, Python mcp 2.3.0), the built app,
+// Browser end-to-end tests: real MCP servers (TS SDK 1.29.0 demo and 1.32.2, Python mcp 2.3.0, fastmcp 4.2.3), the built app,
 // Debian's Chromium driven by playwright-core. Each file under tests/ registers its tests.
 import { launch, run, serveDist, shared, stageDist, startDemo } from './lib.mjs';
 
@@ -10,7 +10,7 @@ shared.plainUrl = await serveDist(stageDist('plain', null), shared.APP_PORT + 1,
 shared.browser = await launch();
 
 const only = process.argv[2];
-for (const file of ['foundation', 'probes', 'consent', 'headline', 'peers', 'cors', 'ux', 'security', 'share', 'examples', 'everything', 'bounds', 'leaks', 'cli']) {
+for (const file of ['foundation', 'probes', 'consent', 'headline', 'peers', 'cors', 'ux', 'security', 'share', 'examples', 'everything', 'ecosystem', 'bounds', 'leaks', 'cli']) {
   if (!only || only === file) await import(`./tests/${file}.mjs`);
 }
 await run();

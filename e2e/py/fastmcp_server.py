@@ -70,5 +70,6 @@ cors = Middleware(
     max_age=600,
 )
 app = mcp.http_app(path="/mcp", stateless_http=True, middleware=[cors])
-print(f"fastmcp peer on http://127.0.0.1:{args.port}/mcp", flush=True)
-uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+print(f"fastmcp peer starting on http://127.0.0.1:{args.port}/mcp", flush=True)
+# "Application startup complete" (uvicorn, info) is the harness's ready line: the port is open then.
+uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="info", access_log=False)

@@ -1,0 +1,69 @@
+// The ecosystem, live: each peer is probed through the real page (Quick check, with the consent step
+// where its tools declare no annotations), and every card must show exactly its expectation table
+// (e2e/ecosystem/PEER.json, written from the SDK's source before this harness): channel, cause,
+// decided-by, spec verdict and flags for A to D, and the transport checks it names. Peers start in
+// parallel.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, assert, eq, expected, shared, startDemo, startProcess, startPython, test, watchedPage } from '../lib.mjs';
+
+const table = (peer) => JSON.parse(readFileSync(join(ROOT, 'e2e/ecosystem', `${peer}.json`), 'utf8'));
+
+async function startFastmcp(port, extra = []) {
+  await startProcess(join(ROOT, 'e2e/py/.venv/bin/python'), ['e2e/py/fastmcp_server.py', '--port', String(port), '--cors-origin', shared.appOrigin, ...extra], { ready: 'Application startup complete' });
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
+// Each peer: how it starts (to its endpoint) and the console lines its run provokes on purpose.
+const peers = [
+  { peer: 'ts-1.32.2', start: () => startDemo(18861, [shared.appOrigin], ['--sdk', 'e2e/peers/ts-1.32.2/node_modules/@modelcontextprotocol/sdk']), token: 'demo-token', allow: (ep) => [expected.noToken(ep), expected.get405(ep)] },
+  { peer: 'py-mcp-2.3.0-lowlevel', start: () => startPython(18862, shared.appOrigin, ['--lowlevel']), allow: (ep) => [expected.get405(ep)] },
+  { peer: 'fastmcp-4.2.3', start: () => startFastmcp(18863), allow: (ep) => [expected.get405(ep)] },
+  { peer: 'fastmcp-4.2.3-masked', start: () => startFastmcp(18864, ['--mask']), allow: (ep) => [expected.get405(ep)] },
+  { peer: 'fastmcp-4.2.3-auth', start: () => startFastmcp(18865, ['--token', table('fastmcp-4.2.3-auth').token]), allow: (ep) => [expected.noToken(ep), expected.get405(ep)] },
+  { peer: 'fastmcp-4.2.3-2026-07-28', start: () => startFastmcp(18866), allow: (ep) => [expected.get405(ep)] },
+];
+const endpoints = await Promise.all(peers.map((p) => p.start()));
+
+/** What a card shows: channel, cause, decided-by, and for a probe its spec verdict and flags. */
+async function shown(page, id, probe = true) {
+  const card = page.getByTestId(id);
+  const channel = (await card.getByTestId('channel').first().innerText()).split(' ').pop();
+  const cause = await card.getByTestId('cause').first().innerText();
+  const decided = (await card.getByTestId('decided-by').first().innerText()).includes('text') ? 'text' : 'structure';
+  if (!probe) return [channel, cause, decided];
+  const verdict = (await card.getByTestId('verdict').first().innerText()).split(' ').slice(1).join('_');
+  const flags = (await card.getByTestId('flag').allInnerTexts()).map((f) => f.replace(/^⚑\s*/, '')).sort();
+  return [channel, cause, decided, verdict, flags];
+}
+
+peers.forEach((p, i) => {
+  const want = table(p.peer);
+  test(`live peer ${p.peer} (${want.sdk}, ${want.era}): the page shows exactly its expectation table`, async () => {
+    const context = await shared.browser.newContext();
+    const page = await watchedPage(context);
+    await page.goto(shared.appUrl);
+    await page.getByTestId('endpoint').fill(endpoints[i]);
+    await page.getByTestId('token').fill(want.token ?? (p.token || ''));
+    await page.getByTestId('era').selectOption(want.era);
+    await page.getByTestId('quick-check').click();
+    const step = await Promise.race([
+      page.getByTestId('consent').waitFor({ timeout: 45000 }).then(() => 'consent'),
+      page.getByTestId('results').waitFor({ timeout: 45000 }).then(() => 'results'),
+    ]);
+    eq(step === 'consent', want.consent, `${p.peer}: the consent step ${want.consent ? 'appears' : 'does not appear'}`);
+    if (step === 'consent') {
+      await page.getByTestId('consent-run').click();
+      await page.getByTestId('results').waitFor({ timeout: 45000 });
+    }
+    for (const probe of ['A', 'B', 'C', 'D']) {
+      eq(JSON.stringify(await shown(page, `card-${probe}`)), JSON.stringify(want.probes[probe]), `${p.peer} probe ${probe}`);
+    }
+    if (want.checks?.no_token) {
+      eq(JSON.stringify(await shown(page, 'card-no-token', false)), JSON.stringify(want.checks.no_token), `${p.peer} no-token check`);
+      const challenge = await page.getByTestId('card-no-token').getByTestId('challenge').innerText();
+      for (const param of want.checks.challenge) assert(challenge.includes(param), `${p.peer}: the challenge shows ${param}: ${challenge}`);
+    }
+    await context.close();
+  }, { allow: p.allow(endpoints[i]) });
+});
