@@ -3,9 +3,9 @@
 // (e2e/ecosystem/PEER.json, written from the SDK's source before this harness): channel, cause,
 // decided-by, spec verdict and flags for A to D, and the transport checks it names. Peers start in
 // parallel.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, assert, eq, expected, shared, startDemo, startProcess, startPython, test, watchedPage } from '../lib.mjs';
+import { ARTIFACTS, ROOT, assert, eq, expected, shared, startDemo, startProcess, startPython, test, watchedPage } from '../lib.mjs';
 
 const table = (peer) => JSON.parse(readFileSync(join(ROOT, 'e2e/ecosystem', `${peer}.json`), 'utf8'));
 
@@ -40,7 +40,7 @@ async function shown(page, id, probe = true) {
 peers.forEach((p, i) => {
   const want = table(p.peer);
   test(`live peer ${p.peer} (${want.sdk}, ${want.era}): the page shows exactly its expectation table`, async () => {
-    const context = await shared.browser.newContext();
+    const context = await shared.browser.newContext({ acceptDownloads: true });
     const page = await watchedPage(context);
     await page.goto(shared.appUrl);
     await page.getByTestId('endpoint').fill(endpoints[i]);
@@ -64,6 +64,10 @@ peers.forEach((p, i) => {
       const challenge = await page.getByTestId('card-no-token').getByTestId('challenge').innerText();
       for (const param of want.checks.challenge) assert(challenge.includes(param), `${p.peer}: the challenge shows ${param}: ${challenge}`);
     }
+    // The run as the page saves it: docs/ecosystem.md is generated from these captures.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-json').click()]);
+    mkdirSync(join(ARTIFACTS, 'ecosystem'), { recursive: true });
+    writeFileSync(join(ARTIFACTS, 'ecosystem', `${p.peer}.json`), readFileSync(await download.path()));
     await context.close();
   }, { allow: p.allow(endpoints[i]) });
 });
