@@ -16,6 +16,8 @@ async function startFastmcp(port, extra = []) {
 
 // Each peer: how it starts (to its endpoint) and the console lines its run provokes on purpose.
 const peers = [
+  { peer: 'ts-1.29.0', start: async () => shared.demoEndpoint, token: 'demo-token', allow: (ep) => [expected.noToken(ep), expected.get405(ep)] },
+  { peer: 'py-mcp-2.3.0-mcpserver', start: () => startPython(18867, shared.appOrigin), allow: (ep) => [expected.get405(ep)] },
   { peer: 'ts-1.32.2', start: () => startDemo(18861, [shared.appOrigin], ['--sdk', 'e2e/peers/ts-1.32.2/node_modules/@modelcontextprotocol/sdk']), token: 'demo-token', allow: (ep) => [expected.noToken(ep), expected.get405(ep)] },
   { peer: 'py-mcp-2.3.0-lowlevel', start: () => startPython(18862, shared.appOrigin, ['--lowlevel']), allow: (ep) => [expected.get405(ep)] },
   { peer: 'fastmcp-4.2.3', start: () => startFastmcp(18863), allow: (ep) => [expected.get405(ep)] },
