@@ -48,8 +48,10 @@ impl Peer {
     #[tool(description = "Fetch a CRM lead by id")]
     async fn lead_get(
         &self,
-        Parameters(LeadGetArgs { id: _ }): Parameters<LeadGetArgs>,
+        Parameters(LeadGetArgs { id }): Parameters<LeadGetArgs>,
     ) -> Result<CallToolResult, McpError> {
+        // The demo organization has no leads, whatever the id.
+        drop(id);
         Err(McpError::internal_error(
             "lead not found in this organization",
             None,
