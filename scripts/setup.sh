@@ -69,4 +69,8 @@ fi
 
 # 7. Crates for offline Trunk builds.
 cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked
+
+# 8. The rmcp live peer (its own Cargo project and lockfile, outside the workspace), built in debug
+#    into target/rmcp-peer; cargo makes a second run a no-op.
+CARGO_TARGET_DIR=target/rmcp-peer cargo build -q --locked --manifest-path e2e/peers/rmcp/Cargo.toml
 log "ready"

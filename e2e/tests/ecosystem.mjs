@@ -9,6 +9,11 @@ import { ARTIFACTS, ROOT, assert, eq, expected, shared, startDemo, startProcess,
 
 const table = (peer) => JSON.parse(readFileSync(join(ROOT, 'e2e/ecosystem', `${peer}.json`), 'utf8'));
 
+async function startRmcp(port, extra = []) {
+  await startProcess(join(ROOT, 'target/rmcp-peer/debug/rmcp-peer'), ['--port', String(port), '--cors-origin', shared.appOrigin, ...extra], { ready: 'rmcp peer on' });
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
 async function startFastmcp(port, extra = []) {
   await startProcess(join(ROOT, 'e2e/py/.venv/bin/python'), ['e2e/py/fastmcp_server.py', '--port', String(port), '--cors-origin', shared.appOrigin, ...extra], { ready: 'Application startup complete' });
   return `http://127.0.0.1:${port}/mcp`;
@@ -24,6 +29,8 @@ const peers = [
   { peer: 'fastmcp-4.2.3-masked', start: () => startFastmcp(18864, ['--mask']), allow: (ep) => [expected.get405(ep)] },
   { peer: 'fastmcp-4.2.3-auth', start: () => startFastmcp(18865, ['--token', table('fastmcp-4.2.3-auth').token]), allow: (ep) => [expected.noToken(ep), expected.get405(ep)] },
   { peer: 'fastmcp-4.2.3-2026-07-28', start: () => startFastmcp(18866), allow: (ep) => [expected.get405(ep)] },
+  { peer: 'rmcp-3.11.0', start: () => startRmcp(18868), allow: (ep) => [expected.get405(ep)] },
+  { peer: 'rmcp-3.11.0-stateful', start: () => startRmcp(18869, ['--stateful']), allow: () => [] },
 ];
 const endpoints = await Promise.all(peers.map((p) => p.start()));
 
