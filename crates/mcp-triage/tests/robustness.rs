@@ -59,28 +59,15 @@ fn random_exchange(rng: &mut Rng, seeds: &[Exchange]) -> Exchange {
     let mut ex = if !seeds.is_empty() && rng.below(2) == 0 {
         seeds[rng.below(seeds.len())].clone()
     } else {
-        Exchange {
-            format: "mcp-exchange/1".into(),
-            case: None,
-            description: None,
-            server: None,
-            vantage: Vantage::Direct,
-            protocol_version: None,
-            request: Request {
+        Exchange::sent(
+            Vantage::Direct,
+            Request {
                 method: ["POST", "GET", "DELETE", "OPTIONS", "PATCH"][rng.below(5)].into(),
                 url: "http://127.0.0.1/mcp".into(),
                 headers: vec![],
                 body: Some(String::from_utf8_lossy(&rng.bytes(200, ALPHABET)).into_owned()),
             },
-            response: None,
-            transport_error: None,
-            transport_error_detail: None,
-            elapsed_ms: None,
-            negotiated_version: None,
-            intent: None,
-            transport: None,
-            stdio: None,
-        }
+        )
     };
     let body = rng.bytes(600, ALPHABET);
     let statuses = [
