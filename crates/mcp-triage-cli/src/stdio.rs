@@ -251,9 +251,8 @@ impl Server {
                 }
             }
         };
-        let tail = (ending != Ending::Answered)
-            .then(|| self.stderr_tail())
-            .flatten();
+        // Whether the tail is evidence for this ending is the core's call.
+        let tail = self.stderr_tail();
         waiting.into_exchange(out, ending, self.now(), tail)
     }
 

@@ -244,7 +244,8 @@ impl Waiting {
             Ending::Aborted => (Some(BodyEnd::Aborted), None, Some(TransportError::Aborted)),
         };
         // The stderr tail is evidence for a process that is gone or silent, not for an answer.
-        let stderr_tail = stderr_tail.filter(|t| !t.is_empty() && !self.ours);
+        let stderr_tail = stderr_tail
+            .filter(|t| !t.is_empty() && !self.ours && !matches!(ending, Ending::Answered));
         let mut ex = Exchange::sent(
             Vantage::Direct,
             Request {
@@ -432,8 +433,13 @@ mod tests {
         let (ex, v) = judged(&[], Ending::Deadline, Some(5));
         assert_eq!(v.cause, Cause::Timeout);
         assert_eq!(ex.stop_reason(), Some(StopReason::Deadline));
-        let (_, v) = judged(&[], Ending::Answered, None);
+        let (ex, v) = judged(&[], Ending::Answered, None);
         assert_eq!((v.channel, v.cause), (Channel::Accepted, Cause::None));
+        assert_eq!(
+            ex.stdio.and_then(|io| io.stderr_tail),
+            None,
+            "no stderr for a written notification"
+        );
     }
 
     #[test]
