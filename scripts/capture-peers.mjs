@@ -8,11 +8,12 @@
 // The test command never runs this: the captures are committed test data, re-made only by hand.
 //
 // Peers (all already installed/built by scripts/setup.sh), each started here and killed at the end:
-//   ts-1.32.2-stateless / -stateful   demo/server.mjs --sdk e2e/peers/ts-1.32.2/... [--stateful]
+//   ts-1.32.2-demo-stateless / -stateful   demo/server.mjs --sdk e2e/peers/ts-1.32.2/... [--stateful]
 //                                     (the demo always requires its bearer token: every request but a
 //                                     preflight sends `Authorization: Bearer demo-token`, after Origin;
 //                                     AUTH1_no_token and AUTH2_wrong_token are captured as they are)
-//   py-mcp-2.3.0-lowlevel-stateless / -stateful   e2e/py/server.py --lowlevel [--stateful]
+//   py-mcp-2.3.0-lowlevel-demo-stateless / -stateful   e2e/py/server.py --lowlevel [--stateful]
+//                                     (the demo tools on the low-level Server: no argument validation)
 //   fastmcp-4.2.3-stateless / fastmcp-4.2.3-masked-stateless   e2e/py/fastmcp_server.py [--mask]
 //   rmcp-3.11.0-stateless / -stateful   target/rmcp-peer/debug/rmcp-peer [--stateful]
 //
@@ -22,7 +23,10 @@
 // py-mcp-2.3.0-mcpserver-stateless, stateful ones those of ts-1.32.2-stateful; per protocol version:
 // init, initialized, then each case in that session (M_delete_session, then M2_after_delete with the
 // deleted id); then N_init_negotiation, O* and X* once. Skipped: C2_*/C3_* (our peers lack those
-// tools) and AUTH* (except the two above for the TS demo). No `intent` and no `elapsed_ms` are written
+// tools) and AUTH* (except the two above for the TS demo). Two cases are ours, made from the tools_list
+// template inside the pv2025-06-18 session: G4_accept_mixed_case (Accept lists both types in capitals,
+// which media-type rules treat alike) and G5_content_type_mixed_case (Content-Type: Application/JSON):
+// a refusal of either blames what the request did right. No `intent` and no `elapsed_ms` are written
 // (the classifier decides without the first; the second would only make re-runs differ).
 // Limits: 5 s per request (no headers by then: response null, transport_error "timeout"; a body still
 // open then: body_complete false, body_end "deadline"); a GET stream is cut after its first event or
@@ -51,10 +55,10 @@ const fastmcp = (port, extra) => [PY, ['e2e/py/fastmcp_server.py', '--port', `${
 const rmcp = (port, extra) => [RMCP, ['--port', `${port}`, '--cors-origin', ORIGIN, ...extra], 'rmcp peer on'];
 
 const PEERS = [
-  { stack: 'ts-1.32.2-stateless', sdk: '@modelcontextprotocol/sdk 1.32.2', port: 19401, start: demo, extra: [], token: 'demo-token' },
-  { stack: 'ts-1.32.2-stateful', sdk: '@modelcontextprotocol/sdk 1.32.2', port: 19402, start: demo, extra: ['--stateful'], token: 'demo-token' },
-  { stack: 'py-mcp-2.3.0-lowlevel-stateless', sdk: 'mcp 2.3.0 (low-level Server)', port: 19403, start: pyPeer, extra: [] },
-  { stack: 'py-mcp-2.3.0-lowlevel-stateful', sdk: 'mcp 2.3.0 (low-level Server)', port: 19404, start: pyPeer, extra: ['--stateful'] },
+  { stack: 'ts-1.32.2-demo-stateless', sdk: '@modelcontextprotocol/sdk 1.32.2', port: 19401, start: demo, extra: [], token: 'demo-token' },
+  { stack: 'ts-1.32.2-demo-stateful', sdk: '@modelcontextprotocol/sdk 1.32.2', port: 19402, start: demo, extra: ['--stateful'], token: 'demo-token' },
+  { stack: 'py-mcp-2.3.0-lowlevel-demo-stateless', sdk: 'mcp 2.3.0 (low-level Server)', port: 19403, start: pyPeer, extra: [] },
+  { stack: 'py-mcp-2.3.0-lowlevel-demo-stateful', sdk: 'mcp 2.3.0 (low-level Server)', port: 19404, start: pyPeer, extra: ['--stateful'] },
   { stack: 'fastmcp-4.2.3-stateless', sdk: 'fastmcp 4.2.3', port: 19405, start: fastmcp, extra: [] },
   { stack: 'fastmcp-4.2.3-masked-stateless', sdk: 'fastmcp 4.2.3 (mask_error_details=True)', port: 19406, start: fastmcp, extra: ['--mask'] },
   { stack: 'rmcp-3.11.0-stateless', sdk: 'rmcp 3.11.0', port: 19407, start: rmcp, extra: [] },
@@ -69,6 +73,13 @@ const SESSION_CASES = ['init', 'initialized', 'tools_list', 'A_unknown_tool', 'B
   'I2_no_session_id', 'J_missing_name', 'K_cors_preflight', 'K2_cors_post_with_origin', 'L_bad_protocol_version_header',
   'L2_no_protocol_version_header', 'M_delete_session', 'M2_after_delete'];
 const SKIPPED = /^(C2_|C3_|AUTH)/;
+// Our own cases: a shared request with one header spelled differently (same meaning by RFC 9110).
+const DERIVED = [
+  { name: 'G4_accept_mixed_case', header: 'accept', value: 'Application/JSON, Text/Event-Stream',
+    description: 'tools/list with Accept: Application/JSON, Text/Event-Stream (both types, capitalised)' },
+  { name: 'G5_content_type_mixed_case', header: 'content-type', value: 'Application/JSON',
+    description: 'tools/list with Content-Type: Application/JSON (capitalised)' },
+];
 
 // ---- peers: started one at a time, every one killed at the end (also on error or Ctrl-C) ----
 const children = new Set();
@@ -236,6 +247,17 @@ async function capturePeer(peer) {
         const h = response?.headers.find(([n]) => n.toLowerCase() === 'mcp-session-id');
         sid = h ? h[1] : null;
         if (stateful && !sid) notes.push(`pv${version}: initialize returned no Mcp-Session-Id`);
+      }
+      if (name === 'tools_list' && version === VERSIONS[0]) {
+        for (const d of DERIVED) {
+          const tpl = structuredClone(template(folder, file));
+          tpl.case = d.name;
+          tpl.description = d.description;
+          tpl.request.headers = tpl.request.headers.map(([n, v]) => [n, n.toLowerCase() === d.header ? d.value : v]);
+          const out = `${d.name}.pv${version}.json`;
+          await capture(peer, tpl, out, sid);
+          done.add(out);
+        }
       }
     }
   }
