@@ -39,7 +39,8 @@ async function shown(page, id, probe = true) {
   const card = page.getByTestId(id);
   const channel = (await card.getByTestId('channel').first().innerText()).split(' ').pop();
   const cause = await card.getByTestId('cause').first().innerText();
-  const decided = (await card.getByTestId('decided-by').first().innerText()).includes('text') ? 'text' : 'structure';
+  const said = await card.getByTestId('decided-by').first().innerText();
+  const decided = said.includes('text') ? 'text' : said.includes('intent') ? 'intent' : 'structure';
   if (!probe) return [channel, cause, decided];
   const verdict = (await card.getByTestId('verdict').first().innerText()).split(' ').slice(1).join('_');
   const flags = (await card.getByTestId('flag').allInnerTexts()).map((f) => f.replace(/^⚑\s*/, '')).sort();

@@ -506,6 +506,9 @@ pub fn for_flag(flag: Flag) -> &'static str {
         Flag::NonJsonStdout => {
             "Stdout is the protocol channel of a stdio server: log to stderr. Clients drop or choke on every line that is not a JSON-RPC message."
         }
+        Flag::RefusalMislabelled => {
+            "The refusal blames something the request did right, so clients fix the wrong thing: say what was really wrong (an unknown session is 404 \"Session not found\"; parse Accept and Content-Type as media types, case-insensitively; check the version header before anything that depends on it)."
+        }
     }
 }
 

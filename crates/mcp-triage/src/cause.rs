@@ -180,10 +180,13 @@ labelled_enum! {
         Structure = "structure",
         /// A phrase in the server's prose.
         Text = "text",
+        /// The probe's intent, given by the caller: a tie-break where the wire reads the same for
+        /// two causes (a bare -32602 answering probe A or C).
+        Intent = "intent",
     }
 }
 
-/// Evidence kind: the same split as [`DecidedBy`].
+/// Evidence kind: the same split as [`DecidedBy`] (`intent` evidence is what the caller said).
 pub type EvidenceKind = DecidedBy;
 
 labelled_enum! {
@@ -203,6 +206,9 @@ labelled_enum! {
         SecretEchoed = "secret_echoed",
         /// A stdio server wrote lines that are not JSON to stdout (logging there breaks clients).
         NonJsonStdout = "non_json_stdout",
+        /// The refusal names a fault our request did not have (a 400 "no session" although we sent
+        /// one, a 406 although our Accept listed both types): the cause says what really happened.
+        RefusalMislabelled = "refusal_mislabelled",
     }
 }
 

@@ -64,12 +64,12 @@ pub mod plan_file;
 mod reader;
 pub mod redact;
 pub mod replay;
+mod rules;
 pub mod share;
 mod spec;
 mod sse;
 pub mod stdio;
 mod summary;
-mod text_rules;
 mod withhold;
 
 pub use assess::{Assessment, assess};
@@ -82,6 +82,21 @@ pub use reader::{BodyReader, ReadStep, RequestClock};
 pub use spec::{Conformance, Probe, SpecVerdict};
 pub use sse::SseParser;
 pub use summary::{score_text, summarize};
+
+/// A phrase rule's id, where its words were seen, and the fixtures it must fire on.
+pub type RuleProvenance = (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+/// Every phrase rule of `rules/phrases.rules` with its provenance, in file order: for the
+/// reason-pinning test (`tests/pins.rs`). Nothing in the page calls it, so none of it reaches the
+/// bundle.
+#[doc(hidden)]
+pub fn phrase_rule_provenance() -> &'static [RuleProvenance] {
+    rules::PROVENANCE
+}
 
 #[cfg(all(test, target_arch = "wasm32"))]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

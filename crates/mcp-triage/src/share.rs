@@ -11,7 +11,9 @@
 //! `proceed`) and says what stopped an unanswered one (`stopped`); version 6 adds the stop reason
 //! `not_recorded` (a replayed request the recording holds no answer to); version 7 carries stdio runs:
 //! the endpoint `stdio:NAME` (a program's name, never its arguments), the cause `server_exited` and
-//! the flag `non_json_stdout` (a stdio server's stderr never goes into a link).
+//! the flag `non_json_stdout` (a stdio server's stderr never goes into a link); version 8 adds the
+//! `decided_by` value `intent` (a verdict the probe's intent decided, labelled `structure` before) and
+//! the flag `refusal_mislabelled`.
 //! `tests/share-links/` holds links of every version.
 //!
 //! Server text that looks like a secret (see [`crate::withhold`]) is withheld unless the user opts in
@@ -25,7 +27,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::advice::AgentAction;
-use crate::cause::{Cause, Channel, Flag, StopReason};
+use crate::cause::{Cause, Channel, DecidedBy, Flag, StopReason};
 use crate::endpoint::Endpoint;
 use crate::engine::{RunReport, Step};
 use crate::export::Scrub;
@@ -33,9 +35,9 @@ use crate::redact::{self, Secrets};
 use crate::spec::Conformance;
 
 /// The payload version this build writes.
-pub const VERSION: u8 = 7;
+pub const VERSION: u8 = 8;
 /// The fragment prefix of the version this build writes.
-pub const PREFIX: &str = "r=v7.";
+pub const PREFIX: &str = "r=v8.";
 
 /// The first version that may carry `cause`.
 fn cause_since(cause: Cause) -> u8 {
@@ -44,6 +46,9 @@ fn cause_since(cause: Cause) -> u8 {
         _ => 1,
     }
 }
+
+/// The first version whose `decided_by` may be `intent`.
+const INTENT_SINCE: u8 = 8;
 
 /// The first version whose endpoint may be a stdio program (`stdio:NAME`) instead of a URL.
 const STDIO_SINCE: u8 = 7;
@@ -62,6 +67,7 @@ fn flag_since(flag: Flag) -> u8 {
     match flag {
         Flag::SecretEchoed => 2,
         Flag::NonJsonStdout => 7,
+        Flag::RefusalMislabelled => 8,
         _ => 1,
     }
 }
@@ -215,7 +221,7 @@ impl ResultShape {
 pub enum ShareError {
     /// Longer than [`MAX_FRAGMENT`].
     TooLong,
-    /// Not `r=v1.` … `r=v7.` followed by data.
+    /// Not `r=v1.` … `r=v8.` followed by data.
     WrongPrefix,
     /// A version this build does not know.
     UnknownVersion,
@@ -474,7 +480,7 @@ pub fn build(
 /// (what the panel shows).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link {
-    /// `page_base#r=v7.…`.
+    /// `page_base#r=v8.…`.
     pub url: String,
     /// The payload as the link decodes, pretty-printed: exactly what is shared.
     pub shown: String,
@@ -657,7 +663,10 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
             "cause",
         )?;
         check(
-            matches!(row.decided_by.as_str(), "structure" | "text"),
+            match DecidedBy::parse(&row.decided_by) {
+                Some(DecidedBy::Intent) => declared >= INTENT_SINCE,
+                other => other.is_some(),
+            },
             "decided_by",
         )?;
         check(
@@ -749,6 +758,7 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
         Some(("v5", data)) => (5u8, data),
         Some(("v6", data)) => (6u8, data),
         Some(("v7", data)) => (7u8, data),
+        Some(("v8", data)) => (8u8, data),
         _ => return Err(ShareError::UnknownVersion),
     };
     let packed = decode_base64url(data).ok_or(ShareError::BadEncoding)?;
@@ -773,6 +783,9 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
 /// v5 → v6: only a new stop reason, so only the version number changes.
 ///
 /// v6 → v7: only new identifiers (stdio), so only the version number changes.
+///
+/// v7 → v8: only a new `decided_by` value and a new flag, so only the version number changes (an older row decided by
+/// intent says `structure`, as its link did).
 fn migrate(mut p: Share) -> Share {
     if p.v < 4 && p.pairs.is_none() {
         p.pairs = p.score.map(|_| 3);
@@ -957,7 +970,7 @@ mod tests {
             matches!(decode(&pack(&v4, "r=v4.")), Err(ShareError::BadPayload(_))),
             "a score over more pairs than were judged"
         );
-        assert_eq!(decode("r=v8.AAAA"), Err(ShareError::UnknownVersion));
+        assert_eq!(decode("r=v9.AAAA"), Err(ShareError::UnknownVersion));
     }
 
     #[test]
@@ -988,6 +1001,25 @@ mod tests {
         v6.rows[0].cause = "unknown_tool".into();
         v6.rows[0].flags.clear();
         assert!(decode(&pack(&v6, "r=v6.")).is_ok(), "the control opens");
+    }
+
+    #[test]
+    fn decided_by_intent_opens_in_v8_links_only() {
+        let mut intent = sample();
+        intent.rows[0].decided_by = "intent".into();
+        let opened = decode(&pack(&intent, PREFIX)).unwrap();
+        assert_eq!(opened, intent, "a v8 link carries it");
+        let mut v7 = intent.clone();
+        v7.v = 7;
+        assert!(
+            matches!(decode(&pack(&v7, "r=v7.")), Err(ShareError::BadPayload(_))),
+            "a v7 reader never knew `intent`"
+        );
+        v7.rows[0].decided_by = "structure".into();
+        assert!(decode(&pack(&v7, "r=v7.")).is_ok(), "the control opens");
+        let mut nonsense = intent.clone();
+        nonsense.rows[0].decided_by = "vibes".into();
+        assert!(decode(&pack(&nonsense, PREFIX)).is_err());
     }
 
     #[test]

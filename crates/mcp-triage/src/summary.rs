@@ -305,6 +305,8 @@ mod tests {
             unrelated_messages: 0,
             server_requests: vec![],
             response_matched: true,
+            rule: None,
+            fired: vec![],
         }
     }
 

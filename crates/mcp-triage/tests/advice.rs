@@ -270,6 +270,9 @@ fn the_cited_fixtures_name_their_sources() {
     let mut seen = 0;
     for sdk in std::fs::read_dir(&dir).unwrap().flatten() {
         for f in std::fs::read_dir(sdk.path()).unwrap().flatten() {
+            if f.path().extension().is_none_or(|x| x != "json") {
+                continue;
+            }
             let doc: serde_json::Value =
                 serde_json::from_slice(&std::fs::read(f.path()).unwrap()).unwrap();
             let sources = doc["synthetic"]["sources"].as_array().unwrap();

@@ -1,4 +1,5 @@
-//! The expectations table over every public capture: channel exactly, cause within the allowed set.
+//! The expectations tables over every capture and reconstructed fixture: channel exactly, cause within
+//! the allowed set, and the reason exactly (what decided, and which phrase rule when words did).
 
 // Test code: a panic is a failed test, not a crash on network data.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -46,6 +47,14 @@ fn check_table(dir: &std::path::Path, table: &std::path::Path) -> Vec<String> {
             "{}: several causes need a reason",
             row.file
         );
+        assert!(
+            mcp_triage::DecidedBy::parse(&row.decided_by).is_some()
+                && (row.rule == "-") == (row.decided_by != "text"),
+            "{}: decided_by {:?} with rule {:?}: words decide with a rule, nothing else has one",
+            row.file,
+            row.decided_by,
+            row.rule
+        );
         for c in &row.causes {
             assert!(
                 Cause::parse(c).is_some(),
@@ -68,6 +77,14 @@ fn check_table(dir: &std::path::Path, table: &std::path::Path) -> Vec<String> {
         entry.0 += 1;
         let channel_ok = v.channel.as_str() == row.channel;
         let cause_ok = row.causes.iter().any(|c| c == v.cause.as_str());
+        let rule = v.deciding_rule().unwrap_or("-");
+        let reason_ok = v.decided_by.as_str() == row.decided_by && rule == row.rule;
+        if !reason_ok {
+            failures.push(format!(
+                "{}: decided by {} ({rule}), want {} ({})",
+                row.file, v.decided_by, row.decided_by, row.rule
+            ));
+        }
         if channel_ok {
             entry.1 += 1;
         }
@@ -232,4 +249,182 @@ fn synthetic_sdk_fixtures_match_their_tables() {
     }
     assert!(sdks >= 10, "expected the named SDKs, found {sdks}");
     assert_no_failures(&failures);
+}
+
+#[test]
+fn cited_server_fixtures_match_their_tables() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cited");
+    let mut dirs = 0;
+    let mut failures = Vec::new();
+    for entry in std::fs::read_dir(&root).unwrap().flatten() {
+        let dir = entry.path();
+        if !dir.is_dir() {
+            continue;
+        }
+        dirs += 1;
+        check_citations(&dir);
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        failures.extend(
+            check_table(&dir, &dir.join("EXPECT.tsv"))
+                .into_iter()
+                .map(|f| format!("{name}/{f}")),
+        );
+    }
+    assert!(dirs >= 10, "expected the cited servers, found {dirs}");
+    assert_no_failures(&failures);
+}
+
+#[test]
+fn the_table_check_catches_a_wrong_deciding_rule_and_a_wrong_decided_by() {
+    // The control: a cited set's own table passes; the same rows with the reason changed do not.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/cited/servers-redis-2025.5.12");
+    let table = std::fs::read_to_string(dir.join("EXPECT.tsv")).unwrap();
+    let tmp = std::env::temp_dir().join(format!("mcp-triage-expect-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    for f in common::json_files(&dir) {
+        std::fs::copy(dir.join(&f), tmp.join(&f)).unwrap();
+    }
+    let write = |text: &str| {
+        std::fs::write(tmp.join("EXPECT.tsv"), text).unwrap();
+        check_table(&tmp, &tmp.join("EXPECT.tsv"))
+    };
+    assert!(write(&table).is_empty(), "the control passes");
+    let wrong_by = table.replacen("\tstructure\t-\t", "\ttext\tsoft_failure.not_found\t", 1);
+    assert_ne!(wrong_by, table);
+    assert_eq!(
+        write(&wrong_by).len(),
+        1,
+        "a success decided by words is caught"
+    );
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
+/// The captures whose refusal blames what the request did right (each SDK's behaviour, from its
+/// source): the TS SDK's Express pattern answers an unknown or ended session it was sent with 400
+/// "Bad Request: No valid session ID provided" (a 404 by the spec); Python `mcp` 2.3.0 answers an
+/// unknown MCP-Protocol-Version header with "params._meta must be an object …" (the envelope rule of
+/// another era) instead of naming the version.
+const MISLABELLED: &[&str] = &[
+    "ts-1.29.0-stateful/I_bogus_session_id.",
+    "ts-1.29.0-stateful/M2_after_delete.",
+    "ts-1.32.2-stateful/I_bogus_session_id.",
+    "ts-1.32.2-stateful/M2_after_delete.",
+    "py-mcp-2.3.0-lowlevel-stateful/L_bad_protocol_version_header.",
+    "py-mcp-2.3.0-lowlevel-stateless/L_bad_protocol_version_header.",
+    "py-mcp-2.3.0-mcpserver-stateful/L_bad_protocol_version_header.",
+    "py-mcp-2.3.0-mcpserver-stateless/L_bad_protocol_version_header.",
+    "py-mcp-2.3.0-mcpserver-stateless-json/L_bad_protocol_version_header.",
+    "py-mcp-2.3.0-mcpserver-stateless-noorigin/L_bad_protocol_version_header.",
+];
+
+/// Our captures of the live peers (scripts/capture-peers.mjs) that mislabel: the demo on the TS SDK
+/// answers an unknown session with 400 "Bad Request: Server not initialized" and a capitalised Accept
+/// with 406; Python mcp (low-level and under fastmcp) a capitalised Content-Type with 415 and an
+/// unknown version header with the `_meta` words; rmcp 3.11.0 a body that is not JSON (-RPC) with 415
+/// "fail to deserialize request body", and a tools/call without a name with -32601 "tools/call".
+const MISLABELLED_CAPTURED: &[&str] = &[
+    "ts-1.32.2-demo-stateful/I_bogus_session_id.",
+    "ts-1.32.2-demo-stateful/M2_after_delete.",
+    "ts-1.32.2-demo-stateless/M2_after_delete.",
+    "ts-1.32.2-demo-stateful/G4_accept_mixed_case.",
+    "ts-1.32.2-demo-stateless/G4_accept_mixed_case.",
+    "py-mcp-2.3.0-lowlevel-demo-stateful/G5_content_type_mixed_case.",
+    "py-mcp-2.3.0-lowlevel-demo-stateless/G5_content_type_mixed_case.",
+    "fastmcp-4.2.3-stateless/G5_content_type_mixed_case.",
+    "fastmcp-4.2.3-masked-stateless/G5_content_type_mixed_case.",
+    "py-mcp-2.3.0-lowlevel-demo-stateful/L_bad_protocol_version_header.",
+    "py-mcp-2.3.0-lowlevel-demo-stateless/L_bad_protocol_version_header.",
+    "fastmcp-4.2.3-stateless/L_bad_protocol_version_header.",
+    "fastmcp-4.2.3-masked-stateless/L_bad_protocol_version_header.",
+    "rmcp-3.11.0-stateful/F_malformed_json.",
+    "rmcp-3.11.0-stateless/F_malformed_json.",
+    "rmcp-3.11.0-stateful/F2_not_jsonrpc.",
+    "rmcp-3.11.0-stateless/F2_not_jsonrpc.",
+    "rmcp-3.11.0-stateful/J_missing_name.",
+    "rmcp-3.11.0-stateless/J_missing_name.",
+    "rmcp-3.11.0-stateless/XJ_missing_name.",
+];
+
+/// The files under `dir` flagged `refusal_mislabelled`, checked against `listed` both ways.
+fn check_mislabels(dir: &std::path::Path, listed: &[&str]) -> usize {
+    let mut flagged = 0;
+    for file in common::json_files(dir) {
+        let ex = Exchange::from_json(&std::fs::read(dir.join(&file)).unwrap()).unwrap();
+        let v = classify(&ex, &Options::default());
+        let want = listed.iter().any(|m| file.starts_with(m));
+        let got = v
+            .flags
+            .contains(&mcp_triage::cause::Flag::RefusalMislabelled);
+        assert_eq!(got, want, "{file}: flag {got}, expected {want}");
+        if got {
+            flagged += 1;
+            // What really happened decides, never the server's label for it.
+            let label_kept = matches!(v.cause, Cause::NotAcceptable | Cause::UnsupportedMediaType)
+                && !file.contains("rmcp");
+            assert!(
+                label_kept
+                    || matches!(
+                        v.cause,
+                        Cause::SessionNotFound
+                            | Cause::ProtocolVersionUnsupported
+                            | Cause::ParseError
+                            | Cause::InvalidRequest
+                    ),
+                "{file}: {}",
+                v.cause
+            );
+        }
+    }
+    flagged
+}
+
+#[test]
+fn our_captures_flag_exactly_the_refusals_that_blame_what_the_request_did_right() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/captured");
+    let flagged = check_mislabels(&dir, MISLABELLED_CAPTURED);
+    assert!(flagged >= 30, "only {flagged}");
+}
+
+#[test]
+fn a_refusal_that_blames_what_our_request_did_right_is_flagged_on_the_real_captures_and_nowhere_else()
+ {
+    assert_eq!(
+        check_mislabels(&common::public_fixtures_dir(), MISLABELLED),
+        24,
+        "the captures of the listed cases"
+    );
+}
+
+#[test]
+fn the_mislabel_flag_needs_the_contradiction_a_request_without_a_session_id_is_not_flagged() {
+    // The control: the same 400 "No valid session ID provided" is true when we sent no session id.
+    let dir = common::public_fixtures_dir();
+    let file = "ts-1.29.0-stateful/I_bogus_session_id.pv2025-06-18.json";
+    let mut ex = Exchange::from_json(&std::fs::read(dir.join(file)).unwrap()).unwrap();
+    let flagged = |ex: &Exchange| {
+        classify(ex, &Options::default())
+            .flags
+            .contains(&mcp_triage::cause::Flag::RefusalMislabelled)
+    };
+    assert!(flagged(&ex));
+    ex.request
+        .headers
+        .retain(|(k, _)| !k.eq_ignore_ascii_case("mcp-session-id"));
+    assert!(!flagged(&ex));
+    assert_eq!(
+        classify(&ex, &Options::default()).cause,
+        Cause::SessionRequired
+    );
+}
+
+#[test]
+fn our_captures_of_the_live_peers_match_their_table() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/captured");
+    let failures = check_table(&dir, &dir.join("EXPECT.tsv"));
+    assert_no_failures(&failures);
+    assert!(
+        common::json_files(&dir).len() >= 700,
+        "the capture script's output"
+    );
 }

@@ -3,7 +3,9 @@
 //! `tests/share-links/NAME.link` is a fragment made by the page of its day (a real run, an example, a
 //! cancelled run) or, for `v6-replay-…`, by `mcp-triage replay --share` over public captures with
 //! answers missing, or, for `v7-stdio-…`, by `mcp-triage probe --stdio --share` against the stdio
-//! servers the tests start (a crash in a tool, a hang, the Python SDK); `NAME.json` beside it is that fragment's payload as inflated by Node's zlib when it
+//! servers the tests start (a crash in a tool, a hang, the Python SDK), or, for `v8-replay-…`, by
+//! `mcp-triage replay --share` over Python `mcp` 2.3.0 captures whose C answer is a bare -32602 (the
+//! verdict the probe's intent decides); `NAME.json` beside it is that fragment's payload as inflated by Node's zlib when it
 //! was committed (an independent decoder). A later payload version must keep both passing: old versions
 //! are migrated into the current structure, and the migrated payload still says what the link said.
 

@@ -13,13 +13,16 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 const TABLE: &str = include_str!("expectations.tsv");
 
-fn expectation(file: &str) -> Option<(&'static str, Vec<&'static str>)> {
+/// Channel, causes, decided_by and the deciding rule of a row.
+type Row = (&'static str, Vec<&'static str>, &'static str, &'static str);
+
+fn expectation(file: &str) -> Option<Row> {
     TABLE
         .lines()
         .filter(|l| !l.starts_with('#'))
         .map(|l| l.split('\t').collect::<Vec<_>>())
         .find(|cols| cols.first() == Some(&file))
-        .map(|cols| (cols[1], cols[2].split('|').collect()))
+        .map(|cols| (cols[1], cols[2].split('|').collect(), cols[3], cols[4]))
 }
 
 #[wasm_bindgen_test]
@@ -28,8 +31,11 @@ fn embedded_captures_match_the_table() {
     for (file, text) in embedded::FIXTURES {
         let ex = Exchange::from_json(text.as_bytes()).unwrap();
         let v = classify(&ex, &Options::default());
-        let (channel, causes) = expectation(file).unwrap_or_else(|| panic!("{file}: no row"));
+        let (channel, causes, decided_by, rule) =
+            expectation(file).unwrap_or_else(|| panic!("{file}: no row"));
         assert_eq!(v.channel.as_str(), channel, "{file}");
+        assert_eq!(v.decided_by.as_str(), decided_by, "{file}");
+        assert_eq!(v.deciding_rule().unwrap_or("-"), rule, "{file}");
         assert!(
             causes.contains(&v.cause.as_str()),
             "{file}: {} not in {causes:?}",

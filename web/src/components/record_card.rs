@@ -98,7 +98,7 @@ pub fn RecordCard(record: Arc<Record>, secret_header_names: Vec<String>) -> impl
             <p class="cause">
                 "Cause: " <strong data-testid="cause">{v.cause.as_str()}</strong>
                 <span class=format!("decided {}", v.decided_by.as_str()) data-testid="decided-by">
-                    {match v.decided_by { DecidedBy::Structure => " · decided by structure", DecidedBy::Text => " · decided by text only" }}
+                    {match v.decided_by { DecidedBy::Structure => " · decided by structure", DecidedBy::Text => " · decided by text only", DecidedBy::Intent => " · decided by the probe's intent" }}
                 </span>
             </p>
             {(!flags.is_empty()).then(|| view! {

@@ -25,22 +25,28 @@ pub struct Expectation {
     pub file: String,
     pub channel: String,
     pub causes: Vec<String>,
+    /// `structure`, `text` or `intent`.
+    pub decided_by: String,
+    /// The deciding phrase rule's id, or `-`.
+    pub rule: String,
     pub reason: String,
 }
 
-/// Reads a `file<TAB>channel<TAB>causes<TAB>reason` table, skipping `#` lines.
+/// Reads a `file<TAB>channel<TAB>causes<TAB>decided_by<TAB>rule<TAB>reason` table, skipping `#` lines.
 pub fn read_table(path: &Path) -> Vec<Expectation> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
             let cols: Vec<&str> = l.split('\t').collect();
-            assert!(cols.len() >= 3, "bad row {l:?} in {}", path.display());
+            assert!(cols.len() >= 5, "bad row {l:?} in {}", path.display());
             Expectation {
                 file: cols[0].to_string(),
                 channel: cols[1].to_string(),
                 causes: cols[2].split('|').map(str::to_string).collect(),
-                reason: cols.get(3).copied().unwrap_or("").to_string(),
+                decided_by: cols[3].to_string(),
+                rule: cols[4].to_string(),
+                reason: cols.get(5).copied().unwrap_or("").to_string(),
             }
         })
         .collect()
