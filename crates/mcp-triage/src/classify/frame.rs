@@ -57,26 +57,30 @@ pub(super) fn cause(
     }
     // "Method not found" to a tools/call whose words are about the tool (fastmcp for TypeScript,
     // the PHP SDK: -32601 "Unknown tool: x"): the method was understood, the words decide.
-    if code == ErrorCode::METHOD_NOT_FOUND && method == "tools/call" {
-        let data_ptr = ptr.replace("/error/message", "/error/data");
-        let data =
-            b.v.message
-                .as_ref()
-                .and_then(|m| m.pointer(&data_ptr))
-                .cloned();
-        let mut texts = vec![Text {
-            place: Place::Message,
-            pointer: ptr.to_string(),
-            text: message,
-        }];
-        if let Some(data) = &data {
-            texts.extend(prose::nested_strings(data, &data_ptr, Place::Data));
-        }
-        if prose::refusal_cause(b, channel, &texts, req) {
-            b.flag(Flag::RefusalMislabelled);
-            b.structure("-32601 says the method does not exist, yet the words are about the tool: tools/call was understood");
-            return;
-        }
+    // Some SDKs put the real words in `error.data` (Ruby: "Invalid params" + data "Tool not found: x").
+    let data_ptr = ptr.replace("/error/message", "/error/data");
+    let data =
+        b.v.message
+            .as_ref()
+            .and_then(|m| m.pointer(&data_ptr))
+            .cloned();
+    let mut texts = vec![Text {
+        place: Place::Message,
+        pointer: ptr.to_string(),
+        text: message,
+    }];
+    if let Some(data) = &data {
+        texts.extend(prose::nested_strings(data, &data_ptr, Place::Data));
+    }
+    if code == ErrorCode::METHOD_NOT_FOUND
+        && method == "tools/call"
+        && prose::refusal_cause(b, channel, &texts, req)
+    {
+        b.flag(Flag::RefusalMislabelled);
+        b.structure(
+            "-32601 says the method does not exist, yet the words are about the tool: tools/call was understood",
+        );
+        return;
     }
     if let Some(cause) = reserved_code_cause(code) {
         return set(b, cause);
@@ -104,23 +108,7 @@ pub(super) fn cause(
         };
         return set(b, cause);
     }
-    let own = Text {
-        place: Place::Message,
-        pointer: ptr.to_string(),
-        text: message,
-    };
-    prose::code_in_text(b, std::slice::from_ref(&own), false);
-    // Some SDKs put the real words in `error.data` (Ruby: "Invalid params" + data "Tool not found: x").
-    let data_ptr = ptr.replace("/error/message", "/error/data");
-    let data =
-        b.v.message
-            .as_ref()
-            .and_then(|m| m.pointer(&data_ptr))
-            .cloned();
-    let mut texts = vec![own];
-    if let Some(data) = &data {
-        texts.extend(prose::nested_strings(data, &data_ptr, Place::Data));
-    }
+    prose::code_in_text(b, &texts[..1], false);
     if prose::refusal_cause(b, channel, &texts, req) {
         return;
     }

@@ -248,14 +248,7 @@ pub(super) fn refusal(
             && let Some(m) = transport(p)
                 .filter(|m| matches!(m.cause, Cause::OriginRejected | Cause::InsufficientScope))
         {
-            b.decide_text(
-                Channel::Http,
-                "the refusal says why",
-                &p.pointer,
-                p.text,
-                &m,
-            );
-            return;
+            return says_why(b, p, &m);
         }
         set(b, Cause::Forbidden);
         challenge_evidence(b);
@@ -297,14 +290,7 @@ pub(super) fn refusal(
                 cause: rules::session_cause(m.cause, req.has_session),
                 ..m
             };
-            b.decide_text(
-                Channel::Http,
-                "the refusal says why",
-                &p.pointer,
-                p.text,
-                &m,
-            );
-            return;
+            return says_why(b, p, &m);
         }
         if let (Some(code), Some(text)) = (frame_code, frame_text) {
             frame::cause(b, Channel::Http, code, text, &frame_ptr, req, None);
@@ -389,6 +375,11 @@ pub(super) fn refusal(
     }
     set(b, Cause::InvalidRequest);
     b.structure("a 4xx refusal of the request without a more specific sign");
+}
+
+/// The refusal's words decide, on the `http` channel.
+fn says_why(b: &mut Builder, p: &Text<'_>, m: &rules::Match) {
+    b.decide_text(Channel::Http, "the refusal says why", &p.pointer, p.text, m);
 }
 
 /// A refusal that blames what our request did right: the flag, and the fact that shows it.
