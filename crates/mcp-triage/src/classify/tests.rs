@@ -196,3 +196,76 @@ fn html_502_is_a_server_error_a_deadline_cut_stream_a_timeout_and_batches_need_2
         Channel::ToolError
     );
 }
+
+#[test]
+fn the_words_of_an_http_error_body_structured_content_and_error_data_decide_alike() {
+    // A 400 text/plain body on our tools/call.
+    let v = classify(
+        &exchange(400, "text/plain", "Unknown tool: icp_list"),
+        &Options::default(),
+    );
+    assert_eq!(
+        (v.channel, v.cause, v.decided_by),
+        (Channel::Http, Cause::UnknownTool, DecidedBy::Text)
+    );
+    assert_eq!(v.deciding_rule(), Some("unknown_tool.unknown_tool"));
+    // The same status and words on a request that is not a tools/call stay a plain refusal.
+    let mut list = exchange(400, "text/plain", "Unknown tool: icp_list");
+    list.request.body = Some(r#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#.into());
+    assert_eq!(
+        classify(&list, &Options::default()).cause,
+        Cause::InvalidRequest
+    );
+    // An isError result whose only words are in structuredContent.
+    let structured = r#"{"jsonrpc":"2.0","id":7,"result":{"isError":true,"content":[],"structuredContent":{"error":{"detail":"Tool not found: icp_list"}}}}"#;
+    let v = classify(
+        &exchange(200, "application/json", structured),
+        &Options::default(),
+    );
+    assert_eq!(
+        (v.cause, v.decided_by),
+        (Cause::UnknownTool, DecidedBy::Text)
+    );
+    let e = v
+        .evidence
+        .iter()
+        .find(|e| e.kind == DecidedBy::Text)
+        .unwrap();
+    assert_eq!(
+        e.pointer.as_deref(),
+        Some("/result/structuredContent/error/detail")
+    );
+    // error.data as an object, not only a string.
+    let data = r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid params","data":{"reason":"Tool not found: icp_list"}}}"#;
+    let v = classify(
+        &exchange(200, "application/json", data),
+        &Options::default(),
+    );
+    assert_eq!(
+        (v.cause, v.decided_by),
+        (Cause::UnknownTool, DecidedBy::Text)
+    );
+}
+
+#[test]
+fn a_bare_minus_32602_is_decided_by_the_probes_intent_and_says_so() {
+    let bare = r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Bad request"}}"#;
+    let ex = exchange(200, "application/json", bare);
+    let without = classify(&ex, &Options::default());
+    assert_eq!(
+        (without.cause, without.decided_by),
+        (Cause::InvalidArguments, DecidedBy::Structure)
+    );
+    let with = classify(
+        &ex,
+        &Options {
+            intent: Some("A".into()),
+            ..Options::default()
+        },
+    );
+    assert_eq!(
+        (with.cause, with.decided_by),
+        (Cause::UnknownTool, DecidedBy::Intent)
+    );
+    assert!(with.evidence.iter().any(|e| e.kind == DecidedBy::Intent));
+}
