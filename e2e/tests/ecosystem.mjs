@@ -66,7 +66,14 @@ peers.forEach((p, i) => {
       await page.getByTestId('consent-run').click();
       await page.getByTestId('results').waitFor({ timeout: 45000 });
     }
+    // The results are on screen: a probe card missing now is a finding, said with what the page shows.
     for (const probe of ['A', 'B', 'C', 'D']) {
+      try {
+        await page.getByTestId(`card-${probe}`).waitFor({ timeout: 15000 });
+      } catch {
+        const said = await page.getByTestId('results').innerText();
+        throw new Error(`${p.peer}: no card for probe ${probe}; the results say:\n${said.slice(0, 3000)}`);
+      }
       eq(JSON.stringify(await shown(page, `card-${probe}`)), JSON.stringify(want.probes[probe]), `${p.peer} probe ${probe}`);
     }
     if (want.checks?.no_token) {

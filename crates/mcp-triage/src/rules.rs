@@ -111,6 +111,8 @@ pub(crate) struct Match {
     pub rule: &'static str,
     /// The cause it points to ([`Cause::Unknown`] for a flag rule).
     pub cause: Cause,
+    /// The flag it points to (for a flag rule).
+    pub flag: Option<Flag>,
     /// How the rule matched.
     pub kind: Kind,
     /// The words say the request lacked something ([`Rule::says_missing`]).
@@ -149,6 +151,10 @@ pub(crate) fn first(group: Group, place: Place, text: &str, tool: Option<&str>) 
                     Points::Cause(c) => c,
                     Points::Flag(_) => Cause::Unknown,
                 },
+                flag: match r.points {
+                    Points::Flag(f) => Some(f),
+                    Points::Cause(_) => None,
+                },
                 bytes,
             })
         })
@@ -179,57 +185,73 @@ fn matches(rule: &Rule, text: &str, lower: &str, tool: Option<&str>) -> Option<(
 /// of `hay`. Each occurrence of the literal before `{tool}` costs at most the name's length plus the
 /// rest of the template, so the search stays linear.
 fn template(hay: &str, tmpl: &str, tool: Option<&str>, anchored: bool) -> Option<(usize, usize)> {
-    let Some((before, after)) = tmpl.split_once("{tool}") else {
-        return if anchored {
-            (hay == tmpl).then_some((0, hay.len()))
-        } else {
-            hay.find(tmpl).map(|at| (at, at + tmpl.len()))
+    template_counted(hay, tmpl, tool, anchored).0
+}
+
+/// [`template`], and how many occurrences of the literal before `{tool}` it looked at (each costs
+/// at most the name's length plus the rest of the template): the linear-time test counts them.
+fn template_counted(
+    hay: &str,
+    tmpl: &str,
+    tool: Option<&str>,
+    anchored: bool,
+) -> (Option<(usize, usize)>, usize) {
+    let mut looked = 0;
+    let found = (|| {
+        let Some((before, after)) = tmpl.split_once("{tool}") else {
+            return if anchored {
+                (hay == tmpl).then_some((0, hay.len()))
+            } else {
+                hay.find(tmpl).map(|at| (at, at + tmpl.len()))
+            };
         };
-    };
-    let name = tool?;
-    let keyword = before.trim_end_matches([' ', ':']);
-    let needs_gap = keyword.len() < before.len();
-    let mut from = 0;
-    while let Some(rel) = hay.get(from..)?.find(keyword) {
-        let at = from + rel;
-        from = at + keyword.len().max(1);
-        if anchored && at > 0 {
-            return None;
-        }
-        let mut i = at + keyword.len();
-        let rest = &hay[i..];
-        let gap = rest.len() - rest.trim_start_matches([' ', ':']).len();
-        if needs_gap && gap == 0 {
-            continue;
-        }
-        i += gap;
-        let quote = hay[i..]
-            .chars()
-            .next()
-            .filter(|c| matches!(c, '"' | '\'' | '`'));
-        if let Some(q) = quote {
-            i += q.len_utf8();
-        }
-        if !hay[i..].starts_with(name) {
-            continue;
-        }
-        i += name.len();
-        if let Some(q) = quote {
-            if !hay[i..].starts_with(q) {
+        let name = tool?;
+        let keyword = before.trim_end_matches([' ', ':']);
+        let needs_gap = keyword.len() < before.len();
+        let mut from = 0;
+        while let Some(rel) = hay.get(from..)?.find(keyword) {
+            looked += 1;
+            let at = from + rel;
+            from = at + keyword.len().max(1);
+            if anchored && at > 0 {
+                return None;
+            }
+            let mut i = at + keyword.len();
+            let rest = &hay[i..];
+            let gap = rest.len() - rest.trim_start_matches([' ', ':']).len();
+            if needs_gap && gap == 0 {
                 continue;
             }
-            i += q.len_utf8();
+            i += gap;
+            let quote = hay[i..]
+                .chars()
+                .next()
+                .filter(|c| matches!(c, '"' | '\'' | '`'));
+            if let Some(q) = quote {
+                i += q.len_utf8();
+            }
+            if !hay[i..].starts_with(name) {
+                continue;
+            }
+            i += name.len();
+            if let Some(q) = quote {
+                if !hay[i..].starts_with(q) {
+                    continue;
+                }
+                i += q.len_utf8();
+            }
+            if !hay[i..].starts_with(after) {
+                continue;
+            }
+            i += after.len();
+            if anchored && i != hay.len() {
+                continue;
+            }
+            return Some((at, i));
         }
-        if !hay[i..].starts_with(after) {
-            continue;
-        }
-        i += after.len();
-        if anchored && i != hay.len() {
-            continue;
-        }
-        return Some((at, i));
-    }
-    None
+        None
+    })();
+    (found, looked)
 }
 
 /// Finds a JSON-RPC code written into prose, e.g. "MCP error -32602: …" or "error code -32603".
@@ -293,13 +315,20 @@ mod tests {
     }
 
     #[test]
-    fn a_pattern_search_over_a_hostile_text_looks_at_each_keyword_a_bounded_number_of_times() {
-        // 200,000 "tool " keywords, each followed by a near miss of a 128-character name: the search
-        // finishes (each keyword costs at most the name plus the tail), and finds nothing.
+    fn a_pattern_search_over_a_hostile_text_looks_at_each_keyword_once() {
+        // 2,000 "tool " keywords, each followed by a near miss of a 128-character name: every
+        // occurrence is looked at once (and each look costs at most the name plus the tail), so the
+        // work is linear in the text; nothing is found.
         let name = "n".repeat(128);
         let near = format!("tool {} ", "n".repeat(127));
         let text = near.repeat(2_000);
         assert_eq!(unknown_tool(&text, Some(&name)), None);
+        let (found, looked) = template_counted(&text, "tool {tool} not found", Some(&name), false);
+        assert_eq!((found, looked), (None, 2_000));
+        // The control: a text twice as long is looked at twice as often, not four times.
+        let (_, twice) =
+            template_counted(&text.repeat(2), "tool {tool} not found", Some(&name), false);
+        assert_eq!(twice, 4_000);
     }
 
     #[test]

@@ -64,11 +64,16 @@ fn stop_since(reason: StopReason) -> u8 {
 /// The payload version in which a flag identifier first appeared: a link may only carry the flags
 /// its own version knew.
 fn flag_since(flag: Flag) -> u8 {
+    // Exhaustive: a new flag must say which version brought it.
     match flag {
+        Flag::MessageWithheld
+        | Flag::SoftFailureSuspected
+        | Flag::CodeInText
+        | Flag::UnrelatedMessagesFirst
+        | Flag::HeadersMayBeHidden => 1,
         Flag::SecretEchoed => 2,
         Flag::NonJsonStdout => 7,
         Flag::RefusalMislabelled => 8,
-        _ => 1,
     }
 }
 /// Generated links stay within this many characters (the whole URL).
@@ -1004,7 +1009,7 @@ mod tests {
     }
 
     #[test]
-    fn decided_by_intent_opens_in_v8_links_only() {
+    fn decided_by_intent_and_the_mislabel_flag_open_in_v8_links_only() {
         let mut intent = sample();
         intent.rows[0].decided_by = "intent".into();
         let opened = decode(&pack(&intent, PREFIX)).unwrap();
@@ -1020,6 +1025,15 @@ mod tests {
         let mut nonsense = intent.clone();
         nonsense.rows[0].decided_by = "vibes".into();
         assert!(decode(&pack(&nonsense, PREFIX)).is_err());
+        // The flag v8 brought opens in v8 and is refused in a v7 link.
+        let mut mislabel = sample();
+        mislabel.rows[0].flags = vec!["refusal_mislabelled".into()];
+        assert_eq!(decode(&pack(&mislabel, PREFIX)).unwrap(), mislabel);
+        mislabel.v = 7;
+        assert!(matches!(
+            decode(&pack(&mislabel, "r=v7.")),
+            Err(ShareError::BadPayload(_))
+        ));
     }
 
     #[test]

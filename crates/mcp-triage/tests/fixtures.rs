@@ -292,26 +292,19 @@ fn the_table_check_catches_a_wrong_deciding_rule_and_a_wrong_decided_by() {
 
 /// The captures whose refusal blames what the request did right (each SDK's behaviour, from its
 /// source): the TS SDK's Express pattern answers an unknown or ended session it was sent with 400
-/// "Bad Request: No valid session ID provided" (a 404 by the spec); Python `mcp` 2.3.0 answers an
-/// unknown MCP-Protocol-Version header with "params._meta must be an object …" (the envelope rule of
-/// another era) instead of naming the version.
+/// "Bad Request: No valid session ID provided" (a 404 by the spec). (Python `mcp` 2.3.0 answering an
+/// unknown version header with its `_meta` words is not flagged: a request wrong in one way may be
+/// refused for another that is also true of it, and one capture cannot tell the two apart.)
 const MISLABELLED: &[&str] = &[
     "ts-1.29.0-stateful/I_bogus_session_id.",
     "ts-1.29.0-stateful/M2_after_delete.",
     "ts-1.32.2-stateful/I_bogus_session_id.",
     "ts-1.32.2-stateful/M2_after_delete.",
-    "py-mcp-2.3.0-lowlevel-stateful/L_bad_protocol_version_header.",
-    "py-mcp-2.3.0-lowlevel-stateless/L_bad_protocol_version_header.",
-    "py-mcp-2.3.0-mcpserver-stateful/L_bad_protocol_version_header.",
-    "py-mcp-2.3.0-mcpserver-stateless/L_bad_protocol_version_header.",
-    "py-mcp-2.3.0-mcpserver-stateless-json/L_bad_protocol_version_header.",
-    "py-mcp-2.3.0-mcpserver-stateless-noorigin/L_bad_protocol_version_header.",
 ];
 
 /// Our captures of the live peers (scripts/capture-peers.mjs) that mislabel: the demo on the TS SDK
 /// answers an unknown session with 400 "Bad Request: Server not initialized" and a capitalised Accept
-/// with 406; Python mcp (low-level and under fastmcp) a capitalised Content-Type with 415 and an
-/// unknown version header with the `_meta` words; rmcp 3.11.0 a body that is not JSON (-RPC) with 415
+/// with 406; Python mcp (low-level and under fastmcp) a capitalised Content-Type with 415; rmcp 3.11.0 a body that is not JSON (-RPC) with 415
 /// "fail to deserialize request body", and a tools/call without a name with -32601 "tools/call".
 const MISLABELLED_CAPTURED: &[&str] = &[
     "ts-1.32.2-demo-stateful/I_bogus_session_id.",
@@ -323,10 +316,6 @@ const MISLABELLED_CAPTURED: &[&str] = &[
     "py-mcp-2.3.0-lowlevel-demo-stateless/G5_content_type_mixed_case.",
     "fastmcp-4.2.3-stateless/G5_content_type_mixed_case.",
     "fastmcp-4.2.3-masked-stateless/G5_content_type_mixed_case.",
-    "py-mcp-2.3.0-lowlevel-demo-stateful/L_bad_protocol_version_header.",
-    "py-mcp-2.3.0-lowlevel-demo-stateless/L_bad_protocol_version_header.",
-    "fastmcp-4.2.3-stateless/L_bad_protocol_version_header.",
-    "fastmcp-4.2.3-masked-stateless/L_bad_protocol_version_header.",
     "rmcp-3.11.0-stateful/F_malformed_json.",
     "rmcp-3.11.0-stateless/F_malformed_json.",
     "rmcp-3.11.0-stateful/F2_not_jsonrpc.",
@@ -373,7 +362,7 @@ fn check_mislabels(dir: &std::path::Path, listed: &[&str]) -> usize {
 fn our_captures_flag_exactly_the_refusals_that_blame_what_the_request_did_right() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/captured");
     let flagged = check_mislabels(&dir, MISLABELLED_CAPTURED);
-    assert!(flagged >= 30, "only {flagged}");
+    assert!(flagged >= 20, "only {flagged}");
 }
 
 #[test]
@@ -381,7 +370,7 @@ fn a_refusal_that_blames_what_our_request_did_right_is_flagged_on_the_real_captu
  {
     assert_eq!(
         check_mislabels(&common::public_fixtures_dir(), MISLABELLED),
-        24,
+        12,
         "the captures of the listed cases"
     );
 }

@@ -78,8 +78,9 @@ fn glob(pattern: &str, name: &str) -> bool {
     let Some(tail) = name.strip_prefix(head) else {
         return false;
     };
-    (0..=tail.len())
-        .take_while(|&i| i == 0 || !tail[..i].contains('/'))
+    // `*` may stand for any prefix of `tail` up to its first "/".
+    let reach = tail.find('/').unwrap_or(tail.len());
+    (0..=reach)
         .filter(|&i| tail.is_char_boundary(i))
         .any(|i| glob(rest, &tail[i..]))
 }

@@ -242,7 +242,7 @@ impl Builder {
             fact: fact.into(),
             pointer: Some(pointer.to_string()),
             range: Some(m.char_range(text)),
-            matched: Some(text[m.bytes.0..m.bytes.1].to_string()),
+            matched: text.get(m.bytes.0..m.bytes.1).map(str::to_string),
             rule: Some(m.rule.to_string()),
         });
     }
@@ -463,7 +463,6 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
     b.v
 }
 
-/// A stdio exchange: the lines read from stdout instead of a status, headers and a body.
 /// The JSON pointer of `inner` in the message found at `origin`.
 fn pointer_for(origin: Origin, inner: &str) -> String {
     match origin {

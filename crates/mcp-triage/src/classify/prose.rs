@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::Builder;
 use super::request::RequestFacts;
-use crate::cause::{Channel, Flag};
+use crate::cause::Channel;
 use crate::rules::{self, Group, Match, Place};
 
 /// A string of the answer, where it was found and its JSON pointer (`/body` for a body).
@@ -17,38 +17,50 @@ pub(super) struct Text<'a> {
 
 /// At most this many strings are read from one `error.data` or `structuredContent`.
 const MAX_NESTED_STRINGS: usize = 16;
-/// At most this many values are visited in one of them.
+/// At most this many values are visited (and pointers built) in one of them.
 const MAX_NESTED_VALUES: usize = 256;
+/// A value whose JSON pointer would be longer than this is not read (a hostile key stays unread).
+const MAX_POINTER_BYTES: usize = 512;
 
-/// The string values inside `value` (found at `pointer`), in document order, bounded.
+/// The string values inside `value` (found at `pointer`), in document order, bounded: a container
+/// pushes only as many children as the visit budget has left, and no pointer grows past
+/// [`MAX_POINTER_BYTES`], so memory and time stay small whatever the answer holds.
 pub(super) fn nested_strings<'a>(value: &'a Value, pointer: &str, place: Place) -> Vec<Text<'a>> {
     let mut out = Vec::new();
     let mut stack = vec![(value, pointer.to_string())];
-    let mut visited = 0;
+    let mut budget = MAX_NESTED_VALUES.saturating_sub(1);
     while let Some((v, ptr)) = stack.pop() {
-        visited += 1;
-        if visited > MAX_NESTED_VALUES || out.len() >= MAX_NESTED_STRINGS {
+        if out.len() >= MAX_NESTED_STRINGS {
             break;
         }
-        match v {
-            Value::String(s) => out.push(Text {
-                place,
-                pointer: ptr,
-                text: s.as_str(),
-            }),
-            Value::Array(items) => {
-                for (i, item) in items.iter().enumerate().rev() {
-                    stack.push((item, format!("{ptr}/{i}")));
-                }
+        let children: Vec<(&Value, String)> = match v {
+            Value::String(s) => {
+                out.push(Text {
+                    place,
+                    pointer: ptr,
+                    text: s.as_str(),
+                });
+                continue;
             }
-            Value::Object(map) => {
-                let entries: Vec<_> = map.iter().collect();
-                for (k, item) in entries.into_iter().rev() {
-                    let key = k.replace('~', "~0").replace('/', "~1");
-                    stack.push((item, format!("{ptr}/{key}")));
-                }
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .take(budget)
+                .map(|(i, item)| (item, i.to_string()))
+                .collect(),
+            Value::Object(map) => map
+                .iter()
+                .filter(|(k, _)| ptr.len() + k.len() < MAX_POINTER_BYTES)
+                .take(budget)
+                .map(|(k, item)| (item, k.replace('~', "~0").replace('/', "~1")))
+                .collect(),
+            _ => continue,
+        };
+        budget -= children.len();
+        for (item, key) in children.into_iter().rev() {
+            if ptr.len() + 1 + key.len() <= MAX_POINTER_BYTES {
+                stack.push((item, format!("{ptr}/{key}")));
             }
-            _ => {}
         }
     }
     out
@@ -100,7 +112,9 @@ pub(super) fn code_in_text(b: &mut Builder, texts: &[Text<'_>], with_code: bool)
         let Some(m) = rules::first(Group::CodeInText, t.place, t.text, None) else {
             continue;
         };
-        b.flag(Flag::CodeInText);
+        if let Some(flag) = m.flag {
+            b.flag(flag);
+        }
         let fact = match rules::find_code_in_text(t.text) {
             Some((code, _)) if with_code => {
                 format!("a JSON-RPC code ({code}) written into the text")
@@ -121,7 +135,9 @@ pub(super) fn withheld(b: &mut Builder, t: &Text<'_>, req: &RequestFacts) -> boo
     match found {
         Some(m) => {
             b.fired(&m);
-            b.flag(Flag::MessageWithheld);
+            if let Some(flag) = m.flag {
+                b.flag(flag);
+            }
             true
         }
         None => false,

@@ -144,7 +144,9 @@ fn soft_failure(b: &mut Builder, result: &Value) {
             _ if trimmed.len() < SHORT_SUCCESS => "a short success that reads like an error",
             _ => continue,
         };
-        b.flag(Flag::SoftFailureSuspected);
+        if let Some(flag) = m.flag {
+            b.flag(flag);
+        }
         b.text(fact, &t.pointer, t.text, &m);
         return;
     }

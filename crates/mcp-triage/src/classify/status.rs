@@ -311,22 +311,6 @@ pub(super) fn refusal(
     if let Some((cause, fact)) = request::first_wrong(request::BEFORE_PROSE, req) {
         set(b, cause);
         b.structure(fact);
-        // The server's words may blame something else: the request decides, the words are flagged.
-        if let Some(p) = &prose
-            && let Some(m) = transport(p)
-            && rules::session_cause(m.cause, req.has_session) != cause
-        {
-            b.text(
-                "the refusal's words blame something else",
-                &p.pointer,
-                p.text,
-                &m,
-            );
-            mislabelled(
-                b,
-                "the refusal names a fault other than the one our request had",
-            );
-        }
         return;
     }
     if let Some(p) = &prose

@@ -269,3 +269,22 @@ fn a_bare_minus_32602_is_decided_by_the_probes_intent_and_says_so() {
     );
     assert!(with.evidence.iter().any(|e| e.kind == DecidedBy::Intent));
 }
+
+#[test]
+fn nested_strings_stay_bounded_on_a_hostile_key_over_a_wide_array() {
+    use super::prose::nested_strings;
+    use crate::rules::Place;
+    // A 1 MB key above 200,000 values: unbounded, every child would copy the key into its pointer.
+    let key = "k".repeat(1 << 20);
+    let wide = serde_json::json!({ key: vec![0; 200_000] });
+    assert!(nested_strings(&wide, "/error/data", Place::Data).is_empty());
+    // 200,000 strings: at most 16 are read, the first ones, in document order.
+    let strings = serde_json::json!({ "a": vec!["x"; 200_000] });
+    let got = nested_strings(&strings, "/error/data", Place::Data);
+    assert_eq!(got.len(), 16);
+    assert_eq!(got[0].pointer, "/error/data/a/0");
+    assert_eq!(got[15].pointer, "/error/data/a/15");
+    // The control: a small document is read whole.
+    let small = serde_json::json!({ "m": "Tool not found: x", "n": ["y"] });
+    assert_eq!(nested_strings(&small, "/d", Place::Data).len(), 2);
+}
