@@ -74,17 +74,19 @@ def channel(d):
     return "malformed"
 
 
+def family(stack):
+    """What the stack's name says of its server: (ts, low, stateful, fast, rmcp, demo_ts, demo_low).
+    The demo stacks are our own captures: the demo's tools on that SDK."""
+    return (stack.startswith("ts-"), "lowlevel" in stack, "stateful" in stack,
+            stack.startswith("fastmcp-"), stack.startswith("rmcp-"), stack.startswith("ts-1.32.2-demo"),
+            "lowlevel-demo" in stack)
+
+
 def expect(stack, case, d):
     """(causes, reason) for one fixture."""
     resp = d["response"]
     status = resp["status"] if resp else None
-    ts = stack.startswith("ts-")
-    low = "lowlevel" in stack
-    stateful = "stateful" in stack
-    rawsdk = "rawsdk" in stack
-    fast = stack.startswith("fastmcp-")
-    rmcp = stack.startswith("rmcp-")
-    demo_low = "lowlevel-demo" in stack
+    ts, low, stateful, fast, rmcp, _demo_ts, demo_low = family(stack)
     x = case.startswith("X")
     if x and ts:
         return "protocol_version_unsupported", "TS SDK 1.x refuses the 2026-07-28 era with 400"
@@ -184,13 +186,7 @@ def decided(stack, case, d):
     """(decided_by, rule): what decides the cause, and for words, the id of the phrase rule."""
     resp = d["response"]
     status = resp["status"] if resp else None
-    ts = stack.startswith("ts-")
-    low = "lowlevel" in stack
-    stateful = "stateful" in stack
-    fast = stack.startswith("fastmcp-")
-    rmcp = stack.startswith("rmcp-")
-    demo_ts = stack.startswith("ts-1.32.2-demo")
-    demo_low = "lowlevel-demo" in stack
+    ts, low, stateful, fast, rmcp, demo_ts, demo_low = family(stack)
     structure = "structure", "-"
     if fast:
         if case in ("A_unknown_tool", "K2_cors_post_with_origin", "XA_unknown_tool"):

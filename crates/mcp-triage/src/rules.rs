@@ -185,73 +185,70 @@ fn matches(rule: &Rule, text: &str, lower: &str, tool: Option<&str>) -> Option<(
 /// of `hay`. Each occurrence of the literal before `{tool}` costs at most the name's length plus the
 /// rest of the template, so the search stays linear.
 fn template(hay: &str, tmpl: &str, tool: Option<&str>, anchored: bool) -> Option<(usize, usize)> {
-    template_counted(hay, tmpl, tool, anchored).0
+    template_counted(hay, tmpl, tool, anchored, &mut 0)
 }
 
-/// [`template`], and how many occurrences of the literal before `{tool}` it looked at (each costs
-/// at most the name's length plus the rest of the template): the linear-time test counts them.
+/// [`template`], counting in `looked` the occurrences of the literal before `{tool}` it looked at
+/// (each costs at most the name's length plus the rest of the template): the linear-time test reads it.
 fn template_counted(
     hay: &str,
     tmpl: &str,
     tool: Option<&str>,
     anchored: bool,
-) -> (Option<(usize, usize)>, usize) {
-    let mut looked = 0;
-    let found = (|| {
-        let Some((before, after)) = tmpl.split_once("{tool}") else {
-            return if anchored {
-                (hay == tmpl).then_some((0, hay.len()))
-            } else {
-                hay.find(tmpl).map(|at| (at, at + tmpl.len()))
-            };
+    looked: &mut usize,
+) -> Option<(usize, usize)> {
+    let Some((before, after)) = tmpl.split_once("{tool}") else {
+        return if anchored {
+            (hay == tmpl).then_some((0, hay.len()))
+        } else {
+            hay.find(tmpl).map(|at| (at, at + tmpl.len()))
         };
-        let name = tool?;
-        let keyword = before.trim_end_matches([' ', ':']);
-        let needs_gap = keyword.len() < before.len();
-        let mut from = 0;
-        while let Some(rel) = hay.get(from..)?.find(keyword) {
-            looked += 1;
-            let at = from + rel;
-            from = at + keyword.len().max(1);
-            if anchored && at > 0 {
-                return None;
-            }
-            let mut i = at + keyword.len();
-            let rest = &hay[i..];
-            let gap = rest.len() - rest.trim_start_matches([' ', ':']).len();
-            if needs_gap && gap == 0 {
-                continue;
-            }
-            i += gap;
-            let quote = hay[i..]
-                .chars()
-                .next()
-                .filter(|c| matches!(c, '"' | '\'' | '`'));
-            if let Some(q) = quote {
-                i += q.len_utf8();
-            }
-            if !hay[i..].starts_with(name) {
-                continue;
-            }
-            i += name.len();
-            if let Some(q) = quote {
-                if !hay[i..].starts_with(q) {
-                    continue;
-                }
-                i += q.len_utf8();
-            }
-            if !hay[i..].starts_with(after) {
-                continue;
-            }
-            i += after.len();
-            if anchored && i != hay.len() {
-                continue;
-            }
-            return Some((at, i));
+    };
+    let name = tool?;
+    let keyword = before.trim_end_matches([' ', ':']);
+    let needs_gap = keyword.len() < before.len();
+    let mut from = 0;
+    while let Some(rel) = hay.get(from..)?.find(keyword) {
+        *looked += 1;
+        let at = from + rel;
+        from = at + keyword.len().max(1);
+        if anchored && at > 0 {
+            return None;
         }
-        None
-    })();
-    (found, looked)
+        let mut i = at + keyword.len();
+        let rest = &hay[i..];
+        let gap = rest.len() - rest.trim_start_matches([' ', ':']).len();
+        if needs_gap && gap == 0 {
+            continue;
+        }
+        i += gap;
+        let quote = hay[i..]
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '"' | '\'' | '`'));
+        if let Some(q) = quote {
+            i += q.len_utf8();
+        }
+        if !hay[i..].starts_with(name) {
+            continue;
+        }
+        i += name.len();
+        if let Some(q) = quote {
+            if !hay[i..].starts_with(q) {
+                continue;
+            }
+            i += q.len_utf8();
+        }
+        if !hay[i..].starts_with(after) {
+            continue;
+        }
+        i += after.len();
+        if anchored && i != hay.len() {
+            continue;
+        }
+        return Some((at, i));
+    }
+    None
 }
 
 /// Finds a JSON-RPC code written into prose, e.g. "MCP error -32602: …" or "error code -32603".
@@ -323,11 +320,24 @@ mod tests {
         let near = format!("tool {} ", "n".repeat(127));
         let text = near.repeat(2_000);
         assert_eq!(unknown_tool(&text, Some(&name)), None);
-        let (found, looked) = template_counted(&text, "tool {tool} not found", Some(&name), false);
+        let mut looked = 0;
+        let found = template_counted(
+            &text,
+            "tool {tool} not found",
+            Some(&name),
+            false,
+            &mut looked,
+        );
         assert_eq!((found, looked), (None, 2_000));
         // The control: a text twice as long is looked at twice as often, not four times.
-        let (_, twice) =
-            template_counted(&text.repeat(2), "tool {tool} not found", Some(&name), false);
+        let mut twice = 0;
+        template_counted(
+            &text.repeat(2),
+            "tool {tool} not found",
+            Some(&name),
+            false,
+            &mut twice,
+        );
         assert_eq!(twice, 4_000);
     }
 

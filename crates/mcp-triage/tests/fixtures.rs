@@ -325,6 +325,18 @@ const MISLABELLED_CAPTURED: &[&str] = &[
     "rmcp-3.11.0-stateless/XJ_missing_name.",
 ];
 
+/// The reconstructed fixtures (synthetic and cited, from their SDKs' sources) that mislabel: TS SDK
+/// 1.20.0's README pattern and Python mcp 1.20.0 under fastmcp answer an unknown session with 400
+/// "No valid session ID provided"; fastmcp for TypeScript and the PHP SDK answer an unknown tool with
+/// -32601. Not flagged, and so not listed: the C# SDK's 400 "The Mcp-Session-Id header is not
+/// supported in stateless mode", which names the session without saying none was sent.
+const MISLABELLED_RECONSTRUCTED: &[&str] = &[
+    "ts-1.20.0/I_bogus_session_id.",
+    "py-mcp-1.20.0-fastmcp/I_bogus_session_id.",
+    "fastmcp-ts-4.16.8/A_unknown_tool.",
+    "php-sdk-0.7.1/A_unknown_tool.",
+];
+
 /// The files under `dir` flagged `refusal_mislabelled`, checked against `listed` both ways.
 fn check_mislabels(dir: &std::path::Path, listed: &[&str]) -> usize {
     let mut flagged = 0;
@@ -346,6 +358,7 @@ fn check_mislabels(dir: &std::path::Path, listed: &[&str]) -> usize {
                     || matches!(
                         v.cause,
                         Cause::SessionNotFound
+                            | Cause::UnknownTool
                             | Cause::ProtocolVersionUnsupported
                             | Cause::ParseError
                             | Cause::InvalidRequest
@@ -363,6 +376,15 @@ fn our_captures_flag_exactly_the_refusals_that_blame_what_the_request_did_right(
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/captured");
     let flagged = check_mislabels(&dir, MISLABELLED_CAPTURED);
     assert!(flagged >= 20, "only {flagged}");
+}
+
+#[test]
+fn the_reconstructed_fixtures_flag_exactly_the_refusals_that_say_something_the_request_contradicts()
+{
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let flagged = check_mislabels(&fixtures.join("synthetic"), MISLABELLED_RECONSTRUCTED)
+        + check_mislabels(&fixtures.join("cited"), &[]);
+    assert_eq!(flagged, 4);
 }
 
 #[test]

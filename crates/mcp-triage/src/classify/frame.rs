@@ -55,15 +55,18 @@ pub(super) fn cause(
         b.structure(format!("our method {method:?} is not an MCP method"));
         return;
     }
-    // "Method not found" to a tools/call whose words are about the tool (fastmcp for TypeScript,
-    // the PHP SDK: -32601 "Unknown tool: x"): the method was understood, the words decide.
-    // Some SDKs put the real words in `error.data` (Ruby: "Invalid params" + data "Tool not found: x").
+    // The words read below: the message, and `error.data`, where some SDKs put the real words (Ruby:
+    // "Invalid params" + data "Tool not found: x"). Only a tools/call's words are read, so only its
+    // `error.data` is copied out of the message.
     let data_ptr = ptr.replace("/error/message", "/error/data");
-    let data =
+    let data = if method == "tools/call" {
         b.v.message
             .as_ref()
             .and_then(|m| m.pointer(&data_ptr))
-            .cloned();
+            .cloned()
+    } else {
+        None
+    };
     let mut texts = vec![Text {
         place: Place::Message,
         pointer: ptr.to_string(),
@@ -72,6 +75,8 @@ pub(super) fn cause(
     if let Some(data) = &data {
         texts.extend(prose::nested_strings(data, &data_ptr, Place::Data));
     }
+    // "Method not found" to a tools/call whose words are about the tool (fastmcp for TypeScript,
+    // the PHP SDK: -32601 "Unknown tool: x"): the method was understood, the words decide.
     if code == ErrorCode::METHOD_NOT_FOUND
         && method == "tools/call"
         && prose::refusal_cause(b, channel, &texts, req)

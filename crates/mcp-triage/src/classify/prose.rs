@@ -26,6 +26,16 @@ const MAX_POINTER_BYTES: usize = 512;
 /// pushes only as many children as the visit budget has left, and no pointer grows past
 /// [`MAX_POINTER_BYTES`], so memory and time stay small whatever the answer holds.
 pub(super) fn nested_strings<'a>(value: &'a Value, pointer: &str, place: Place) -> Vec<Text<'a>> {
+    nested_strings_counted(value, pointer, place).0
+}
+
+/// [`nested_strings`], and how many pointers it built: the test of its bound counts them.
+pub(super) fn nested_strings_counted<'a>(
+    value: &'a Value,
+    pointer: &str,
+    place: Place,
+) -> (Vec<Text<'a>>, usize) {
+    let mut built = 0;
     let mut out = Vec::new();
     let mut stack = vec![(value, pointer.to_string())];
     let mut budget = MAX_NESTED_VALUES.saturating_sub(1);
@@ -59,11 +69,12 @@ pub(super) fn nested_strings<'a>(value: &'a Value, pointer: &str, place: Place) 
         budget -= children.len();
         for (item, key) in children.into_iter().rev() {
             if ptr.len() + 1 + key.len() <= MAX_POINTER_BYTES {
+                built += 1;
                 stack.push((item, format!("{ptr}/{key}")));
             }
         }
     }
-    out
+    (out, built)
 }
 
 /// How a fact about the words is phrased, by where they were found.

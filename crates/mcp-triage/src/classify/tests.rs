@@ -278,9 +278,11 @@ fn nested_strings_stay_bounded_on_a_hostile_key_over_a_wide_array() {
     let key = "k".repeat(1 << 20);
     let wide = serde_json::json!({ key: vec![0; 200_000] });
     assert!(nested_strings(&wide, "/error/data", Place::Data).is_empty());
-    // 200,000 strings: at most 16 are read, the first ones, in document order.
+    // 200,000 strings: at most 16 are read, the first ones, in document order, and no more
+    // pointers are built than the visit budget allows.
     let strings = serde_json::json!({ "a": vec!["x"; 200_000] });
-    let got = nested_strings(&strings, "/error/data", Place::Data);
+    let (got, built) = super::prose::nested_strings_counted(&strings, "/error/data", Place::Data);
+    assert!(built <= 256, "{built} pointers built");
     assert_eq!(got.len(), 16);
     assert_eq!(got[0].pointer, "/error/data/a/0");
     assert_eq!(got[15].pointer, "/error/data/a/15");
