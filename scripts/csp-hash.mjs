@@ -1,10 +1,11 @@
-// Trunk post_build hook: puts the SHA-256 of every inline <script> of the staged index.html into the
-// CSP meta tag (replacing {{INIT_SCRIPT_HASHES}}). Trunk's init script names hashed files, so its hash
-// changes with every build and can only be computed here. It also drops the `integrity` attribute
-// from the wasm's `<link rel="preload" as="fetch">`: Chromium ignores it there (crbug.com/981419)
-// and warns on every load; the JS module keeps its integrity. Fails the build if anything is off.
+// Trunk post_build hook. Trunk names the files of the app and share modules ("workers" to Trunk)
+// without a content hash: this gives them one, as Trunk does for the boot module, so a static host's
+// cache never mixes builds: the wasm file's name inside each JS glue and the loader's placeholders in
+// index.html follow. Then it puts the SHA-256 of every inline <script> of the staged index.html into
+// the CSP meta tag (replacing {{INIT_SCRIPT_HASHES}}): the loader names hashed files, so its hash
+// changes with every build and can only be computed here. Fails the build if anything is off.
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = process.env.TRUNK_STAGING_DIR;
@@ -14,6 +15,29 @@ if (!dir) {
 }
 const file = join(dir, 'index.html');
 let html = readFileSync(file, 'utf8');
+
+const hash16 = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+for (const [name, placeholder] of [['mcp-triage-web', '{{APP_JS}}'], ['mcp-triage-share', '{{SHARE_JS}}']]) {
+  const wasmPath = join(dir, `${name}_bg.wasm`);
+  const wasmName = `${name}-${hash16(readFileSync(wasmPath))}_bg.wasm`;
+  renameSync(wasmPath, join(dir, wasmName));
+  const jsPath = join(dir, `${name}.js`);
+  const glue = readFileSync(jsPath, 'utf8');
+  const mentions = glue.split(`'${name}_bg.wasm'`).length - 1;
+  if (mentions !== 1) {
+    console.error(`csp-hash: the JS glue of ${name} names '${name}_bg.wasm' ${mentions} times, not once (did wasm-bindgen change?)`);
+    process.exit(1);
+  }
+  const patched = glue.replace(`'${name}_bg.wasm'`, `'${wasmName}'`);
+  const jsName = `${name}-${hash16(patched)}.js`;
+  writeFileSync(join(dir, jsName), patched);
+  unlinkSync(jsPath);
+  if (html.split(placeholder).length !== 2) {
+    console.error(`csp-hash: placeholder ${placeholder} is not in the loader exactly once (Trunk.toml pattern_script)`);
+    process.exit(1);
+  }
+  html = html.replace(placeholder, jsName);
+}
 const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
 if (inline.length === 0) {
   console.error('csp-hash: no inline script found; the app would not start');
@@ -29,11 +53,9 @@ if (/\sstyle=/.test(html)) {
   console.error('csp-hash: an inline style attribute would be blocked by style-src \'self\'');
   process.exit(1);
 }
-const preload = /(<link rel="preload"[^>]*?) integrity="[^"]*"([^>]*as="fetch"[^>]*>)/;
-if (!preload.test(html)) {
-  console.error('csp-hash: the wasm preload link with an integrity attribute was not found (did Trunk change?)');
+if (/<link rel="(module)?preload"/.test(html)) {
+  console.error('csp-hash: a preload link is back (Trunk.toml pattern_preload): it would load a module no visit needs at first');
   process.exit(1);
 }
-html = html.replace(preload, '$1$2');
 writeFileSync(file, html);
 console.log(`csp-hash: ${hashes.length} inline script hash(es) written into the CSP`);

@@ -74,12 +74,13 @@ test('a keystroke during a ~4 MiB body of control and zero-width characters is e
   await page.getByTestId('token').fill('x-token-1234');
   // The page's own events, in order: the form's echo of the keystroke (its inline error appears),
   // and the run-log entry that says probe C's body was read.
+  // The form is the boot page's until the click hands it to the app module: find it afresh.
   await page.evaluate(() => {
     window.__order = [];
-    const error = document.querySelector('[data-testid=endpoint-error]');
     new MutationObserver(() => {
-      if (error.textContent.trim() && !window.__order.includes('echo')) window.__order.push('echo');
-    }).observe(error, { childList: true, subtree: true, characterData: true });
+      const error = document.querySelector('[data-testid=endpoint-error]');
+      if (error?.textContent.trim() && !window.__order.includes('echo')) window.__order.push('echo');
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
     const log = document.querySelector('[data-testid=run-log]') ?? document.body;
     new MutationObserver(() => {
       const read = [...document.querySelectorAll('[data-testid=run-log] li')].some((li) => li.textContent.startsWith('probe C: response read'));
@@ -140,9 +141,10 @@ test('a wasm trap shows a visible "internal error — reload" alert and makes th
 test('five runs with 4 MiB bodies in one tab: wasm memory grows ≤ 16 MiB and the JS heap ≤ 8 MiB after the first', async () => {
   const context = await shared.browser.newContext();
   const page = await context.newPage();
-  // Trunk hands the instantiated module to its start event: keep a handle on its memory.
+  // The loader (Trunk.toml) hands each instantiated module to its start event: keep a handle on
+  // the app module's memory (the runs happen there).
   await page.addInitScript(() => {
-    addEventListener('TrunkApplicationStarted', (e) => { window.__wasmMemory = e.detail.wasm.memory; });
+    addEventListener('mcp-triage-module', (e) => { if (e.detail.name === 'app') window.__wasmMemory = e.detail.wasm.memory; });
   });
   await page.goto(shared.appUrl);
   await page.getByTestId('target-form').waitFor();

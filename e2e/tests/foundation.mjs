@@ -59,15 +59,28 @@ test('the page refuses to run inside a frame, even from a host that sends no hea
   await context.close();
 });
 
-test('dist works under a sub-path of a static host (relative asset URLs)', async () => {
+test('dist works under a sub-path of a static host: the boot page, the app module on demand, a share link', async () => {
   const base = await serveDist(stageDist('sub', null), shared.APP_PORT + 2, ['--prefix', '/tools/triage/']);
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
+  const modules = [];
+  page.on('response', (r) => { if (/\.(js|wasm)$/.test(new URL(r.url()).pathname)) modules.push(new URL(r.url()).pathname); });
   await page.goto(`${base}tools/triage/`);
   await page.getByTestId('target-form').waitFor();
+  await page.getByTestId('boot').waitFor();
   await page.locator('details.no-server > summary').click();
   await page.getByTestId('example-ts-1.29.0').click();
   await page.getByTestId('results').waitFor();
+  eq(await page.getByTestId('boot').count(), 0, 'the app module took over');
+  assert(modules.length === 4 && modules.every((p) => p.startsWith('/tools/triage/mcp-triage-')), `both modules from the sub-path: ${modules}`);
+  // A share link under the sub-path opens in the app module directly.
+  await page.getByTestId('share-open').click();
+  const link = await page.getByTestId('share-link').inputValue();
+  assert(link.startsWith(`${base}tools/triage/#r=`), `a link under the sub-path: ${link.slice(0, 80)}`);
+  const opened = await context.newPage();
+  await opened.goto(link);
+  await opened.getByTestId('shared-view').waitFor();
+  eq(await opened.getByTestId('boot').count(), 0, 'no boot page for a share link');
   await context.close();
   // The one miss declared: this host has no demo.json (only `./x dev` writes one), and a page served
   // from loopback asks for it.
@@ -110,25 +123,3 @@ test('guard: an undeclared console error, page error, wasm trap or CSP violation
   // A problem may arrive just after an inner test ended; this test provoked all of them on purpose.
 }, { allow: [/^console: e2e guard control$/, /^pageerror: e2e guard control$/, /^pageerror: unreachable/,
   /^csp: img-src https:\/\/example\.invalid\/guard\.png$/, /^console: Loading the image 'https:\/\/example\.invalid\/guard\.png' violates the following Content Security Policy directive/] });
-
-test('the preloaded wasm and JS are each downloaded once: the preload is the request the app uses, with no warning', async () => {
-  const context = await shared.browser.newContext();
-  const page = await watchedPage(context);
-  const warnings = [];
-  page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
-  await page.goto(shared.appUrl);
-  await page.getByTestId('target-form').waitFor();
-  const counts = await page.evaluate(() => {
-    const byName = {};
-    for (const e of performance.getEntriesByType('resource')) {
-      if (/\.(wasm|js)$/.test(new URL(e.name).pathname)) byName[e.name] = (byName[e.name] || 0) + 1;
-    }
-    return byName;
-  });
-  const names = Object.keys(counts);
-  assert(names.some((n) => n.endsWith('.wasm')) && names.some((n) => n.endsWith('.js')), JSON.stringify(counts));
-  for (const [name, n] of Object.entries(counts)) eq(n, 1, `${name} downloaded once`);
-  const preload = warnings.filter((w) => /preload/i.test(w));
-  eq(preload.length, 0, `no preload warnings: ${JSON.stringify(preload)}`);
-  await context.close();
-});

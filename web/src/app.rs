@@ -1,9 +1,14 @@
 //! The app shell: header, the target form, then the plan, progress and results of a run.
+//!
+//! The app module is loaded on demand: the boot page (`boot.rs`) shows the form first and hands
+//! its values over ([`Handoff`]) when a click needs the app. A share link loads the share module
+//! alone ([`SharedPage`]).
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
+use crate::boot::Handoff;
 use crate::components::consent::ConsentStep;
 use crate::components::examples::Examples;
 use crate::components::paste::Paste;
@@ -11,32 +16,52 @@ use crate::components::plan_review::PlanReview;
 use crate::components::results::Results;
 use crate::components::run_progress::RunProgress;
 use crate::components::shared_view::SharedView;
-use crate::components::target_form::TargetForm;
-use crate::net::{self, DemoConfig};
+use crate::components::target_form::{FormState, TargetForm};
+use crate::net::DemoConfig;
 use crate::state::{AppState, Phase};
 
-/// `./x dev` serves on loopback; a page on any other host never asks for a demo file.
-fn served_from_loopback() -> bool {
-    let host = web_sys::window()
-        .and_then(|w| w.location().hostname().ok())
-        .unwrap_or_default();
-    matches!(host.as_str(), "localhost" | "127.0.0.1" | "[::1]")
-}
-
-fn location_hash() -> String {
+pub(crate) fn location_hash() -> String {
     web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default()
 }
 
-/// The whole page: a shared link (read-only, no request at all), or the tool.
+/// The app module's page: the tool, with what the boot page handed over.
 #[component]
-pub fn App() -> impl IntoView {
-    let hash = location_hash();
-    let opened_link = hash.starts_with("#r=");
-    let shared = RwSignal::new(opened_link.then(|| mcp_triage::share::decode(&hash)));
-    // A new share link pasted into the address bar changes only the hash: start over from it. Any
-    // other hash change (an in-page anchor) must not reload: that would throw away results and token.
+pub fn App(handoff: Option<Handoff>) -> impl IntoView {
+    reload_on_share_link();
+    view! { <Tool handoff=handoff /> }
+}
+
+/// The share module's page: a shared link, read-only, that sends no request at all.
+#[component]
+pub fn SharedPage() -> impl IntoView {
+    reload_on_share_link();
+    let shared = mcp_triage::share::decode(&location_hash());
+    // "Run against your own endpoint": the page again (the boot page), without the link and
+    // without the demo server's offer (`#own`, which the boot page reads and drops).
+    let leave = Callback::new(move |_| {
+        if let Some(w) = web_sys::window()
+            && let Ok(history) = w.history()
+        {
+            let path = w.location().pathname().unwrap_or_default();
+            let own = format!("{path}{OWN_FORM}");
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&own));
+            let _ = w.location().reload();
+        }
+    });
+    view! {
+        <header class="site-header"><h1>"MCP Triage"</h1></header>
+        <main id="main" tabindex="-1"><SharedView shared=shared on_leave=leave /></main>
+    }
+}
+
+/// The fragment "run against your own endpoint" leaves a shared link with: an empty form.
+pub(crate) const OWN_FORM: &str = "#own";
+
+/// A new share link pasted into the address bar changes only the hash: start over from it. Any
+/// other hash change (an in-page anchor) must not reload: that would throw away results and token.
+pub(crate) fn reload_on_share_link() {
     let on_hash = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
         if let Some(w) = web_sys::window()
             && location_hash().starts_with("#r=")
@@ -48,61 +73,11 @@ pub fn App() -> impl IntoView {
         let _ = w.add_event_listener_with_callback("hashchange", on_hash.as_ref().unchecked_ref());
     }
     on_hash.forget();
-    let leave = Callback::new(move |_| {
-        if let Some(w) = web_sys::window()
-            && let Ok(history) = w.history()
-        {
-            let path = w.location().pathname().unwrap_or_default();
-            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
-        }
-        shared.set(None);
-    });
-    view! {
-        {move || match shared.get() {
-            Some(result) => view! {
-                <header class="site-header"><h1>"MCP Triage"</h1></header>
-                <main id="main" tabindex="-1"><SharedView shared=result on_leave=leave /></main>
-            }.into_any(),
-            None => view! { <Tool load_demo=!opened_link && served_from_loopback() /> }.into_any(),
-        }}
-    }
-    .into_any()
 }
 
-/// The tool itself: form, plan, progress, results.
+/// The skip link and the page's header, the same on the boot page and in the app.
 #[component]
-fn Tool(load_demo: bool) -> impl IntoView {
-    let state = AppState::new();
-    provide_context(state);
-    let demo: RwSignal<Option<DemoConfig>> = RwSignal::new(None);
-    provide_context(demo);
-    // The demo file is only read on a normal load: an opened share link sends no request at all,
-    // and "run against your own endpoint" leads to an empty form.
-    if load_demo {
-        spawn_local(async move {
-            if let Some(config) = net::load_demo_config().await {
-                demo.set(Some(config));
-            }
-        });
-    }
-    // Esc cancels a run.
-    let on_key = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
-        move |ev: web_sys::KeyboardEvent| {
-            if ev.key() == "Escape"
-                && matches!(
-                    state.phase.get_untracked(),
-                    Phase::Connecting | Phase::Running | Phase::Review | Phase::Consent
-                )
-            {
-                state.cancel();
-            }
-        },
-    );
-    if let Some(w) = web_sys::window() {
-        let _ = w.add_event_listener_with_callback("keydown", on_key.as_ref().unchecked_ref());
-    }
-    on_key.forget();
-    let phase = state.phase;
+pub(crate) fn SiteHeader() -> impl IntoView {
     view! {
         <a class="skip-link" href="#main" on:click=move |ev| {
             // Only move focus: the URL keeps no #main, and nothing else happens.
@@ -126,10 +101,57 @@ fn Tool(load_demo: bool) -> impl IntoView {
                 <code>"Authorization"</code> " header of requests to the endpoint you type."
             </p>
         </header>
+    }
+}
+
+/// The "no server handy" section's summary, on the boot page and in the app.
+pub(crate) const NO_SERVER_SUMMARY: &str = "No server handy? Examples and pasted captures";
+
+/// The tool itself: form, plan, progress, results.
+#[component]
+fn Tool(handoff: Option<Handoff>) -> impl IntoView {
+    let state = AppState::new();
+    provide_context(state);
+    let Handoff {
+        form: initial,
+        demo: handed_demo,
+        start,
+        details_open,
+    } = handoff.unwrap_or_default();
+    let form = FormState::new(initial.clone());
+    let demo: RwSignal<Option<DemoConfig>> = RwSignal::new(handed_demo);
+    provide_context(demo);
+    // The demo server's offer comes from the boot page (it read demo.json); an opened share link
+    // sends no request at all, and "run against your own endpoint" leads to an empty form.
+    // What the boot page's click asked for runs as soon as the app is there.
+    if let Some(mode) = start {
+        spawn_local(async move { state.start_form(mode, initial) });
+    }
+    // Esc cancels a run.
+    let on_key = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
+        move |ev: web_sys::KeyboardEvent| {
+            if ev.key() == "Escape"
+                && matches!(
+                    state.phase.get_untracked(),
+                    Phase::Connecting | Phase::Running | Phase::Review | Phase::Consent
+                )
+            {
+                state.cancel();
+            }
+        },
+    );
+    if let Some(w) = web_sys::window() {
+        let _ = w.add_event_listener_with_callback("keydown", on_key.as_ref().unchecked_ref());
+    }
+    on_key.forget();
+    let phase = state.phase;
+    let on_start = Callback::new(move |(mode, values)| state.start_form(mode, values));
+    view! {
+        <SiteHeader />
         <main id="main" tabindex="-1">
-            <TargetForm demo=demo />
-            <details class="no-server">
-                <summary>"No server handy? Examples and pasted captures"</summary>
+            <TargetForm form=form demo=demo busy=Signal::derive(move || state.busy()) on_start=on_start rerun_with_token=state.rerun_with_token />
+            <details class="no-server" open=details_open>
+                <summary id="no-server-summary">{NO_SERVER_SUMMARY}</summary>
                 <Examples />
                 <Paste />
             </details>

@@ -1,6 +1,7 @@
 //! MCP Triage browser app (Leptos CSR): components, state, and the one network module.
 
 pub mod app;
+pub mod boot;
 pub mod components;
 pub mod net;
 pub mod state;

@@ -1,9 +1,21 @@
-//! Entry point of the browser app: refuses to run inside a frame, then mounts the app. Nothing else.
+//! Entry point of the app module: refuses to run inside a frame, then mounts the app, unless the
+//! boot page is on screen: then it waits for the boot page to hand over (`mount_from_boot`).
+
+use wasm_bindgen::prelude::wasm_bindgen;
 
 fn main() {
     if mcp_triage_web::framed() {
         mcp_triage_web::refuse_framed();
         return;
     }
-    leptos::mount::mount_to_body(mcp_triage_web::App);
+    if mcp_triage_web::boot::present() {
+        return;
+    }
+    let _ = mcp_triage_web::boot::mount_app_module(None);
+}
+
+/// Called by the boot page with its handoff (JSON, in memory): mounts the app with it.
+#[wasm_bindgen]
+pub fn mount_from_boot(handoff: String) -> Result<(), String> {
+    mcp_triage_web::boot::mount_app_module(Some(&handoff))
 }

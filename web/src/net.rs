@@ -427,7 +427,7 @@ pub async fn diagnostic(
 }
 
 /// What `demo.json` (written only by the README's first command, next to the app) offers the form.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct DemoConfig {
     /// The demo MCP endpoint.
@@ -498,4 +498,21 @@ pub async fn fetch_resource_metadata(
     let mut exchange = send(&out, creds, limits, flights, &|_| {}, &|_| {}).await;
     redact_exchange(&mut exchange, &creds.secrets());
     Ok(exchange)
+}
+
+/// Loads the app module (the boot page's on-demand step): the page's loader script
+/// (`pattern_script` in Trunk.toml) imports it and runs its start; this hands back its exports.
+/// The loader keeps one load in flight and forgets a failed one, so calling again retries.
+pub async fn load_app_module() -> Result<wasm_bindgen::JsValue, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let load = Reflect::get(&window, &"mcpTriageLoadApp".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .ok_or("this page has no module loader")?;
+    let promise = load
+        .call0(&window)
+        .map_err(|e| js_error_text(&e))?
+        .dyn_into::<js_sys::Promise>()
+        .map_err(|_| "the module loader did not answer with a promise".to_string())?;
+    JsFuture::from(promise).await.map_err(|e| js_error_text(&e))
 }

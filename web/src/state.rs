@@ -11,10 +11,11 @@ use mcp_triage::Limits;
 use mcp_triage::cors::{self, Diagnosis};
 use mcp_triage::endpoint::Endpoint;
 use mcp_triage::engine::{
-    Engine, EngineConfig, PlannedProbe, ProbeEdit, ProbeName, Progress, RunReport, Step,
+    Engine, EngineConfig, Era, Mode, PlannedProbe, ProbeEdit, ProbeName, Progress, RunReport, Step,
 };
 use mcp_triage::exchange::Exchange;
 
+use crate::components::target_form::FormValues;
 use crate::net::{self, Credentials, FlightEvent, Flights};
 
 /// Where the user is.
@@ -165,6 +166,52 @@ impl AppState {
             .get_value()
             .map(|r| r.creds.secrets())
             .unwrap_or_default()
+    }
+
+    /// True while a run is under way (the form's buttons are off).
+    pub fn busy(&self) -> bool {
+        matches!(
+            self.phase.get(),
+            Phase::Connecting | Phase::Running | Phase::Review | Phase::Consent
+        )
+    }
+
+    /// Starts a run with the form's values; does nothing when they do not pass the form's checks.
+    pub fn start_form(&self, mode: Mode, form: FormValues) {
+        let Ok(ep) = net::parse_endpoint(&form.endpoint) else {
+            return;
+        };
+        let Ok(secs) = mcp_triage::limits::parse_run_seconds(&form.run_seconds) else {
+            return;
+        };
+        let max = Limits::default().max_token_bytes;
+        if mcp_triage::endpoint::check_token(&form.token, max).is_err()
+            || form.extras.iter().any(|(n, v, secret)| {
+                mcp_triage::endpoint::extra_header_problem(n, v, *secret, max).is_some()
+            })
+        {
+            return;
+        }
+        let (extra, plain): (Vec<_>, Vec<_>) = form
+            .extras
+            .into_iter()
+            .map(|(n, v, secret)| ((n.trim().to_string(), v), secret))
+            .partition(|(_, secret)| *secret);
+        let strip = |v: Vec<((String, String), bool)>| v.into_iter().map(|(h, _)| h).collect();
+        let creds = Credentials::new(form.token, strip(extra), strip(plain));
+        let random = (js_sys::Math::random() * (u64::MAX as f64)) as u64;
+        let cfg = EngineConfig {
+            endpoint: ep.url.clone(),
+            era: Era::parse(&form.era).unwrap_or_else(Era::default_choice),
+            mode,
+            has_token: creds.has_token(),
+            random,
+            limits: Limits::with_run_seconds(secs),
+            client_version: env!("CARGO_PKG_VERSION").into(),
+            secrets: creds.secrets(),
+            transport: mcp_triage::exchange::Transport::Http,
+        };
+        self.start(ep, cfg, creds);
     }
 
     /// Starts a run.

@@ -6,14 +6,15 @@
 
 use leptos::prelude::*;
 use mcp_triage::cause::Channel;
+use mcp_triage::engine::Mode;
 use mcp_triage::engine::RunReport;
 use mcp_triage::exchange::Exchange;
+use mcp_triage_web::boot::Handoff;
 use mcp_triage_web::components::badge::ChannelBadge;
 use mcp_triage_web::components::record_card::RecordCard;
 use mcp_triage_web::components::shared_view::SharedView;
-use mcp_triage_web::components::target_form::TargetForm;
+use mcp_triage_web::components::target_form::{FormState, FormValues, TargetForm};
 use mcp_triage_web::components::visible_text::VisibleText;
-use mcp_triage_web::state::AppState;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -165,16 +166,59 @@ async fn shared_view_marks_a_decoded_link_unverified_and_shows_nothing_from_a_da
 
 /// The target form, mounted on its own, and its endpoint field.
 async fn mount_form() -> (web_sys::HtmlElement, web_sys::HtmlInputElement) {
+    let (root, input, _) = mount_form_with(FormValues::default()).await;
+    (root, input)
+}
+
+/// The target form showing `initial`; the starts it asks for land in the returned signal.
+async fn mount_form_with(
+    initial: FormValues,
+) -> (
+    web_sys::HtmlElement,
+    web_sys::HtmlInputElement,
+    RwSignal<Vec<(Mode, FormValues)>>,
+) {
     let root = container();
-    leptos::mount::mount_to(root.clone(), || {
-        provide_context(AppState::new());
+    let started = RwSignal::new(Vec::new());
+    leptos::mount::mount_to(root.clone(), move || {
         let demo = RwSignal::new(None);
-        view! { <TargetForm demo=demo /> }
+        let form = FormState::new(initial);
+        let on_start = Callback::new(move |run| started.update(|s| s.push(run)));
+        view! { <TargetForm form=form demo=demo busy=Signal::derive(|| false) on_start=on_start /> }
     })
     .forget();
     leptos::task::tick().await;
     let input = by_testid(&root, "endpoint").unwrap().dyn_into().unwrap();
-    (root, input)
+    (root, input, started)
+}
+
+#[wasm_bindgen_test]
+async fn the_form_shows_handed_over_values_and_starts_with_exactly_them() {
+    let values = FormValues {
+        endpoint: "https://mcp.example.com/mcp".into(),
+        token: "a-token-from-the-boot-page".into(),
+        era: "2025-06-18".into(),
+        run_seconds: "42".into(),
+        extras: vec![("X-Tenant".into(), "acme".into(), false)],
+    };
+    // What the boot page sends is what the app reads back.
+    let handoff = Handoff {
+        form: values.clone(),
+        demo: None,
+        start: Some(Mode::Review),
+        details_open: true,
+    };
+    let text = serde_json::to_string(&handoff).unwrap();
+    assert_eq!(serde_json::from_str::<Handoff>(&text).unwrap(), handoff);
+    let (root, input, started) = mount_form_with(values.clone()).await;
+    assert_eq!(input.value(), values.endpoint);
+    let review: web_sys::HtmlButtonElement = by_testid(&root, "review-first")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    review.click();
+    leptos::task::tick().await;
+    assert_eq!(started.get_untracked(), vec![(Mode::Review, values)]);
 }
 
 #[wasm_bindgen_test]

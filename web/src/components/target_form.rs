@@ -1,16 +1,101 @@
 //! The target form: endpoint, token, extra secret headers, protocol era, and the two ways to run.
+//!
+//! The same component serves the boot page (before the app module is loaded) and the app: its
+//! values live in a [`FormState`] its owner holds, so the boot can hand them over as they are.
 
 use crate::net::parse_endpoint;
 use leptos::prelude::*;
 use mcp_triage::Limits;
 use mcp_triage::endpoint::check_token;
-use mcp_triage::engine::{ERA_CHOICES, EngineConfig, Era, Mode};
+use mcp_triage::engine::{ERA_CHOICES, Mode};
+use serde::{Deserialize, Serialize};
 
-use crate::net::{Credentials, DemoConfig};
-use crate::state::{AppState, Phase};
+use crate::net::DemoConfig;
 
 /// One extra header being edited: a stable key, its name, its value, and whether it is a secret.
 type ExtraHeader = (usize, RwSignal<String>, RwSignal<String>, RwSignal<bool>);
+
+/// What the form holds, as plain values: what a start runs with, and what the boot page hands to
+/// the app module (in memory, never stored).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FormValues {
+    /// The endpoint as typed.
+    pub endpoint: String,
+    /// The bearer token as typed.
+    pub token: String,
+    /// A value of [`ERA_CHOICES`].
+    pub era: String,
+    /// The run's time limit as typed.
+    pub run_seconds: String,
+    /// Extra headers: name, value, secret.
+    pub extras: Vec<(String, String, bool)>,
+}
+
+impl Default for FormValues {
+    fn default() -> FormValues {
+        FormValues {
+            endpoint: String::new(),
+            token: String::new(),
+            era: ERA_CHOICES[0].0.to_string(),
+            run_seconds: mcp_triage::limits::RUN_SECONDS.2.to_string(),
+            extras: Vec::new(),
+        }
+    }
+}
+
+/// The form's signals, held by the form's owner.
+#[derive(Clone, Copy)]
+pub struct FormState {
+    endpoint: RwSignal<String>,
+    token: RwSignal<String>,
+    era: RwSignal<String>,
+    run_seconds: RwSignal<String>,
+    extras: RwSignal<Vec<ExtraHeader>>,
+    next_extra: StoredValue<usize>,
+}
+
+impl FormState {
+    /// A form showing `initial`.
+    pub fn new(initial: FormValues) -> FormState {
+        let extras: Vec<ExtraHeader> = initial
+            .extras
+            .into_iter()
+            .enumerate()
+            .map(|(key, (n, v, secret))| {
+                (
+                    key,
+                    RwSignal::new(n),
+                    RwSignal::new(v),
+                    RwSignal::new(secret),
+                )
+            })
+            .collect();
+        FormState {
+            endpoint: RwSignal::new(initial.endpoint),
+            token: RwSignal::new(initial.token),
+            era: RwSignal::new(initial.era),
+            run_seconds: RwSignal::new(initial.run_seconds),
+            next_extra: StoredValue::new(extras.len()),
+            extras: RwSignal::new(extras),
+        }
+    }
+
+    /// The values now (untracked).
+    pub fn values(&self) -> FormValues {
+        FormValues {
+            endpoint: self.endpoint.get_untracked(),
+            token: self.token.get_untracked(),
+            era: self.era.get_untracked(),
+            run_seconds: self.run_seconds.get_untracked(),
+            extras: self
+                .extras
+                .get_untracked()
+                .iter()
+                .map(|(_, n, v, s)| (n.get_untracked(), v.get_untracked(), s.get_untracked()))
+                .collect(),
+        }
+    }
+}
 
 /// Checks an extra header (the core's rule, with the run's size cap); `None` when fine.
 pub fn header_problem(name: &str, value: &str, secret: bool) -> Option<String> {
@@ -24,14 +109,28 @@ pub fn header_problem(name: &str, value: &str, secret: bool) -> Option<String> {
 
 /// Endpoint, token, era; validation messages inline.
 #[component]
-pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let endpoint = RwSignal::new(String::new());
-    let token = RwSignal::new(String::new());
-    let era = RwSignal::new(ERA_CHOICES[0].0.to_string());
-    let run_seconds = RwSignal::new(mcp_triage::limits::RUN_SECONDS.2.to_string());
-    let extras: RwSignal<Vec<ExtraHeader>> = RwSignal::new(Vec::new());
-    let next_extra = StoredValue::new(0usize);
+pub fn TargetForm(
+    /// The form's values.
+    form: FormState,
+    /// The demo server's offer, when `./x dev` wrote one.
+    demo: RwSignal<Option<DemoConfig>>,
+    /// True while a run (or the app module a click waits for) keeps the buttons off.
+    #[prop(into)]
+    busy: Signal<bool>,
+    /// Runs a check with the form's values (they passed every check above).
+    on_start: Callback<(Mode, FormValues)>,
+    /// A token the results asked the form to run again with ("use the demo token").
+    #[prop(optional)]
+    rerun_with_token: Option<RwSignal<Option<String>>>,
+) -> impl IntoView {
+    let FormState {
+        endpoint,
+        token,
+        era,
+        run_seconds,
+        extras,
+        next_extra,
+    } = form;
     Effect::new(move |_| {
         if let Some(config) = demo.get()
             && endpoint.get_untracked().is_empty()
@@ -68,12 +167,7 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
         })
     });
     let extras_full = move || extras.with(|x| x.len() >= mcp_triage::limits::MAX_EXTRA_HEADERS);
-    let busy = move || {
-        matches!(
-            state.phase.get(),
-            Phase::Connecting | Phase::Running | Phase::Review | Phase::Consent
-        )
-    };
+    let busy = move || busy.get();
     let can_run = Memo::new(move |_| {
         parse_endpoint(&endpoint.get()).is_ok()
             && token_problem.get().is_none()
@@ -81,51 +175,27 @@ pub fn TargetForm(demo: RwSignal<Option<DemoConfig>>) -> impl IntoView {
             && seconds_problem.get().is_none()
     });
     let start = move |mode: Mode| {
-        let Ok(ep) = parse_endpoint(&endpoint.get_untracked()) else {
-            return;
-        };
-        let Ok(secs) = mcp_triage::limits::parse_run_seconds(&run_seconds.get_untracked()) else {
-            return;
-        };
-        if token_problem.get_untracked().is_some() || extras_problem.get_untracked().is_some() {
+        if parse_endpoint(&endpoint.get_untracked()).is_err()
+            || mcp_triage::limits::parse_run_seconds(&run_seconds.get_untracked()).is_err()
+            || token_problem.get_untracked().is_some()
+            || extras_problem.get_untracked().is_some()
+        {
             return;
         }
-        let (extra, plain): (Vec<_>, Vec<_>) = extras
-            .get_untracked()
-            .iter()
-            .map(|(_, n, v, secret)| {
-                (
-                    (n.get_untracked().trim().to_string(), v.get_untracked()),
-                    secret.get_untracked(),
-                )
-            })
-            .partition(|(_, secret)| *secret);
-        let strip = |v: Vec<((String, String), bool)>| v.into_iter().map(|(h, _)| h).collect();
-        let creds = Credentials::new(token.get_untracked(), strip(extra), strip(plain));
-        let random = (js_sys::Math::random() * (u64::MAX as f64)) as u64;
-        let cfg = EngineConfig {
-            endpoint: ep.url.clone(),
-            era: Era::parse(&era.get_untracked()).unwrap_or_else(Era::default_choice),
-            mode,
-            has_token: creds.has_token(),
-            random,
-            limits: Limits::with_run_seconds(secs),
-            client_version: env!("CARGO_PKG_VERSION").into(),
-            secrets: creds.secrets(),
-            transport: mcp_triage::exchange::Transport::Http,
-        };
-        state.start(ep, cfg, creds);
+        on_start.run((mode, form.values()));
     };
     // "Use the demo token" from the results: fill the token in and run Quick check again.
-    Effect::new(move |_| {
-        if let Some(t) = state.rerun_with_token.get() {
-            state.rerun_with_token.set(None);
-            token.set(t);
-            if can_run.get_untracked() && !busy() {
-                start(Mode::Quick);
+    if let Some(rerun) = rerun_with_token {
+        Effect::new(move |_| {
+            if let Some(t) = rerun.get() {
+                rerun.set(None);
+                token.set(t);
+                if can_run.get_untracked() && !busy() {
+                    start(Mode::Quick);
+                }
             }
-        }
-    });
+        });
+    }
     view! {
         <form class="target-form" data-testid="target-form" on:submit=move |ev| { ev.prevent_default(); if can_run.get_untracked() && !busy() { start(Mode::Quick) } }>
             <h2>"Target"</h2>

@@ -1,0 +1,116 @@
+// The app module on demand ("A small page"): a visit loads the boot page (the form) alone; the first
+// touch of the page loads the app; a click that comes before it says so and runs once it is there;
+// a failed load says why and retries; what was typed crosses over. Events in order, never clocks.
+import { assert, eq, expected, shared, test, watchedPage } from '../lib.mjs';
+
+const APP_JS = /\/mcp-triage-web-[0-9a-f]{16}\.js(\?retry=\d+)?$/;
+const moduleFiles = (page) => page.evaluate(() => performance.getEntriesByType('resource')
+  .map((e) => new URL(e.name).pathname.split('/').pop())
+  .filter((n) => /\.(wasm|js)$/.test(n)));
+
+test('a visit loads the boot module alone; the first touch of the page loads the app module, each file once', async () => {
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  const warnings = [];
+  page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+  await page.goto(shared.appUrl);
+  await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
+  await page.waitForLoadState('networkidle');
+  const before = await moduleFiles(page);
+  assert(before.some((n) => /^mcp-triage-boot-[0-9a-f]{16}_bg\.wasm$/.test(n)), `boot wasm loaded: ${before}`);
+  assert(!before.some((n) => n.startsWith('mcp-triage-web')), `no app module before a touch: ${before}`);
+  const app = page.waitForResponse((r) => /mcp-triage-web-[0-9a-f]{16}_bg\.wasm$/.test(r.url()));
+  await page.getByTestId('token').focus();
+  await app;
+  await page.waitForLoadState('networkidle');
+  const after = await moduleFiles(page);
+  const counts = {};
+  for (const n of after) counts[n] = (counts[n] || 0) + 1;
+  for (const [name, n] of Object.entries(counts)) eq(n, 1, `${name} downloaded once`);
+  assert(after.some((n) => n.startsWith('mcp-triage-web')), `app module loaded after the touch: ${after}`);
+  eq(await page.getByTestId('boot').count(), 1, 'the boot page stays until a click needs the app');
+  eq(warnings.filter((w) => /preload/i.test(w)).length, 0, `no preload warnings: ${warnings}`);
+  await context.close();
+});
+
+test('Quick check before the app module is there: the page says it is loading, and the run starts only once it has arrived', async () => {
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  const events = [];
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(APP_JS, async (route) => { events.push('app requested'); await held; events.push('app released'); await route.continue(); });
+  page.on('request', (r) => { if (r.url() === shared.demoEndpoint && !events.includes('mcp request')) events.push('mcp request'); });
+  await page.goto(shared.appUrl);
+  await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
+  await page.getByTestId('token').fill('demo-token');
+  await page.getByTestId('quick-check').click();
+  const status = page.getByTestId('app-load');
+  await status.waitFor();
+  eq(await status.getAttribute('role'), 'status', 'a polite status, not an alert');
+  assert((await status.innerText()).includes('Loading the checker'), await status.innerText());
+  assert(await page.getByTestId('quick-check').isDisabled(), 'no second click while it waits');
+  events.push('loading shown');
+  release();
+  await page.getByTestId('results').waitFor({ timeout: 45000 });
+  eq(events.join(' > '), 'app requested > loading shown > app released > mcp request', 'order of events');
+  eq(await page.getByTestId('boot').count(), 0, 'the boot page is gone');
+  eq(await page.getByTestId('token').inputValue(), 'demo-token', 'the typed token crossed over');
+  await context.close();
+}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
+
+test('a failed load of the app module says why and offers a retry that works', async () => {
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  let aborted = 0;
+  await page.route(APP_JS, (route) => { aborted += 1; return route.abort('connectionrefused'); });
+  await page.goto(shared.appUrl);
+  await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
+  await page.getByTestId('token').fill('demo-token');
+  await page.getByTestId('review-first').click();
+  const alert = page.getByTestId('app-load');
+  await page.getByTestId('app-load-retry').waitFor();
+  eq(await alert.getAttribute('role'), 'alert', 'the failure is an alert');
+  assert((await alert.innerText()).includes('could not be loaded'), await alert.innerText());
+  assert(!(await page.getByTestId('review-first').isDisabled()), 'the buttons work again');
+  assert(aborted >= 1, 'the load was refused');
+  await page.unroute(APP_JS);
+  await page.getByTestId('app-load-retry').click();
+  await page.getByTestId('plan').waitFor({ timeout: 30000 });
+  eq(await page.getByTestId('token').inputValue(), 'demo-token', 'the token survived the failed load');
+  await context.close();
+}, {
+  allow: [
+    new RegExp(`^console: Failed to load resource: net::ERR_CONNECTION_REFUSED ${shared.appUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}mcp-triage-web-[0-9a-f]{16}\\.js(\\?retry=\\d+)?$`),
+    /^pageerror: Failed to fetch dynamically imported module/,
+    expected.noToken(shared.demoEndpoint),
+  ],
+});
+
+test('everything typed on the boot page crosses over: endpoint, token, extra headers, era, time limit, and the focus', async () => {
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
+  await page.getByTestId('endpoint').fill('http://127.0.0.1:9/mcp');
+  await page.getByTestId('token').fill('a-token-typed-early');
+  await page.getByTestId('add-header').click();
+  await page.getByTestId('extra-name').fill('X-Tenant');
+  await page.getByTestId('extra-value').fill('acme-plain');
+  await page.getByTestId('extra-secret').uncheck();
+  await page.getByTestId('era').selectOption('2025-06-18');
+  await page.getByTestId('run-seconds').fill('42');
+  eq(await page.getByTestId('boot').count(), 1, 'still the boot page');
+  await page.locator('details.no-server > summary').click();
+  await page.getByTestId('example-ts-1.29.0').waitFor();
+  eq(await page.getByTestId('boot').count(), 0, 'the app took over');
+  eq(await page.evaluate(() => document.activeElement?.id), 'no-server-summary', 'the focus stayed on the summary');
+  eq(await page.getByTestId('endpoint').inputValue(), 'http://127.0.0.1:9/mcp', 'endpoint');
+  eq(await page.getByTestId('token').inputValue(), 'a-token-typed-early', 'token');
+  eq(await page.getByTestId('extra-name').inputValue(), 'X-Tenant', 'extra header name');
+  eq(await page.getByTestId('extra-value').inputValue(), 'acme-plain', 'extra header value');
+  eq(await page.getByTestId('extra-secret').isChecked(), false, 'extra header stays plain');
+  eq(await page.getByTestId('era').inputValue(), '2025-06-18', 'era');
+  eq(await page.getByTestId('run-seconds').inputValue(), '42', 'time limit');
+  await context.close();
+});

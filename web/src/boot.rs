@@ -1,0 +1,245 @@
+//! The boot page: the one module a visit loads first. It shows the form at once and keeps what is
+//! typed; the first touch of the page starts loading the app module, and a click that needs the app
+//! (Quick check, Review first, the examples) hands the form's values over to it ([`Handoff`]), in
+//! memory, then leaves the page to it. A click that comes before the app is there says so, and a
+//! failed load says why and offers a retry.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use mcp_triage::engine::Mode;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::app::{NO_SERVER_SUMMARY, OWN_FORM, SiteHeader, location_hash, reload_on_share_link};
+use crate::components::target_form::{FormState, FormValues, TargetForm};
+use crate::net::{self, DemoConfig};
+
+/// The id of the boot page's root: while it is on the page, the app module waits to be handed over.
+const BOOT_ROOT: &str = "boot";
+
+/// `./x dev` serves on loopback; a page on any other host never asks for a demo file.
+fn served_from_loopback() -> bool {
+    let host = web_sys::window()
+        .and_then(|w| w.location().hostname().ok())
+        .unwrap_or_default();
+    matches!(host.as_str(), "localhost" | "127.0.0.1" | "[::1]")
+}
+
+/// What the boot page hands the app module.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Handoff {
+    /// The form's values.
+    pub form: FormValues,
+    /// The demo server's offer the boot page read (it is not read twice).
+    pub demo: Option<DemoConfig>,
+    /// The run the click asked for.
+    pub start: Option<Mode>,
+    /// The click opened the examples section.
+    pub details_open: bool,
+}
+
+/// What a click asked the app for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Want {
+    Start(Mode),
+    Examples,
+}
+
+/// Where the app module stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Load {
+    NotAsked,
+    Loading,
+    Failed(String),
+    Loaded,
+}
+
+#[derive(Clone, Copy)]
+struct Boot {
+    form: FormState,
+    demo: RwSignal<Option<DemoConfig>>,
+    load: RwSignal<Load>,
+    want: RwSignal<Option<Want>>,
+    module: StoredValue<Option<JsValue>, LocalStorage>,
+}
+
+impl Boot {
+    /// Starts loading the app module unless it is loading or loaded.
+    fn ensure_loading(self) {
+        if matches!(self.load.get_untracked(), Load::Loading | Load::Loaded) {
+            return;
+        }
+        self.load.set(Load::Loading);
+        spawn_local(async move {
+            match net::load_app_module().await {
+                Ok(module) => {
+                    self.module.set_value(Some(module));
+                    self.load.set(Load::Loaded);
+                    if let Some(want) = self.want.get_untracked() {
+                        self.hand_over(want);
+                    }
+                }
+                Err(why) => self.load.set(Load::Failed(why)),
+            }
+        });
+    }
+
+    /// A click that needs the app: hand over now, or as soon as it is loaded.
+    fn ask(self, want: Want) {
+        self.want.set(Some(want));
+        if self.load.get_untracked() == Load::Loaded {
+            self.hand_over(want);
+        } else {
+            self.ensure_loading();
+        }
+    }
+
+    /// Mounts the app with the form's values, then takes the boot page away.
+    fn hand_over(self, want: Want) {
+        let Some(module) = self.module.get_value() else {
+            return;
+        };
+        let handoff = Handoff {
+            form: self.form.values(),
+            demo: self.demo.get_untracked(),
+            start: match want {
+                Want::Start(mode) => Some(mode),
+                Want::Examples => None,
+            },
+            details_open: want == Want::Examples,
+        };
+        let focus = focused_id();
+        match mount_app(&module, &handoff) {
+            Ok(()) => {
+                if let Some(root) = element(BOOT_ROOT) {
+                    root.remove();
+                }
+                // The app's elements have the boot page's ids: the one that had the focus gets it.
+                if let Some(el) = focus
+                    .and_then(|id| element(&id))
+                    .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+                {
+                    let _ = el.focus();
+                }
+            }
+            Err(why) => self.load.set(Load::Failed(why)),
+        }
+    }
+}
+
+fn element(id: &str) -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.get_element_by_id(id)
+}
+
+fn focused_id() -> Option<String> {
+    let id = web_sys::window()?.document()?.active_element()?.id();
+    (!id.is_empty()).then_some(id)
+}
+
+/// Calls the app module's `mount_from_boot` with the handoff (serialised in memory).
+fn mount_app(module: &JsValue, handoff: &Handoff) -> Result<(), String> {
+    let mount = js_sys::Reflect::get(module, &"mount_from_boot".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .ok_or("the app module has no mount_from_boot")?;
+    let text = serde_json::to_string(handoff).map_err(|e| e.to_string())?;
+    mount
+        .call1(&JsValue::NULL, &text.into())
+        .map(|_| ())
+        .map_err(|e| {
+            e.as_string()
+                .unwrap_or_else(|| "the app module did not start".into())
+        })
+}
+
+/// True while the boot page is on screen (the app module then waits for its handoff).
+pub fn present() -> bool {
+    element(BOOT_ROOT).is_some()
+}
+
+/// Mounts the app module: by itself, or with what the boot page handed over (JSON text).
+pub fn mount_app_module(handed_over: Option<&str>) -> Result<(), String> {
+    let handoff: Option<Handoff> = match handed_over {
+        Some(text) => {
+            Some(serde_json::from_str(text).map_err(|e| format!("unreadable handoff: {e}"))?)
+        }
+        None => None,
+    };
+    leptos::mount::mount_to_body(move || view! { <crate::App handoff=handoff /> });
+    Ok(())
+}
+
+/// Mounts the boot page.
+pub fn mount() {
+    reload_on_share_link();
+    leptos::mount::mount_to_body(BootPage);
+}
+
+#[component]
+fn BootPage() -> impl IntoView {
+    let boot = Boot {
+        form: FormState::new(FormValues::default()),
+        demo: RwSignal::new(None),
+        load: RwSignal::new(Load::NotAsked),
+        want: RwSignal::new(None),
+        module: StoredValue::new_local(None),
+    };
+    // Left a shared link for "your own endpoint": an empty form, and the URL without the marker.
+    let own = location_hash() == OWN_FORM;
+    if own
+        && let Some(w) = web_sys::window()
+        && let Ok(history) = w.history()
+    {
+        let path = w.location().pathname().unwrap_or_default();
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&path));
+    }
+    if served_from_loopback() && !own {
+        spawn_local(async move {
+            if let Some(config) = net::load_demo_config().await {
+                boot.demo.set(Some(config));
+            }
+        });
+    }
+    let waiting = Signal::derive(move || {
+        boot.want.get().is_some() && !matches!(boot.load.get(), Load::Failed(_))
+    });
+    let on_start = Callback::new(move |(mode, _): (Mode, FormValues)| boot.ask(Want::Start(mode)));
+    let status = move || {
+        match (boot.want.get(), boot.load.get()) {
+        (Some(_), Load::Failed(why)) => view! {
+            <p class="app-load error" role="alert" data-testid="app-load">
+                "The checker could not be loaded (" {why} "). "
+                <button type="button" data-testid="app-load-retry" on:click=move |_| boot.ensure_loading()>"Retry"</button>
+            </p>
+        }
+        .into_any(),
+        (Some(_), _) => view! {
+            <p class="app-load" role="status" data-testid="app-load">"Loading the checker…"</p>
+        }
+        .into_any(),
+        (None, _) => ().into_any(),
+    }
+    };
+    // The first touch of the page (focus, pointer, key) loads the app, so a click rarely waits.
+    view! {
+        <div id=BOOT_ROOT class="boot" data-testid="boot" on:focusin=move |_| boot.ensure_loading()
+            on:pointerdown=move |_| boot.ensure_loading() on:keydown=move |_| boot.ensure_loading()>
+            <SiteHeader />
+            <main id="main" tabindex="-1">
+                <TargetForm form=boot.form demo=boot.demo busy=waiting on_start=on_start />
+                {status}
+                <details class="no-server" on:toggle=move |ev| {
+                    let open = ev
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+                        .is_some_and(|d| d.open());
+                    if open {
+                        boot.ask(Want::Examples);
+                    }
+                }>
+                    <summary id="no-server-summary">{NO_SERVER_SUMMARY}</summary>
+                </details>
+            </main>
+        </div>
+    }
+}
