@@ -28,6 +28,11 @@ for (const [name, placeholder] of [['mcp-triage-web', '{{APP_JS}}'], ['mcp-triag
     console.error(`csp-hash: the JS glue of ${name} names '${name}_bg.wasm' ${mentions} times, not once (did wasm-bindgen change?)`);
     process.exit(1);
   }
+  // The content hash covers the glue and its wasm only: any other file it imports would escape it.
+  if (/\bimport\s*\(|\bfrom\s*['"]|snippets\//.test(glue)) {
+    console.error(`csp-hash: the JS glue of ${name} imports another file (a wasm-bindgen snippet?): give it a content hash too`);
+    process.exit(1);
+  }
   const patched = glue.replace(`'${name}_bg.wasm'`, `'${wasmName}'`);
   const jsName = `${name}-${hash16(patched)}.js`;
   writeFileSync(join(dir, jsName), patched);

@@ -19,7 +19,8 @@ const LINK = readFileSync(join(ROOT, 'crates/mcp-triage/tests/share-links/v8-rep
 const measured = {};
 
 /** The file's name without Trunk's content hash, so the table survives a rebuild. */
-const stable = (url) => new URL(url).pathname.split('/').pop().replace(/-[0-9a-f]{16}(?=[._])/, '') || 'index.html';
+// Trunk's hash is a u64 in hex without leading zeros: 1 to 16 digits.
+const stable = (url) => new URL(url).pathname.split('/').pop().replace(/-[0-9a-f]{1,16}(?=[._])/, '') || 'index.html';
 
 /**
  * The bytes of one first load. `ready` waits for the page's last fetch of its own (events, not a
@@ -85,7 +86,7 @@ test('first load of the page: every transferred byte at gzip -9 until the networ
 }, { allow: [expected.status(404, `${shared.plainUrl}demo.json`)] }); // a static host has no demo.json
 
 test('first load of a share link: the same measure, within the same budget and the committed table', async () => {
-  // A share link loads the app module alone and fetches nothing after it: its rows are on screen
+  // A share link loads the share module alone and fetches nothing after it: its rows are on screen
   // when it is done.
   check('share-link', await firstLoad(`${shared.plainUrl}#${LINK}`, (page) => page.getByTestId('shared-view').waitFor()));
 });

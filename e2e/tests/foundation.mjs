@@ -23,18 +23,22 @@ test('inline validation: cleartext to a remote host, non-ASCII or short token, s
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
+  // The inline message appears when the form has read the input: wait for it (an event), and fail
+  // when it never comes.
+  const shows = (testid, text, what) => page.waitForFunction(([t, x]) => document.querySelector(`[data-testid=${t}]`)?.textContent.includes(x), [testid, text], { timeout: 5000 })
+    .catch(() => assert(false, what));
   await page.getByTestId('endpoint').fill('http://example.com/mcp');
-  assert((await page.getByTestId('endpoint-error').textContent()).includes('https://'), 'cleartext refused');
+  await shows('endpoint-error', 'https://', 'cleartext refused');
   assert(await page.getByTestId('quick-check').isDisabled(), 'run disabled for a cleartext remote URL');
   await page.getByTestId('endpoint').fill('javascript:alert(1)');
-  assert((await page.getByTestId('endpoint-error').textContent()).includes('not a URL'), 'javascript: refused');
+  await shows('endpoint-error', 'not a URL', 'javascript: refused');
   await page.getByTestId('endpoint').fill('https://mcp.example.com/mcp');
   // Browsers strip CR/LF from input fields (the core refuses them too: see endpoint.rs tests).
   await page.getByTestId('token').fill('tökén');
-  assert((await page.getByTestId('token-error').textContent()).includes('HTTP header'), 'non-ASCII refused');
+  await shows('token-error', 'HTTP header', 'non-ASCII refused');
   assert(await page.getByTestId('quick-check').isDisabled(), 'run disabled for a bad token');
   await page.getByTestId('token').fill('abc1234');
-  assert((await page.getByTestId('token-error').textContent()).includes('shorter than 8 characters'), 'a 7-character token is refused');
+  await shows('token-error', 'shorter than 8 characters', 'a 7-character token is refused');
   assert(await page.getByTestId('quick-check').isDisabled(), 'run disabled for a short token');
   await page.getByTestId('token').fill('');
   await page.getByTestId('add-header').click();
@@ -59,7 +63,7 @@ test('the page refuses to run inside a frame, even from a host that sends no hea
   await context.close();
 });
 
-test('dist works under a sub-path of a static host: the boot page, the app module on demand, a share link', async () => {
+test('dist works under a sub-path of a static host: the boot page, the app module on demand, the share module', async () => {
   const base = await serveDist(stageDist('sub', null), shared.APP_PORT + 2, ['--prefix', '/tools/triage/']);
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
@@ -72,8 +76,8 @@ test('dist works under a sub-path of a static host: the boot page, the app modul
   await page.getByTestId('example-ts-1.29.0').click();
   await page.getByTestId('results').waitFor();
   eq(await page.getByTestId('boot').count(), 0, 'the app module took over');
-  assert(modules.length === 4 && modules.every((p) => p.startsWith('/tools/triage/mcp-triage-')), `both modules from the sub-path: ${modules}`);
-  // A share link under the sub-path opens in the app module directly.
+  assert(modules.length === 4 && modules.every((p) => p.startsWith('/tools/triage/mcp-triage-')), `boot and app modules from the sub-path: ${modules}`);
+  // A share link under the sub-path opens in the share module, alone.
   await page.getByTestId('share-open').click();
   const link = await page.getByTestId('share-link').inputValue();
   assert(link.startsWith(`${base}tools/triage/#r=`), `a link under the sub-path: ${link.slice(0, 80)}`);
@@ -81,6 +85,8 @@ test('dist works under a sub-path of a static host: the boot page, the app modul
   await opened.goto(link);
   await opened.getByTestId('shared-view').waitFor();
   eq(await opened.getByTestId('boot').count(), 0, 'no boot page for a share link');
+  const shareModule = await opened.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => /\.(js|wasm)$/.test(p)));
+  assert(shareModule.length === 2 && shareModule.every((p) => p.startsWith('/tools/triage/mcp-triage-share-')), `the share module alone, from the sub-path: ${shareModule}`);
   await context.close();
   // The one miss declared: this host has no demo.json (only `./x dev` writes one), and a page served
   // from loopback asks for it.

@@ -3,7 +3,7 @@
 // by the core's own checker (`leakcheck`). Against the real page every cell must be clean; against the
 // leak-control build (redaction switched off) the suite must flag exactly the committed matrix.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { ROOT, assert, eq, expected, serveDist, shared, stageDist, startProcess, test } from '../lib.mjs';
@@ -156,7 +156,12 @@ test('leaks control: with redaction switched off the suite flags exactly the com
 
 test('the release bundle carries no leak-control code; the control build does', async () => {
   const marker = 'MCP-TRIAGE-LEAK-CONTROL-BUILD';
-  const wasmIn = (dir) => readFileSync(join(dir, readFileSync(join(dir, 'index.html'), 'utf8').match(/'\.\/([^']+_bg\.wasm)'/)[1]));
-  assert(!wasmIn(join(ROOT, 'dist')).includes(marker), 'dist/ contains the leak-control marker');
-  assert(wasmIn(CONTROL_DIST).includes(marker), 'the control build lacks its marker (so the check above proves nothing)');
+  // Every module of the build: the boot page, the app (where redaction runs) and the share view.
+  const wasmIn = (dir) => {
+    const files = readdirSync(dir).filter((f) => f.endsWith('_bg.wasm'));
+    eq(files.length, 3, `three modules in ${dir}: ${files}`);
+    return files.map((f) => readFileSync(join(dir, f)));
+  };
+  assert(!wasmIn(join(ROOT, 'dist')).some((w) => w.includes(marker)), 'dist/ contains the leak-control marker');
+  assert(wasmIn(CONTROL_DIST).some((w) => w.includes(marker)), 'the control build lacks its marker (so the check above proves nothing)');
 });

@@ -44,8 +44,12 @@ pub fn SharedPage() -> impl IntoView {
         if let Some(w) = web_sys::window()
             && let Ok(history) = w.history()
         {
-            let path = w.location().pathname().unwrap_or_default();
-            let own = format!("{path}{OWN_FORM}");
+            let location = w.location();
+            let own = format!(
+                "{}{}{OWN_FORM}",
+                location.pathname().unwrap_or_default(),
+                location.search().unwrap_or_default()
+            );
             let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&own));
             let _ = w.location().reload();
         }
@@ -118,14 +122,14 @@ fn Tool(handoff: Option<Handoff>) -> impl IntoView {
         start,
         details_open,
     } = handoff.unwrap_or_default();
-    let form = FormState::new(initial.clone());
+    let form = FormState::new(initial);
     let demo: RwSignal<Option<DemoConfig>> = RwSignal::new(handed_demo);
     provide_context(demo);
     // The demo server's offer comes from the boot page (it read demo.json); an opened share link
     // sends no request at all, and "run against your own endpoint" leads to an empty form.
     // What the boot page's click asked for runs as soon as the app is there.
-    if let Some(mode) = start {
-        spawn_local(async move { state.start_form(mode, initial) });
+    if let Some((mode, values)) = start {
+        spawn_local(async move { state.start_form(mode, values) });
     }
     // Esc cancels a run.
     let on_key = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
@@ -151,7 +155,7 @@ fn Tool(handoff: Option<Handoff>) -> impl IntoView {
         <main id="main" tabindex="-1">
             <TargetForm form=form demo=demo busy=Signal::derive(move || state.busy()) on_start=on_start rerun_with_token=state.rerun_with_token />
             <details class="no-server" open=details_open>
-                <summary id="no-server-summary">{NO_SERVER_SUMMARY}</summary>
+                <summary id="no-server-summary" data-testid="no-server-summary">{NO_SERVER_SUMMARY}</summary>
                 <Examples />
                 <Paste />
             </details>

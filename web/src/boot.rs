@@ -32,16 +32,19 @@ pub struct Handoff {
     pub form: FormValues,
     /// The demo server's offer the boot page read (it is not read twice).
     pub demo: Option<DemoConfig>,
-    /// The run the click asked for.
-    pub start: Option<Mode>,
-    /// The click opened the examples section.
+    /// The run the click asked for, with the values the form held at the click (the form may have
+    /// been edited while the app was loading: what runs is what was submitted).
+    pub start: Option<(Mode, FormValues)>,
+    /// The examples section is open.
     pub details_open: bool,
 }
 
 /// What a click asked the app for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Want {
-    Start(Mode),
+    /// A run, with the form's values at the click.
+    Start(Mode, FormValues),
+    /// The examples section.
     Examples,
 }
 
@@ -75,8 +78,8 @@ impl Boot {
                 Ok(module) => {
                     self.module.set_value(Some(module));
                     self.load.set(Load::Loaded);
-                    if let Some(want) = self.want.get_untracked() {
-                        self.hand_over(want);
+                    if self.want.with_untracked(Option::is_some) {
+                        self.hand_over();
                     }
                 }
                 Err(why) => self.load.set(Load::Failed(why)),
@@ -84,43 +87,50 @@ impl Boot {
         });
     }
 
-    /// A click that needs the app: hand over now, or as soon as it is loaded.
+    /// A click that needs the app: hand over now, or as soon as it is loaded. A run asked for
+    /// stays asked for: opening the examples meanwhile does not replace it.
     fn ask(self, want: Want) {
-        self.want.set(Some(want));
+        if !(want == Want::Examples && self.want.with_untracked(Option::is_some)) {
+            self.want.set(Some(want));
+        }
         if self.load.get_untracked() == Load::Loaded {
-            self.hand_over(want);
+            self.hand_over();
         } else {
             self.ensure_loading();
         }
     }
 
-    /// Mounts the app with the form's values, then takes the boot page away.
-    fn hand_over(self, want: Want) {
-        let Some(module) = self.module.get_value() else {
+    /// Mounts the app with the form's values, then takes the boot page away: its nodes, and the
+    /// secrets its signals held.
+    fn hand_over(self) {
+        let (Some(module), Some(want)) = (self.module.get_value(), self.want.get_untracked())
+        else {
             return;
         };
+        let details_open = element(BOOT_ROOT)
+            .and_then(|root| root.query_selector("details.no-server").ok().flatten())
+            .and_then(|d| d.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+            .is_some_and(|d| d.open());
         let handoff = Handoff {
             form: self.form.values(),
             demo: self.demo.get_untracked(),
             start: match want {
-                Want::Start(mode) => Some(mode),
+                Want::Start(mode, values) => Some((mode, values)),
                 Want::Examples => None,
             },
-            details_open: want == Want::Examples,
+            details_open,
         };
-        let focus = focused_id();
+        let focus = Focus::now();
         match mount_app(&module, &handoff) {
             Ok(()) => {
                 if let Some(root) = element(BOOT_ROOT) {
                     root.remove();
                 }
-                // The app's elements have the boot page's ids: the one that had the focus gets it.
-                if let Some(el) = focus
-                    .and_then(|id| element(&id))
-                    .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-                {
-                    let _ = el.focus();
+                if let Some(focus) = focus {
+                    focus.restore();
                 }
+                self.want.set(None);
+                self.form.clear();
             }
             Err(why) => self.load.set(Load::Failed(why)),
         }
@@ -131,9 +141,59 @@ fn element(id: &str) -> Option<web_sys::Element> {
     web_sys::window()?.document()?.get_element_by_id(id)
 }
 
-fn focused_id() -> Option<String> {
-    let id = web_sys::window()?.document()?.active_element()?.id();
-    (!id.is_empty()).then_some(id)
+/// Where the focus was on the boot page: the element by its test id and its place among those
+/// (the app's form numbers its extra-header rows afresh, so ids would not match), and the text
+/// selection of an input.
+struct Focus {
+    testid: String,
+    index: u32,
+    selection: Option<(u32, u32)>,
+}
+
+impl Focus {
+    fn now() -> Option<Focus> {
+        let active = web_sys::window()?.document()?.active_element()?;
+        let root = element(BOOT_ROOT)?;
+        if !root.contains(Some(&active)) {
+            return None;
+        }
+        let testid = active.get_attribute("data-testid")?;
+        let all = root
+            .query_selector_all(&format!("[data-testid='{testid}']"))
+            .ok()?;
+        let index = (0..all.length()).find(|i| {
+            all.item(*i)
+                .is_some_and(|n| n.is_same_node(Some(active.as_ref())))
+        })?;
+        let selection = active
+            .dyn_ref::<web_sys::HtmlInputElement>()
+            .and_then(|i| Some((i.selection_start().ok()??, i.selection_end().ok()??)));
+        Some(Focus {
+            testid,
+            index,
+            selection,
+        })
+    }
+
+    fn restore(self) {
+        let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| {
+                d.query_selector_all(&format!("[data-testid='{}']", self.testid))
+                    .ok()
+            })
+            .and_then(|all| all.item(self.index))
+            .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+        else {
+            return;
+        };
+        let _ = el.focus();
+        if let (Some((start, end)), Some(input)) =
+            (self.selection, el.dyn_ref::<web_sys::HtmlInputElement>())
+        {
+            let _ = input.set_selection_range(start, end);
+        }
+    }
 }
 
 /// Calls the app module's `mount_from_boot` with the handoff (serialised in memory).
@@ -190,7 +250,12 @@ fn BootPage() -> impl IntoView {
         && let Some(w) = web_sys::window()
         && let Ok(history) = w.history()
     {
-        let path = w.location().pathname().unwrap_or_default();
+        let location = w.location();
+        let path = format!(
+            "{}{}",
+            location.pathname().unwrap_or_default(),
+            location.search().unwrap_or_default()
+        );
         let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&path));
     }
     if served_from_loopback() && !own {
@@ -203,12 +268,14 @@ fn BootPage() -> impl IntoView {
     let waiting = Signal::derive(move || {
         boot.want.get().is_some() && !matches!(boot.load.get(), Load::Failed(_))
     });
-    let on_start = Callback::new(move |(mode, _): (Mode, FormValues)| boot.ask(Want::Start(mode)));
+    let on_start = Callback::new(move |(mode, values): (Mode, FormValues)| {
+        boot.ask(Want::Start(mode, values))
+    });
     let status = move || {
         match (boot.want.get(), boot.load.get()) {
         (Some(_), Load::Failed(why)) => view! {
             <p class="app-load error" role="alert" data-testid="app-load">
-                "The checker could not be loaded (" {why} "). "
+                "The checker could not be loaded (" {why} "). If this page was open while the site was updated, reload it. "
                 <button type="button" data-testid="app-load-retry" on:click=move |_| boot.ensure_loading()>"Retry"</button>
             </p>
         }
@@ -237,7 +304,7 @@ fn BootPage() -> impl IntoView {
                         boot.ask(Want::Examples);
                     }
                 }>
-                    <summary id="no-server-summary">{NO_SERVER_SUMMARY}</summary>
+                    <summary id="no-server-summary" data-testid="no-server-summary">{NO_SERVER_SUMMARY}</summary>
                 </details>
             </main>
         </div>

@@ -205,7 +205,7 @@ async fn the_form_shows_handed_over_values_and_starts_with_exactly_them() {
     let handoff = Handoff {
         form: values.clone(),
         demo: None,
-        start: Some(Mode::Review),
+        start: Some((Mode::Review, values.clone())),
         details_open: true,
     };
     let text = serde_json::to_string(&handoff).unwrap();

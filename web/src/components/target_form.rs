@@ -80,6 +80,16 @@ impl FormState {
         }
     }
 
+    /// Empties the form (the boot page's, once it has handed over: it keeps no secret).
+    pub fn clear(&self) {
+        let blank = FormValues::default();
+        self.endpoint.set(blank.endpoint);
+        self.token.set(blank.token);
+        self.era.set(blank.era);
+        self.run_seconds.set(blank.run_seconds);
+        self.extras.set(Vec::new());
+    }
+
     /// The values now (untracked).
     pub fn values(&self) -> FormValues {
         FormValues {
