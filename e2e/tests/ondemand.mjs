@@ -30,7 +30,7 @@ test('a visit loads the boot module alone; the first touch of the page loads the
   await context.close();
 });
 
-test('Quick check before the app module is there: the page says it is loading; one run starts once it has arrived, with the values of the click', async () => {
+test('Quick check before the app module is there: its first requests go out at once, the page says the rest is loading, and one run completes with the values of the click', async () => {
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   const events = [];
@@ -38,30 +38,36 @@ test('Quick check before the app module is there: the page says it is loading; o
   const held = new Promise((r) => { release = r; });
   await page.route(APP_JS, async (route) => { events.push('app requested'); await held; events.push('app released'); await route.continue(); });
   const elsewhere = 'http://127.0.0.1:9/edited-while-loading';
+  const posts = [];
   page.on('request', (r) => {
-    if (r.url() === shared.demoEndpoint && !events.includes('mcp request')) events.push('mcp request');
     if (r.url() === elsewhere) events.push('request to the edited endpoint');
+    if (r.url() === shared.demoEndpoint && r.method() === 'POST') posts.push(`${r.headers().authorization ? 'token' : 'none'} ${r.postData()}`);
   });
   await page.goto(shared.appUrl);
   await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
   await page.getByTestId('token').fill('demo-token');
+  const first = page.waitForRequest((r) => r.url() === shared.demoEndpoint, { timeout: 10000 });
   await page.getByTestId('quick-check').click();
   const status = page.getByTestId('app-load');
   await status.waitFor();
   eq(await status.getAttribute('role'), 'status', 'a polite status, not an alert');
   assert((await status.innerText()).includes('Loading the checker'), await status.innerText());
   assert(await page.getByTestId('quick-check').isDisabled(), 'no second click while it waits');
-  events.push('loading shown');
+  await first;
+  events.push('first request sent');
   // An edit after the click does not change the run the click asked for.
   await page.getByTestId('endpoint').fill(elsewhere);
   release();
   await page.getByTestId('results').waitFor({ timeout: 45000 });
-  eq(events.join(' > '), 'app requested > loading shown > app released > mcp request', 'order of events');
+  eq(events.join(' > '), 'app requested > first request sent > app released', 'order of events');
   eq(await page.getByTestId('boot').count(), 0, 'the boot page is gone');
   eq(await page.getByTestId('token').inputValue(), 'demo-token', 'the typed token crossed over');
   eq(await page.getByTestId('endpoint').inputValue(), elsewhere, 'the edit made while loading is kept in the form');
   const started = await page.locator('[data-testid=run-log] li', { hasText: 'run started' }).count();
   eq(started, 1, 'exactly one run');
+  const twice = posts.filter((p, k) => posts.indexOf(p) !== k);
+  eq(JSON.stringify(twice), '[]', 'no request sent twice (the app read what the boot page sent)');
+  assert(posts.length >= 4, `the whole run went out: ${posts.length} POSTs`);
   await context.close();
 }, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
 

@@ -16,9 +16,10 @@ use crate::components::plan_review::PlanReview;
 use crate::components::results::Results;
 use crate::components::run_progress::RunProgress;
 use crate::components::shared_view::SharedView;
-use crate::components::target_form::{FormState, TargetForm};
-use crate::net::DemoConfig;
+use crate::components::target_form::{FormState, FormValues, TargetForm, random_seed};
+use crate::net::{self, DemoConfig};
 use crate::state::{AppState, Phase};
+use mcp_triage::engine::Mode;
 
 pub(crate) fn location_hash() -> String {
     web_sys::window()
@@ -26,11 +27,12 @@ pub(crate) fn location_hash() -> String {
         .unwrap_or_default()
 }
 
-/// The app module's page: the tool, with what the boot page handed over.
+/// The app module's page: the tool, with what the boot page handed over (and the requests it
+/// sent already).
 #[component]
-pub fn App(handoff: Option<Handoff>) -> impl IntoView {
+pub fn App(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> impl IntoView {
     reload_on_share_link();
-    view! { <Tool handoff=handoff /> }
+    view! { <Tool handoff=handoff first_wave=first_wave /> }
 }
 
 /// The share module's page: a shared link, read-only, that sends no request at all.
@@ -113,7 +115,7 @@ pub(crate) const NO_SERVER_SUMMARY: &str = "No server handy? Examples and pasted
 
 /// The tool itself: form, plan, progress, results.
 #[component]
-fn Tool(handoff: Option<Handoff>) -> impl IntoView {
+fn Tool(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> impl IntoView {
     let state = AppState::new();
     provide_context(state);
     let Handoff {
@@ -128,8 +130,15 @@ fn Tool(handoff: Option<Handoff>) -> impl IntoView {
     // The demo server's offer comes from the boot page (it read demo.json); an opened share link
     // sends no request at all, and "run against your own endpoint" leads to an empty form.
     // What the boot page's click asked for runs as soon as the app is there.
-    if let Some((mode, values)) = start {
-        spawn_local(async move { state.start_form(mode, values) });
+    // The boot page sent its first wave already: the run reads it.
+    let first_wave = StoredValue::new_local(first_wave);
+    if let Some((mode, values, random)) = start {
+        spawn_local(async move {
+            let wave = first_wave
+                .try_update_value(std::mem::take)
+                .unwrap_or_default();
+            state.start_form(mode, &values, random, wave);
+        });
     }
     // Esc cancels a run.
     let on_key = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
@@ -149,7 +158,9 @@ fn Tool(handoff: Option<Handoff>) -> impl IntoView {
     }
     on_key.forget();
     let phase = state.phase;
-    let on_start = Callback::new(move |(mode, values)| state.start_form(mode, values));
+    let on_start = Callback::new(move |(mode, values): (Mode, FormValues)| {
+        state.start_form(mode, &values, random_seed(), Vec::new())
+    });
     view! {
         <SiteHeader />
         <main id="main" tabindex="-1">

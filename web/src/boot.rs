@@ -11,8 +11,9 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::app::{NO_SERVER_SUMMARY, OWN_FORM, SiteHeader, location_hash, reload_on_share_link};
-use crate::components::target_form::{FormState, FormValues, TargetForm};
+use crate::components::target_form::{FormState, FormValues, TargetForm, random_seed, run_config};
 use crate::net::{self, DemoConfig};
+use mcp_triage::engine::Engine;
 
 /// The id of the boot page's root: while it is on the page, the app module waits to be handed over.
 const BOOT_ROOT: &str = "boot";
@@ -33,8 +34,9 @@ pub struct Handoff {
     /// The demo server's offer the boot page read (it is not read twice).
     pub demo: Option<DemoConfig>,
     /// The run the click asked for, with the values the form held at the click (the form may have
-    /// been edited while the app was loading: what runs is what was submitted).
-    pub start: Option<(Mode, FormValues)>,
+    /// been edited while the app was loading: what runs is what was submitted) and its seed (the
+    /// boot page sent the run's first wave with it).
+    pub start: Option<(Mode, FormValues, u64)>,
     /// The examples section is open.
     pub details_open: bool,
 }
@@ -42,8 +44,8 @@ pub struct Handoff {
 /// What a click asked the app for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Want {
-    /// A run, with the form's values at the click.
-    Start(Mode, FormValues),
+    /// A run, with the form's values at the click and its seed.
+    Start(Mode, FormValues, u64),
     /// The examples section.
     Examples,
 }
@@ -64,6 +66,8 @@ struct Boot {
     load: RwSignal<Load>,
     want: RwSignal<Option<Want>>,
     module: StoredValue<Option<JsValue>, LocalStorage>,
+    /// The first wave of the run asked for, sent at the click.
+    first_wave: StoredValue<Vec<Option<net::InFlight>>, LocalStorage>,
 }
 
 impl Boot {
@@ -91,12 +95,40 @@ impl Boot {
     /// stays asked for: opening the examples meanwhile does not replace it.
     fn ask(self, want: Want) {
         if !(want == Want::Examples && self.want.with_untracked(Option::is_some)) {
+            // A run starts at the click: its first wave goes out now, the app reads the answers.
+            if let Want::Start(mode, values, random) = &want
+                && self.load.get_untracked() != Load::Loaded
+            {
+                self.send_first_wave(*mode, values, *random);
+            }
             self.want.set(Some(want));
         }
         if self.load.get_untracked() == Load::Loaded {
             self.hand_over();
         } else {
             self.ensure_loading();
+        }
+    }
+
+    /// Sends the requests the run's engine asks for first (the core decides them; the app's
+    /// engine, built from the same values and seed, asks for the same ones and reads them).
+    fn send_first_wave(self, mode: Mode, values: &FormValues, random: u64) {
+        let Some((_, cfg, creds)) = run_config(mode, values, random) else {
+            return;
+        };
+        let wave = Engine::new(cfg).poll(net::now_ms()).send;
+        let sent = wave
+            .iter()
+            .map(|out| net::start(out, &creds).ok())
+            .collect();
+        for old in self
+            .first_wave
+            .try_update_value(|w| std::mem::replace(w, sent))
+            .unwrap_or_default()
+            .into_iter()
+            .flatten()
+        {
+            old.abort();
         }
     }
 
@@ -115,13 +147,21 @@ impl Boot {
             form: self.form.values(),
             demo: self.demo.get_untracked(),
             start: match want {
-                Want::Start(mode, values) => Some((mode, values)),
+                Want::Start(mode, values, random) => Some((mode, values, random)),
                 Want::Examples => None,
             },
             details_open,
         };
         let focus = Focus::now();
-        match mount_app(&module, &handoff) {
+        let wave = js_sys::Array::new();
+        for flight in self
+            .first_wave
+            .try_update_value(std::mem::take)
+            .unwrap_or_default()
+        {
+            wave.push(&flight.map_or(JsValue::NULL, |f| f.to_js()));
+        }
+        match mount_app(&module, &handoff, &wave) {
             Ok(()) => {
                 if let Some(root) = element(BOOT_ROOT) {
                     root.remove();
@@ -196,15 +236,16 @@ impl Focus {
     }
 }
 
-/// Calls the app module's `mount_from_boot` with the handoff (serialised in memory).
-fn mount_app(module: &JsValue, handoff: &Handoff) -> Result<(), String> {
+/// Calls the app module's `mount_from_boot` with the handoff (serialised in memory) and the
+/// requests already in flight.
+fn mount_app(module: &JsValue, handoff: &Handoff, wave: &js_sys::Array) -> Result<(), String> {
     let mount = js_sys::Reflect::get(module, &"mount_from_boot".into())
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
         .ok_or("the app module has no mount_from_boot")?;
     let text = serde_json::to_string(handoff).map_err(|e| e.to_string())?;
     mount
-        .call1(&JsValue::NULL, &text.into())
+        .call2(&JsValue::NULL, &text.into(), wave)
         .map(|_| ())
         .map_err(|e| {
             e.as_string()
@@ -217,22 +258,36 @@ pub fn present() -> bool {
     element(BOOT_ROOT).is_some()
 }
 
-/// Mounts the app module: by itself, or with what the boot page handed over (JSON text).
-pub fn mount_app_module(handed_over: Option<&str>) -> Result<(), String> {
+/// Mounts the app module: by itself, or with what the boot page handed over (JSON text) and the
+/// requests it sent already (JS objects, see [`net::InFlight::to_js`]).
+pub fn mount_app_module(handed_over: Option<&str>, wave: &JsValue) -> Result<(), String> {
     let handoff: Option<Handoff> = match handed_over {
         Some(text) => {
             Some(serde_json::from_str(text).map_err(|e| format!("unreadable handoff: {e}"))?)
         }
         None => None,
     };
-    leptos::mount::mount_to_body(move || view! { <crate::App handoff=handoff /> });
+    let first_wave: Vec<Option<net::InFlight>> = wave
+        .dyn_ref::<js_sys::Array>()
+        .map(|a| a.iter().map(|f| net::InFlight::from_js(&f)).collect())
+        .unwrap_or_default();
+    leptos::mount::mount_to_body(
+        move || view! { <crate::App handoff=handoff first_wave=first_wave /> },
+    );
     Ok(())
 }
 
-/// Mounts the boot page.
+/// Mounts the boot page, then says the page is ready: the form is wired (typing works, and Quick
+/// check sends its first requests at once).
 pub fn mount() {
     reload_on_share_link();
     leptos::mount::mount_to_body(BootPage);
+    if let Some(html) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = html.set_attribute("data-app-ready", "");
+    }
 }
 
 #[component]
@@ -243,6 +298,7 @@ fn BootPage() -> impl IntoView {
         load: RwSignal::new(Load::NotAsked),
         want: RwSignal::new(None),
         module: StoredValue::new_local(None),
+        first_wave: StoredValue::new_local(Vec::new()),
     };
     // Left a shared link for "your own endpoint": an empty form, and the URL without the marker.
     let own = location_hash() == OWN_FORM;
@@ -269,7 +325,7 @@ fn BootPage() -> impl IntoView {
         boot.want.get().is_some() && !matches!(boot.load.get(), Load::Failed(_))
     });
     let on_start = Callback::new(move |(mode, values): (Mode, FormValues)| {
-        boot.ask(Want::Start(mode, values))
+        boot.ask(Want::Start(mode, values, random_seed()))
     });
     let status = move || {
         match (boot.want.get(), boot.load.get()) {

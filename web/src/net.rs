@@ -169,6 +169,95 @@ fn build_init(
     init
 }
 
+/// A request on its way: its fetch promise, its abort controller and when it was sent. The boot
+/// page sends the first wave of a Quick check this way and hands it to the app (see [`InFlight::to_js`]),
+/// which reads it with [`finish`] as if it had sent it.
+pub struct InFlight {
+    promise: js_sys::Promise,
+    controller: AbortController,
+    started: f64,
+    method: String,
+    url: String,
+    body: Option<String>,
+}
+
+impl InFlight {
+    /// True when this is the request `out` describes (the app checks what the boot page sent).
+    pub fn is(&self, out: &Outgoing) -> bool {
+        self.method == out.method && self.url == out.url && self.body == out.body
+    }
+
+    /// Lets go of a request nobody will read.
+    pub fn abort(&self) {
+        self.controller.abort();
+    }
+
+    /// The request as a plain JS object, to cross from the boot module to the app module.
+    pub fn to_js(&self) -> wasm_bindgen::JsValue {
+        let o = js_sys::Object::new();
+        let set = |k: &str, v: &wasm_bindgen::JsValue| {
+            let _ = Reflect::set(&o, &k.into(), v);
+        };
+        set("promise", &self.promise);
+        set("controller", &self.controller);
+        set("started", &self.started.into());
+        set("method", &self.method.as_str().into());
+        set("url", &self.url.as_str().into());
+        set(
+            "body",
+            &self
+                .body
+                .as_deref()
+                .map_or(wasm_bindgen::JsValue::NULL, Into::into),
+        );
+        o.into()
+    }
+
+    /// Reads what [`InFlight::to_js`] made; `None` for anything else.
+    pub fn from_js(value: &wasm_bindgen::JsValue) -> Option<InFlight> {
+        let get = |k: &str| Reflect::get(value, &k.into()).ok();
+        Some(InFlight {
+            promise: get("promise")?.dyn_into().ok()?,
+            controller: get("controller")?.dyn_into().ok()?,
+            started: get("started")?.as_f64()?,
+            method: get("method")?.as_string()?,
+            url: get("url")?.as_string()?,
+            body: get("body")?.as_string(),
+        })
+    }
+}
+
+/// Sends one request of the plan (the fetch only; [`finish`] reads the answer).
+pub fn start(out: &Outgoing, creds: &Credentials) -> Result<InFlight, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let headers = Headers::new().map_err(|e| js_error_text(&e))?;
+    for (k, v) in &out.headers {
+        let _ = headers.append(k, v);
+    }
+    if out.with_token {
+        for (k, v) in creds.request_headers() {
+            let _ = headers.append(&k, &v);
+        }
+    }
+    let controller = AbortController::new().map_err(|e| js_error_text(&e))?;
+    let started = now_ms();
+    let init = build_init(
+        out.method,
+        &headers,
+        out.body.as_deref(),
+        RequestMode::Cors,
+        &controller.signal(),
+    );
+    Ok(InFlight {
+        promise: window.fetch_with_str_and_init(&out.url, &init),
+        controller,
+        started,
+        method: out.method.to_string(),
+        url: out.url.clone(),
+        body: out.body.clone(),
+    })
+}
+
 /// Sends one request of the plan and records it as an `mcp-exchange/1` with `vantage: "browser"`,
 /// as it came (the engine redacts it in `handle`). Never fails: a rejected fetch becomes an exchange
 /// without a response.
@@ -180,42 +269,52 @@ pub async fn send(
     on_event: &dyn Fn(FlightEvent),
     on_server_request: &dyn Fn(Value),
 ) -> Exchange {
-    let mut exchange = unanswered_exchange(out, creds, Vantage::Browser);
-    let started = now_ms();
-    let Some(window) = web_sys::window() else {
-        exchange.transport_error = Some(TransportError::Network);
-        exchange.transport_error_detail = Some("no window".into());
-        return exchange;
-    };
-    let Ok(headers) = Headers::new() else {
-        exchange.transport_error = Some(TransportError::Network);
-        return exchange;
-    };
-    for (k, v) in &out.headers {
-        let _ = headers.append(k, v);
-    }
-    if out.with_token {
-        for (k, v) in creds.request_headers() {
-            let _ = headers.append(&k, &v);
+    match start(out, creds) {
+        Ok(flight) => {
+            finish(
+                out,
+                creds,
+                flight,
+                limits,
+                flights,
+                on_event,
+                on_server_request,
+            )
+            .await
+        }
+        Err(detail) => {
+            let mut exchange = unanswered_exchange(out, creds, Vantage::Browser);
+            exchange.transport_error = Some(TransportError::Network);
+            exchange.transport_error_detail = Some(detail);
+            exchange
         }
     }
-    let Ok(controller) = AbortController::new() else {
-        exchange.transport_error = Some(TransportError::Network);
-        return exchange;
-    };
+}
+
+/// Reads the answer to a request [`start`] sent, under the core's deadlines counted from when it
+/// was sent, and records the exchange.
+pub async fn finish(
+    out: &Outgoing,
+    creds: &Credentials,
+    flight: InFlight,
+    limits: &Limits,
+    flights: &Flights,
+    on_event: &dyn Fn(FlightEvent),
+    on_server_request: &dyn Fn(Value),
+) -> Exchange {
+    let mut exchange = unanswered_exchange(out, creds, Vantage::Browser);
+    let InFlight {
+        promise,
+        controller,
+        started,
+        ..
+    } = flight;
     let reason: Rc<Cell<Option<BodyEnd>>> = Rc::new(Cell::new(None));
     flights.add(&controller, &reason);
     // The core decides the deadlines; this shell arms one timer for the next one.
     let mut clock = RequestClock::start(started);
     let mut timer = Timer::at(clock.next_deadline_ms(limits), &controller, &reason);
-    let init = build_init(
-        out.method,
-        &headers,
-        out.body.as_deref(),
-        RequestMode::Cors,
-        &controller.signal(),
-    );
-    let fetched = JsFuture::from(window.fetch_with_str_and_init(&out.url, &init)).await;
+    let fetched = JsFuture::from(promise).await;
     let response: web_sys::Response = match fetched.map(|r| r.dyn_into::<web_sys::Response>()) {
         Ok(Ok(r)) => r,
         Ok(Err(_)) | Err(_) => {

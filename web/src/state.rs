@@ -11,11 +11,11 @@ use mcp_triage::Limits;
 use mcp_triage::cors::{self, Diagnosis};
 use mcp_triage::endpoint::Endpoint;
 use mcp_triage::engine::{
-    Engine, EngineConfig, Era, Mode, PlannedProbe, ProbeEdit, ProbeName, Progress, RunReport, Step,
+    Engine, EngineConfig, Mode, PlannedProbe, ProbeEdit, ProbeName, Progress, RunReport, Step,
 };
 use mcp_triage::exchange::Exchange;
 
-use crate::components::target_form::FormValues;
+use crate::components::target_form::{FormValues, run_config};
 use crate::net::{self, Credentials, FlightEvent, Flights};
 
 /// Where the user is.
@@ -77,6 +77,8 @@ struct Run {
     creds: Credentials,
     flights: Flights,
     limits: Limits,
+    /// The first wave the boot page sent, taken by the first poll.
+    handed: Rc<RefCell<Option<Vec<Option<net::InFlight>>>>>,
 }
 
 impl AppState {
@@ -176,46 +178,33 @@ impl AppState {
         )
     }
 
-    /// Starts a run with the form's values; does nothing when they do not pass the form's checks.
-    pub fn start_form(&self, mode: Mode, form: FormValues) {
-        let Ok(ep) = net::parse_endpoint(&form.endpoint) else {
-            return;
-        };
-        let Ok(secs) = mcp_triage::limits::parse_run_seconds(&form.run_seconds) else {
-            return;
-        };
-        let max = Limits::default().max_token_bytes;
-        if mcp_triage::endpoint::check_token(&form.token, max).is_err()
-            || form.extras.iter().any(|(n, v, secret)| {
-                mcp_triage::endpoint::extra_header_problem(n, v, *secret, max).is_some()
-            })
-        {
-            return;
+    /// Starts a run with the form's values and a random seed; does nothing when they do not pass
+    /// the form's checks. `handed` is the first wave the boot page sent already (in the order the
+    /// engine's first poll gives it).
+    pub fn start_form(
+        &self,
+        mode: Mode,
+        form: &FormValues,
+        random: u64,
+        handed: Vec<Option<net::InFlight>>,
+    ) {
+        if let Some((ep, cfg, creds)) = run_config(mode, form, random) {
+            self.start(ep, cfg, creds, handed);
+        } else {
+            for flight in handed.into_iter().flatten() {
+                flight.abort();
+            }
         }
-        let (extra, plain): (Vec<_>, Vec<_>) = form
-            .extras
-            .into_iter()
-            .map(|(n, v, secret)| ((n.trim().to_string(), v), secret))
-            .partition(|(_, secret)| *secret);
-        let strip = |v: Vec<((String, String), bool)>| v.into_iter().map(|(h, _)| h).collect();
-        let creds = Credentials::new(form.token, strip(extra), strip(plain));
-        let random = (js_sys::Math::random() * (u64::MAX as f64)) as u64;
-        let cfg = EngineConfig {
-            endpoint: ep.url.clone(),
-            era: Era::parse(&form.era).unwrap_or_else(Era::default_choice),
-            mode,
-            has_token: creds.has_token(),
-            random,
-            limits: Limits::with_run_seconds(secs),
-            client_version: env!("CARGO_PKG_VERSION").into(),
-            secrets: creds.secrets(),
-            transport: mcp_triage::exchange::Transport::Http,
-        };
-        self.start(ep, cfg, creds);
     }
 
     /// Starts a run.
-    pub fn start(&self, endpoint: Endpoint, cfg: EngineConfig, creds: Credentials) {
+    pub fn start(
+        &self,
+        endpoint: Endpoint,
+        cfg: EngineConfig,
+        creds: Credentials,
+        handed: Vec<Option<net::InFlight>>,
+    ) {
         self.steps.set(Vec::new());
         self.plan.set(None);
         self.consent.set(Vec::new());
@@ -233,6 +222,7 @@ impl AppState {
             creds,
             flights: Flights::default(),
             limits,
+            handed: Rc::new(RefCell::new(Some(handed))),
         };
         self.run.set_value(Some(run.clone()));
         self.phase.set(Phase::Connecting);
@@ -311,8 +301,24 @@ impl AppState {
                 let n = run.flights.abort_all();
                 self.say(format!("run deadline passed: aborted {n} request(s)"));
             }
+            let mut handed = run
+                .handed
+                .borrow_mut()
+                .take()
+                .unwrap_or_default()
+                .into_iter();
             for out in poll.send {
                 let (run2, tx2, state) = (run.clone(), tx.clone(), self);
+                // A request the boot page sent already is read, not sent again (when it is the
+                // request the engine asks for: otherwise it is let go of).
+                let flight = match handed.next().flatten() {
+                    Some(f) if f.is(&out) => Some(f),
+                    Some(f) => {
+                        f.abort();
+                        None
+                    }
+                    None => None,
+                };
                 spawn_local(async move {
                     let step = out.step;
                     let on_event = |e: FlightEvent| {
@@ -343,17 +349,36 @@ impl AppState {
                             });
                         }
                     };
-                    let ex = net::send(
-                        &out,
-                        &run2.creds,
-                        &run2.limits,
-                        &run2.flights,
-                        &on_event,
-                        &on_server_request,
-                    )
-                    .await;
+                    let ex = match flight {
+                        Some(flight) => {
+                            net::finish(
+                                &out,
+                                &run2.creds,
+                                flight,
+                                &run2.limits,
+                                &run2.flights,
+                                &on_event,
+                                &on_server_request,
+                            )
+                            .await
+                        }
+                        None => {
+                            net::send(
+                                &out,
+                                &run2.creds,
+                                &run2.limits,
+                                &run2.flights,
+                                &on_event,
+                                &on_server_request,
+                            )
+                            .await
+                        }
+                    };
                     let _ = tx2.unbounded_send((step, ex));
                 });
+            }
+            for extra in handed.flatten() {
+                extra.abort();
             }
             self.show_progress(&run.engine.borrow());
             if poll.done {

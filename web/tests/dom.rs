@@ -13,7 +13,7 @@ use mcp_triage_web::boot::Handoff;
 use mcp_triage_web::components::badge::ChannelBadge;
 use mcp_triage_web::components::record_card::RecordCard;
 use mcp_triage_web::components::shared_view::SharedView;
-use mcp_triage_web::components::target_form::{FormState, FormValues, TargetForm};
+use mcp_triage_web::components::target_form::{FormState, FormValues, TargetForm, run_config};
 use mcp_triage_web::components::visible_text::VisibleText;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -192,6 +192,34 @@ async fn mount_form_with(
     (root, input, started)
 }
 
+/// The boot page sends a run's first wave, and the app's engine must ask for the same requests to
+/// read them: the same values and seed give the same wave; other values (another era) do not.
+#[wasm_bindgen_test]
+fn the_same_values_and_seed_give_the_same_first_wave_and_other_values_do_not() {
+    let values = FormValues {
+        endpoint: "https://mcp.example.com/mcp".into(),
+        token: "a-token-from-the-boot-page".into(),
+        ..FormValues::default()
+    };
+    let wave = |era: &str, random: u64| {
+        let values = FormValues {
+            era: era.into(),
+            ..values.clone()
+        };
+        let (_, cfg, _) = run_config(Mode::Quick, &values, random).unwrap();
+        mcp_triage::engine::Engine::new(cfg)
+            .poll(0.0)
+            .send
+            .iter()
+            .map(|o| format!("{} {} {:?} {:?}", o.method, o.url, o.headers, o.body))
+            .collect::<Vec<_>>()
+    };
+    let first = wave("2025-11-25", 42);
+    assert!(!first.is_empty());
+    assert_eq!(first, wave("2025-11-25", 42));
+    assert_ne!(first, wave("2026-07-28", 42));
+}
+
 #[wasm_bindgen_test]
 async fn the_form_shows_handed_over_values_and_starts_with_exactly_them() {
     let values = FormValues {
@@ -205,7 +233,7 @@ async fn the_form_shows_handed_over_values_and_starts_with_exactly_them() {
     let handoff = Handoff {
         form: values.clone(),
         demo: None,
-        start: Some((Mode::Review, values.clone())),
+        start: Some((Mode::Review, values.clone(), u64::MAX - 1)),
         details_open: true,
     };
     let text = serde_json::to_string(&handoff).unwrap();

@@ -6,11 +6,11 @@
 use crate::net::parse_endpoint;
 use leptos::prelude::*;
 use mcp_triage::Limits;
-use mcp_triage::endpoint::check_token;
-use mcp_triage::engine::{ERA_CHOICES, Mode};
+use mcp_triage::endpoint::{Endpoint, check_token};
+use mcp_triage::engine::{ERA_CHOICES, EngineConfig, Era, Mode};
 use serde::{Deserialize, Serialize};
 
-use crate::net::DemoConfig;
+use crate::net::{Credentials, DemoConfig};
 
 /// One extra header being edited: a stable key, its name, its value, and whether it is a secret.
 type ExtraHeader = (usize, RwSignal<String>, RwSignal<String>, RwSignal<bool>);
@@ -105,6 +105,51 @@ impl FormState {
                 .collect(),
         }
     }
+}
+
+/// A run's random seed (request ids, probe arguments), drawn once per start.
+pub fn random_seed() -> u64 {
+    (js_sys::Math::random() * (u64::MAX as f64)) as u64
+}
+
+/// What a start runs with: the endpoint, the engine's configuration and the credentials, from the
+/// form's values and a seed; `None` when the values do not pass the form's checks. The same values
+/// and seed give the same run, so the boot page and the app build it alike.
+pub fn run_config(
+    mode: Mode,
+    form: &FormValues,
+    random: u64,
+) -> Option<(Endpoint, EngineConfig, Credentials)> {
+    let ep = parse_endpoint(&form.endpoint).ok()?;
+    let secs = mcp_triage::limits::parse_run_seconds(&form.run_seconds).ok()?;
+    let max = Limits::default().max_token_bytes;
+    if check_token(&form.token, max).is_err()
+        || form
+            .extras
+            .iter()
+            .any(|(n, v, secret)| header_problem(n, v, *secret).is_some())
+    {
+        return None;
+    }
+    let (extra, plain): (Vec<_>, Vec<_>) = form
+        .extras
+        .iter()
+        .map(|(n, v, secret)| ((n.trim().to_string(), v.clone()), *secret))
+        .partition(|(_, secret)| *secret);
+    let strip = |v: Vec<((String, String), bool)>| v.into_iter().map(|(h, _)| h).collect();
+    let creds = Credentials::new(form.token.clone(), strip(extra), strip(plain));
+    let cfg = EngineConfig {
+        endpoint: ep.url.clone(),
+        era: Era::parse(&form.era).unwrap_or_else(Era::default_choice),
+        mode,
+        has_token: creds.has_token(),
+        random,
+        limits: Limits::with_run_seconds(secs),
+        client_version: env!("CARGO_PKG_VERSION").into(),
+        secrets: creds.secrets(),
+        transport: mcp_triage::exchange::Transport::Http,
+    };
+    Some((ep, cfg, creds))
 }
 
 /// Checks an extra header (the core's rule, with the run's size cap); `None` when fine.
