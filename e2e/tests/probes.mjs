@@ -106,3 +106,30 @@ test('Review first: exact payloads, destructive tool marked, opt-in enforced, sk
   eq((await stats()).tools.lead_delete_all || 0, 0, 'still never called');
   await context.close();
 }, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
+
+// "An instant page": on a stateful server the GET check holds its stream open for the core's
+// first-event window; each probe's card shows as its answer comes in, without waiting for it.
+test('stateful demo: the four probe cards show while the GET check still waits for its stream, then the results take over', async () => {
+  const { startDemo } = await import('../lib.mjs');
+  const endpoint = await startDemo(18841, [shared.appOrigin], ['--stateful']);
+  const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await page.evaluate(() => {
+    window.__order = [];
+    const note = (e) => { if (!window.__order.includes(e)) window.__order.push(e); };
+    new MutationObserver(() => {
+      const live = document.querySelector('[data-testid=live-results]');
+      if (live && ['A', 'B', 'C', 'D'].every((p) => live.querySelector(`[data-testid=card-${p}]`))) note('four live cards');
+      const get = [...document.querySelectorAll('[data-testid=step]')].find((li) => li.textContent.includes('check: GET'));
+      if (get && !get.textContent.includes('waiting for the stream') && !get.textContent.includes('sending')) note('GET check over');
+      if (document.querySelector('[data-testid=results]')) note('results');
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  await runQuick(page, { endpoint, token: 'demo-token' });
+  const order = await page.evaluate(() => window.__order);
+  eq(JSON.stringify(order), JSON.stringify(['four live cards', 'GET check over', 'results']), 'order of events');
+  eq(await page.getByTestId('live-results').count(), 0, 'the live cards gave way to the results');
+  eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['✓ success', 'none']), 'D');
+  await context.close();
+}, { allow: [/^console: Failed to load resource: the server responded with a status of 401 \(Unauthorized\) http:\/\/127\.0\.0\.1:18841\/mcp$/] });

@@ -13,7 +13,7 @@ use crate::components::consent::ConsentStep;
 use crate::components::examples::Examples;
 use crate::components::paste::Paste;
 use crate::components::plan_review::PlanReview;
-use crate::components::results::Results;
+use crate::components::results::{LiveCards, Results};
 use crate::components::run_progress::RunProgress;
 use crate::components::shared_view::SharedView;
 use crate::components::target_form::{FormState, FormValues, TargetForm, random_seed};
@@ -178,6 +178,9 @@ fn Tool(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> imp
             </Show>
             <Show when=move || !matches!(phase.get(), Phase::Form | Phase::Review) && !state.steps.get().is_empty()>
                 <RunProgress />
+            </Show>
+            <Show when=move || matches!(phase.get(), Phase::Connecting | Phase::Running)>
+                <LiveCards />
             </Show>
             <Show when=move || matches!(phase.get(), Phase::Done | Phase::Cancelled)>
                 <Results />

@@ -59,6 +59,29 @@ pub fn Summary(report: RunReport) -> impl IntoView {
     }.into_any()
 }
 
+/// While a run goes on (and no consent step waits): each probe's card as soon as its answer is in,
+/// in the core's order; the transport checks finish on their own, and [`Results`] takes over when
+/// the run ends.
+#[component]
+pub fn LiveCards() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    move || {
+        let probes = state.report.get()?.card_groups().probes;
+        let names = state.secret_header_names.get();
+        (!probes.is_empty()).then(|| {
+            view! {
+                <section class="results live" data-testid="live-results" aria-label="Results so far">
+                    <h2>"Results so far"</h2>
+                    <div class="cards">
+                        {probes.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names.clone() /> }.into_any()).collect_view()}
+                    </div>
+                </section>
+            }
+            .into_any()
+        })
+    }
+}
+
 /// Everything after a run.
 #[component]
 pub fn Results() -> impl IntoView {
