@@ -17,7 +17,7 @@ const file = join(dir, 'index.html');
 let html = readFileSync(file, 'utf8');
 
 const hash16 = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
-for (const [name, placeholder] of [['mcp-triage-web', '{{APP_JS}}'], ['mcp-triage-share', '{{SHARE_JS}}']]) {
+for (const [name, placeholder, wasmPlaceholder] of [['mcp-triage-web', '{{APP_JS}}', null], ['mcp-triage-share', '{{SHARE_JS}}', '{{SHARE_WASM}}']]) {
   const wasmPath = join(dir, `${name}_bg.wasm`);
   const wasmName = `${name}-${hash16(readFileSync(wasmPath))}_bg.wasm`;
   renameSync(wasmPath, join(dir, wasmName));
@@ -42,6 +42,13 @@ for (const [name, placeholder] of [['mcp-triage-web', '{{APP_JS}}'], ['mcp-triag
     process.exit(1);
   }
   html = html.replace(placeholder, jsName);
+  if (wasmPlaceholder) {
+    if (html.split(wasmPlaceholder).length !== 2) {
+      console.error(`csp-hash: placeholder ${wasmPlaceholder} is not in the loader exactly once (Trunk.toml pattern_script)`);
+      process.exit(1);
+    }
+    html = html.replace(wasmPlaceholder, wasmName);
+  }
 }
 const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
 if (inline.length === 0) {

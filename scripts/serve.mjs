@@ -1,10 +1,11 @@
 // A small static file server for dist/ (README command 1 and the browser tests): correct MIME types,
 // no directory listing, no path traversal, and the headers a meta tag cannot carry.
 //
-//   node scripts/serve.mjs [--dir dist] [--port 8080] [--host 127.0.0.1] [--demo-endpoint URL]
+//   node scripts/serve.mjs [--dir dist] [--port 8080] [--host 127.0.0.1] [--demo-endpoint URL] [--gzip]
 //   --demo-endpoint: answer demo.json (the page's demo endpoint and token hint) from memory, so
 //   ./x dev never writes into dist/.
 import { createServer } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 
@@ -19,6 +20,9 @@ const host = arg('host', '127.0.0.1');
 const prefix = arg('prefix', '/');
 // --plain: no security headers, like a bare static host (tests use it to prove the page defends itself).
 const plain = process.argv.includes('--plain');
+// --gzip: answer gzip -9 to a client that accepts it, like a production host (the benchmark).
+const gzip = process.argv.includes('--gzip');
+const gzipped = new Map();
 const demoEndpoint = arg('demo-endpoint', '');
 const demoFile = demoEndpoint
   ? Buffer.from(JSON.stringify({ endpoint: demoEndpoint, token_hint: 'demo-token', server: 'TypeScript SDK 1.29.0 McpServer' }))
@@ -58,8 +62,15 @@ const server = createServer(async (req, res) => {
       return;
     }
     if ((await stat(file).catch(() => null))?.isDirectory()) file = join(file, 'index.html');
-    const body = await readFile(file);
-    res.writeHead(200, { ...headers, 'Content-Type': types[extname(file)] || 'application/octet-stream' });
+    let body = await readFile(file);
+    const type = { 'Content-Type': types[extname(file)] || 'application/octet-stream' };
+    if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '') && extname(file) in types) {
+      if (!gzipped.has(file)) gzipped.set(file, gzipSync(body, { level: 9 }));
+      body = gzipped.get(file);
+      type['Content-Encoding'] = 'gzip';
+      type.Vary = 'Accept-Encoding';
+    }
+    res.writeHead(200, { ...headers, ...type });
     res.end(req.method === 'HEAD' ? undefined : body);
   } catch {
     res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('not found');

@@ -1,0 +1,309 @@
+// The benchmark ("An instant page"): measures this machine and writes docs/PERFORMANCE.md. Figures,
+// never timed tests: nothing here passes or fails on a number.
+//
+//   node scripts/bench.mjs [--runs 7] [--out docs/PERFORMANCE.md]
+//
+// Needs dist/ (trunk build --release), what scripts/setup.sh installs (Chromium, node_modules, the
+// Python peer), and, the first time, the network for `npm pack @modelcontextprotocol/inspector@2.12.0`
+// (its web bundle, clients/web/dist, is kept under target/bench/; it is never `npm install`ed).
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer, request as httpRequest } from 'node:http';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+};
+const RUNS = Number(arg('runs', '7'));
+const OUT = resolve(ROOT, arg('out', 'docs/PERFORMANCE.md'));
+const BENCH = join(ROOT, 'target/bench');
+mkdirSync(BENCH, { recursive: true });
+// Ports of the benchmark's own (the tests use 18018–18979 and are not running beside it).
+const P = { app: 19520, inspector: 19521, demo: 19522, stateful: 19523, python: 19524, hostile: 19525, proxy: 19530 };
+const APP = `http://127.0.0.1:${P.app}/`;
+const THROTTLED = { offline: false, latency: 40, downloadThroughput: 20e6 / 8, uploadThroughput: 20e6 / 8 };
+
+const children = [];
+process.on('exit', () => { for (const c of children) { try { c.kill('SIGTERM'); } catch { /* gone */ } } });
+function start(cmd, args, ready) {
+  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${cmd} ${args.join(' ')} not ready:\n${out}`)), 30000);
+    const seen = (d) => { out += d; if (out.includes(ready)) { clearTimeout(timer); resolve(child); } };
+    child.stdout.on('data', seen);
+    child.stderr.on('data', seen);
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${cmd} exited ${code}:\n${out}`)); });
+  });
+}
+
+/** The Inspector's web bundle, from the npm tarball (never installed). */
+function inspectorDist() {
+  const dist = join(BENCH, 'inspector/package/clients/web/dist');
+  if (existsSync(join(dist, 'index.html'))) return dist;
+  mkdirSync(join(BENCH, 'inspector'), { recursive: true });
+  execFileSync('npm', ['pack', '@modelcontextprotocol/inspector@2.12.0', '--pack-destination', join(BENCH, 'inspector')], { stdio: 'inherit' });
+  const tgz = readdirSync(join(BENCH, 'inspector')).find((f) => f.endsWith('.tgz'));
+  execFileSync('tar', ['xzf', join(BENCH, 'inspector', tgz), '-C', join(BENCH, 'inspector'), 'package/clients/web/dist']);
+  return dist;
+}
+
+/**
+ * A proxy that holds every request 50 ms before passing it on (a far server, for counting request
+ * waves: a wave costs one delay however many requests it holds), and counts preflights.
+ */
+function delayingProxy(port, target) {
+  const stats = { requests: 0, preflights: 0 };
+  const server = createServer((req, res) => {
+    stats.requests += 1;
+    if (req.method === 'OPTIONS') stats.preflights += 1;
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => setTimeout(() => {
+      const url = new URL(req.url, target);
+      const up = httpRequest(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (r) => {
+        res.writeHead(r.statusCode, r.headers);
+        res.flushHeaders(); // a held stream's headers must reach the page before its first byte
+        r.pipe(res);
+      });
+      up.on('error', () => { res.writeHead(502).end(); });
+      up.end(Buffer.concat(chunks));
+    }, 50));
+  });
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve({ server, stats, url: `http://127.0.0.1:${port}/mcp` })));
+}
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const ms = (x) => `${Math.round(x)}`;
+
+/** One cold load in a fresh context: `when` (run in the page) resolves with performance.now() of the moment. */
+async function coldLoad(browser, url, when, throttled) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  if (throttled) await cdp.send('Network.emulateNetworkConditions', THROTTLED);
+  await page.addInitScript(when);
+  await page.goto(url);
+  const t = await page.waitForFunction(() => window.__benchAt, null, { timeout: 30000 }).then((h) => h.jsonValue());
+  await context.close();
+  return t;
+}
+
+// In the page, before its scripts: note performance.now() when the moment comes.
+const OUR_READY = () => {
+  new MutationObserver((_, o) => {
+    if (document.documentElement?.hasAttribute('data-app-ready') && !window.__benchAt) { window.__benchAt = performance.now(); o.disconnect(); }
+  }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-app-ready'] });
+};
+const INSPECTOR_READY = () => {
+  const look = () => {
+    const b = [...document.querySelectorAll('button')].find((x) => /add servers?/i.test(x.textContent) && x.offsetParent !== null);
+    if (b) window.__benchAt = performance.now(); else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+};
+const SHARED_VISIBLE = () => {
+  new MutationObserver((_, o) => {
+    if (document.querySelector('[data-testid=shared-view]') && !window.__benchAt) { window.__benchAt = performance.now(); o.disconnect(); }
+  }).observe(document, { childList: true, subtree: true });
+};
+
+/** First load in Chromium: every response body at gzip -9 until the network is idle (firstload.mjs's measure). */
+async function firstLoadBytes(browser, url, done) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const rows = [];
+  // A body that never ends (a held stream) is counted as nothing after 5 s, not waited for.
+  const name = (r) => new URL(r.url()).pathname.split('/').pop() || 'index.html';
+  page.on('response', (r) => rows.push(Promise.race([
+    r.body().then((b) => [name(r), gzipSync(b, { level: 9 }).length], () => [name(r), 0]),
+    new Promise((res) => setTimeout(() => res([`${name(r)} (unfinished)`, 0]), 5000).unref()),
+  ])));
+  await page.goto(url);
+  await done(page);
+  await page.waitForLoadState('networkidle', { timeout: 10000 }).catch(() => null);
+  const files = await Promise.all(rows);
+  await context.close();
+  return files;
+}
+
+/** A Quick check on our page: fills the form, touches it (as a user does), clicks; returns what `measure` read. */
+async function quickCheck(browser, { endpoint, token, era, measure }) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: true });
+    document.addEventListener('click', (e) => { if (e.target.closest?.('[data-testid=quick-check]')) window.__clickAt = performance.now(); }, true);
+    new MutationObserver(() => {
+      const cards = ['A', 'B', 'C', 'D'].filter((p) => document.querySelector(`[data-testid=card-${p}]`));
+      if (cards.length === 4 && !window.__lastCardAt) window.__lastCardAt = performance.now();
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(APP);
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-app-ready'));
+  // The first touch loads the app module: let it arrive, as it does while a user types.
+  const appStarted = page.evaluate(() => new Promise((r) => addEventListener('mcp-triage-module', (e) => { if (e.detail.name === 'app') r(); })));
+  await page.getByTestId('endpoint').fill(endpoint);
+  await page.getByTestId('token').fill(token);
+  if (era) await page.getByTestId('era').selectOption(era);
+  await appStarted;
+  await page.getByTestId('quick-check').click();
+  await page.getByTestId('results').waitFor({ timeout: 60000 });
+  const result = await measure(page);
+  await context.close();
+  return result;
+}
+
+const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT }).toString().trim();
+const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT }).toString().trim() ? ' (with uncommitted changes)' : '';
+const machine = `${cpus().length} × ${cpus()[0]?.model?.trim() || 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB`;
+
+// Servers: the demo (stateless and stateful), the Python peer, the hostile server, our dist and the
+// Inspector's bundle (both served with gzip, no cache).
+const origin = APP.replace(/\/$/, '');
+const demo = `http://127.0.0.1:${P.demo}/mcp`;
+const stateful = `http://127.0.0.1:${P.stateful}/mcp`;
+await start('node', ['demo/server.mjs', '--port', String(P.demo), '--origins', origin], 'demo MCP server');
+await start('node', ['demo/server.mjs', '--port', String(P.stateful), '--origins', origin, '--stateful'], 'demo MCP server');
+await start(join(ROOT, 'e2e/py/.venv/bin/python'), ['e2e/py/server.py', '--port', String(P.python), '--cors-origin', origin], 'python MCP peer');
+await start('node', ['e2e/hostile.mjs', '--port', String(P.hostile), '--origin', origin, '--redirect-to', `http://127.0.0.1:${P.hostile}/mcp`], 'hostile server');
+await start('node', ['scripts/serve.mjs', '--dir', join(ROOT, 'dist'), '--port', String(P.app), '--gzip', '--demo-endpoint', demo], 'serving');
+await start('node', ['scripts/serve.mjs', '--dir', inspectorDist(), '--port', String(P.inspector), '--gzip'], 'serving');
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+});
+
+const LINK = readFileSync(join(ROOT, 'crates/mcp-triage/tests/share-links/v8-replay-py-mcp-2.3.0-intent.link'), 'utf8').trim();
+const out = [];
+const say = (line = '') => { out.push(line); console.log(line); };
+
+// 1. Ready, both pages, both conditions: the samples alternate between the pages within a run.
+const ready = {};
+for (const [cond, throttled] of [['unthrottled', false], ['20 Mbps / 40 ms RTT', true]]) {
+  ready[cond] = { ours: [], inspector: [], share: [] };
+  for (let i = 0; i < RUNS; i++) {
+    ready[cond].ours.push(await coldLoad(browser, APP, OUR_READY, throttled));
+    ready[cond].inspector.push(await coldLoad(browser, `http://127.0.0.1:${P.inspector}/`, INSPECTOR_READY, throttled));
+    ready[cond].share.push(await coldLoad(browser, `${APP}#${LINK}`, SHARED_VISIBLE, throttled));
+  }
+  console.log(cond, JSON.stringify(ready[cond]));
+}
+
+// 2. First-load bytes per file.
+console.log('first-load bytes');
+const pageFiles = await firstLoadBytes(browser, APP, (p) => p.waitForFunction(() => document.documentElement.hasAttribute('data-app-ready')));
+const shareFiles = await firstLoadBytes(browser, `${APP}#${LINK}`, (p) => p.getByTestId('shared-view').waitFor());
+const inspectorFiles = await firstLoadBytes(browser, `http://127.0.0.1:${P.inspector}/`, (p) => p.waitForFunction(() => [...document.querySelectorAll('button')].some((x) => /add servers?/i.test(x.textContent))));
+
+console.log('quick checks');
+// 3. A Quick check: the stateful last-card time, the longest main-thread task; a 4 MiB hostile body.
+const lastCard = [];
+const quickLongest = [];
+for (let i = 0; i < RUNS; i++) {
+  const m = await quickCheck(browser, { endpoint: stateful, token: 'demo-token', measure: (p) => p.evaluate(() => ({ last: window.__lastCardAt - window.__clickAt, longest: Math.max(0, ...window.__longTasks) })) });
+  lastCard.push(m.last);
+  quickLongest.push(m.longest);
+}
+console.log('hostile body');
+const hostileLongest = await quickCheck(browser, { endpoint: `http://127.0.0.1:${P.hostile}/big/mcp`, token: 'x-token-1234', measure: (p) => p.evaluate(() => Math.max(0, ...window.__longTasks)) });
+
+console.log('waves');
+// 4. Request waves per era, 50 ms added per request by a delaying proxy.
+const waves = [];
+for (const [label, target, era, limit] of [
+  ['legacy (2025-11-25), stateless: TypeScript demo', demo, '2025-11-25', 3],
+  ['legacy (2025-11-25), stateful: TypeScript demo --stateful', stateful, '2025-11-25', 4],
+  ['2026-07-28: Python mcp peer', `http://127.0.0.1:${P.python}/mcp`, '2026-07-28', 2],
+]) {
+  const proxy = await delayingProxy(P.proxy + waves.length, target);
+  const m = await quickCheck(browser, {
+    endpoint: proxy.url, token: target === demo || target === stateful ? 'demo-token' : '', era,
+    measure: (p) => p.evaluate(() => ({ wall: performance.now() - window.__clickAt, summary: document.querySelector('[data-testid=summary]')?.innerText || '' })),
+  });
+  proxy.server.close();
+  const rounds = (m.summary.match(/(\d+) sequential rounds?/) || [])[1];
+  waves.push({ label, limit, rounds: rounds ? Number(rounds) : null, wall: m.wall, requests: proxy.stats.requests, preflights: proxy.stats.preflights });
+}
+await browser.close();
+
+console.log('throughput');
+// 5. Classifier throughput: native (the cargo bench) and wasm (the same loop in headless Chromium).
+const native = execFileSync('cargo', ['bench', '-q', '-p', 'mcp-triage', '--bench', 'classify'], { cwd: ROOT }).toString();
+let wasm = '';
+try {
+  wasm = execFileSync('cargo', ['test', '--release', '-p', 'mcp-triage-web', '--target', 'wasm32-unknown-unknown', '--test', 'throughput', '--', '--nocapture'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+} catch (e) { wasm = `(not measured: ${String(e.stderr || e).split('\n')[0]})`; }
+
+const table = (rows) => rows.map((r) => `| ${r.join(' | ')} |`).join('\n');
+say('# Performance');
+say();
+say(`Written by \`node scripts/bench.mjs\` (runs: ${RUNS}) on ${new Date().toISOString().slice(0, 10)}, commit \`${commit}\`${dirty}, on ${machine}. Figures, not tests: nothing fails on them. Headless Chromium (Debian's), pages served from loopback with gzip -9 and no cache; every load is cold (a fresh browser context, cache disabled). Throttled: Chromium's network emulation at 20 Mbps both ways and 40 ms round trip.`);
+say();
+say('## Ready');
+say();
+say('Ready is `performance.now()` when the moment comes: for MCP Triage when `<html>` gets `data-app-ready` (the boot page\'s form is wired: typing works, and Quick check sends its first requests at once, without waiting for the app module); for the MCP Inspector 2.12.0 web bundle (`npm pack`, `clients/web/dist`) when its "Add Servers" button is visible. A share link is ready when its results are on screen.');
+say();
+const rows = [['condition', 'page', 'median ms', 'samples ms']];
+for (const [cond, r] of Object.entries(ready)) {
+  rows.push([cond, 'MCP Triage', ms(median(r.ours)), r.ours.map(ms).join(', ')]);
+  rows.push([cond, 'MCP Inspector 2.12.0', ms(median(r.inspector)), r.inspector.map(ms).join(', ')]);
+  rows.push([cond, 'MCP Triage, a share link (results on screen)', ms(median(r.share)), r.share.map(ms).join(', ')]);
+}
+say(table([rows[0], rows[0].map(() => '---'), ...rows.slice(1)]));
+say();
+for (const [cond, r] of Object.entries(ready)) say(`- ${cond}: the Inspector's median over ours: **${(median(r.inspector) / median(r.ours)).toFixed(1)}×** (target ≥ 4×; ours ≤ ${cond === 'unthrottled' ? 300 : 400} ms).`);
+say();
+say('## First load');
+say();
+say('Every response body at gzip -9 from navigation until the network is idle, with no input (what `e2e/tests/firstload.mjs` gates; `docs/first-load.tsv` is its committed table).');
+say();
+const fileRows = [['load', 'file', 'gzip -9 bytes']];
+for (const [load, files] of [['the page', pageFiles], ['a share link', shareFiles], ['MCP Inspector 2.12.0', inspectorFiles]]) {
+  for (const [f, b] of files.sort()) fileRows.push([load, f.replace(/-[0-9a-zA-Z_]{8,16}(?=[._])/, ''), String(b)]);
+  fileRows.push([load, '**total**', `**${files.reduce((a, [, b]) => a + b, 0)}** (${(files.reduce((a, [, b]) => a + b, 0) / 1024).toFixed(1)} KiB)`]);
+}
+say(table([fileRows[0], fileRows[0].map(() => '---'), ...fileRows.slice(1)]));
+say();
+say('## A run');
+say();
+say(`- Stateful Quick check (TypeScript demo \`--stateful\`, loopback, the app module loaded by the first touch as while a user types): the four probe cards are all on screen ${ms(median(lastCard))} ms after the click (median; samples ${lastCard.map(ms).join(', ')} ms; target ≤ 500 ms), while the GET check still waits up to the core's first-event window for its stream.`);
+say(`- Longest main-thread task during a Quick check: ${ms(Math.max(...quickLongest))} ms (over ${RUNS} runs; 0 means none over 50 ms). During a run whose probe C answers a ~4 MiB hostile body: ${ms(hostileLongest)} ms.`);
+say();
+say('Request waves per era (the rounds the summary counts up to the last probe answer), each request held 50 ms by a delaying proxy of ours (a wave costs one delay however many requests it holds); wall time from the click to the results (it includes the GET check\'s first-event window where the server opens a stream), and the requests and preflights the proxy saw.');
+say();
+say(table([['era and server', 'waves (limit)', 'wall ms', 'requests', 'preflights'], ['---', '---', '---', '---', '---'],
+  ...waves.map((w) => [w.label, `${w.rounds ?? '?'} (≤ ${w.limit})`, ms(w.wall), String(w.requests), String(w.preflights)])]));
+say();
+say('## Classifier throughput');
+say();
+say('Native (`cargo bench -p mcp-triage --bench classify`, release):');
+say();
+say('```');
+say(native.trim());
+say('```');
+say();
+say('In wasm (headless Chromium, release; `cargo test --release -p mcp-triage-web --target wasm32-unknown-unknown --test throughput`, over the embedded public captures):');
+say();
+say('```');
+say((wasm.match(/classify throughput in wasm[^\n]*/g) || [wasm.trim().split('\n').slice(-3).join('\n')]).join('\n'));
+say('```');
+say();
+say('## Measured elsewhere');
+say();
+say('- The test command (`./x test`) prints the size report (`target/size-report.txt`: each way in, gated by `scripts/size-budget.json`), the first-load table (`target/test-logs/first-load.tsv`, compared with `docs/first-load.tsv`), the hostile-body and memory figures of `e2e/tests/bounds.mjs` (`e2e/artifacts/perf.json`, `e2e/artifacts/memory.json`) and its own stage times.');
+say('- The share-link decoder fuzzer: `cargo run --release -p mcp-triage --example fuzz_share -- 10000000` (a 6,000-input run is part of the test command).');
+writeFileSync(OUT, `${out.join('\n')}\n`);
+console.log(`wrote ${OUT}`);
+process.exit(0);
+
