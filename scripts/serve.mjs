@@ -64,9 +64,15 @@ const server = createServer(async (req, res) => {
     if ((await stat(file).catch(() => null))?.isDirectory()) file = join(file, 'index.html');
     let body = await readFile(file);
     const type = { 'Content-Type': types[extname(file)] || 'application/octet-stream' };
-    if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '') && extname(file) in types) {
-      if (!gzipped.has(file)) gzipped.set(file, gzipSync(body, { level: 9 }));
-      body = gzipped.get(file);
+    const accepts = (req.headers['accept-encoding'] || '').split(',').some((e) => {
+      const [coding, ...params] = e.split(';').map((x) => x.trim());
+      const q = params.find((x) => x.startsWith('q='));
+      return coding === 'gzip' && (q === undefined || Number(q.slice(2)) > 0);
+    });
+    if (gzip && accepts && extname(file) in types) {
+      const key = `${file}:${(await stat(file)).mtimeMs}`;
+      if (!gzipped.has(key)) gzipped.set(key, gzipSync(body, { level: 9 }));
+      body = gzipped.get(key);
       type['Content-Encoding'] = 'gzip';
       type.Vary = 'Accept-Encoding';
     }

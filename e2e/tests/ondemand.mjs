@@ -1,7 +1,7 @@
 // The app module on demand ("A small page"): a visit loads the boot page (the form) alone; the first
 // touch of the page loads the app; a click that comes before it says so and runs once it is there;
 // a failed load says why and retries; what was typed crosses over. Events in order, never clocks.
-import { assert, eq, expected, shared, test, watchedPage } from '../lib.mjs';
+import { assert, cardOutcome, eq, expected, shared, test, watchedPage } from '../lib.mjs';
 
 const APP_JS = /\/mcp-triage-web-[0-9a-f]{16}\.js(\?retry=\d+)?$/;
 const moduleFiles = (page) => page.evaluate(() => performance.getEntriesByType('resource')
@@ -130,3 +130,40 @@ test('everything typed on the boot page crosses over: endpoint, token, extra hea
   eq(await page.getByTestId('run-seconds').inputValue(), '42', 'time limit');
   await context.close();
 });
+
+test('a handed-over request that is not the one the app\'s engine asks for is let go of and sent anew: the run still completes once', async () => {
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  // Tamper with the handoff: every handed request claims another URL, so none matches.
+  await page.addInitScript(() => {
+    let load;
+    Object.defineProperty(window, 'mcpTriageLoadApp', {
+      configurable: true,
+      get: () => () => load().then((m) => ({ ...m, mount_from_boot: (h, wave) => {
+        for (const f of wave) if (f) f.url = `${f.url}?not-this-one`;
+        return m.mount_from_boot(h, wave);
+      } })),
+      set: (v) => { load = v; },
+    });
+  });
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(APP_JS, async (route) => { await held; await route.continue(); });
+  const posts = [];
+  page.on('request', (r) => { if (r.url() === shared.demoEndpoint && r.method() === 'POST') posts.push(`${r.headers().authorization ? 'token' : 'none'} ${r.postData()}`); });
+  await page.goto(shared.appUrl);
+  await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
+  await page.getByTestId('token').fill('demo-token');
+  const first = page.waitForRequest((r) => r.url() === shared.demoEndpoint, { timeout: 10000 });
+  await page.getByTestId('quick-check').click();
+  await first;
+  const sentByBoot = posts.length;
+  assert(sentByBoot >= 1, 'the boot page sent the first wave');
+  release();
+  await page.getByTestId('results').waitFor({ timeout: 45000 });
+  const twice = posts.filter((p, k) => posts.indexOf(p) !== k);
+  eq(twice.length, sentByBoot, `each request of the first wave went out again, once: ${twice.length} of ${sentByBoot}`);
+  eq(await page.locator('[data-testid=run-log] li', { hasText: 'run started' }).count(), 1, 'exactly one run');
+  eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['✓ success', 'none']), 'the run completed');
+  await context.close();
+}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });

@@ -123,6 +123,7 @@ fn Tool(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> imp
         demo: handed_demo,
         start,
         details_open,
+        started_at,
     } = handoff.unwrap_or_default();
     let form = FormState::new(initial);
     let demo: RwSignal<Option<DemoConfig>> = RwSignal::new(handed_demo);
@@ -137,7 +138,7 @@ fn Tool(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> imp
             let wave = first_wave
                 .try_update_value(std::mem::take)
                 .unwrap_or_default();
-            state.start_form(mode, &values, random, wave);
+            state.start_form(mode, &values, random, wave, started_at);
         });
     }
     // Esc cancels a run.
@@ -159,7 +160,7 @@ fn Tool(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> imp
     on_key.forget();
     let phase = state.phase;
     let on_start = Callback::new(move |(mode, values): (Mode, FormValues)| {
-        state.start_form(mode, &values, random_seed(), Vec::new())
+        state.start_form(mode, &values, random_seed(), Vec::new(), None)
     });
     view! {
         <SiteHeader />

@@ -27,7 +27,7 @@ fn served_from_loopback() -> bool {
 }
 
 /// What the boot page hands the app module.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Handoff {
     /// The form's values.
     pub form: FormValues,
@@ -39,6 +39,9 @@ pub struct Handoff {
     pub start: Option<(Mode, FormValues, u64)>,
     /// The examples section is open.
     pub details_open: bool,
+    /// When the click sent the run's first wave (the page's clock): the run's deadline counts
+    /// from it.
+    pub started_at: Option<f64>,
 }
 
 /// What a click asked the app for.
@@ -48,6 +51,25 @@ enum Want {
     Start(Mode, FormValues, u64),
     /// The examples section.
     Examples,
+}
+
+/// The requests a click sent before the app module was there.
+#[derive(Default)]
+struct FirstWave {
+    sent: Vec<Option<net::InFlight>>,
+    /// Held, never read: dropping them clears the timers (the app arms its own).
+    #[allow(dead_code)]
+    deadlines: Vec<net::DeadlineGuard>,
+    at: Option<f64>,
+}
+
+impl FirstWave {
+    /// Lets go of every request (a cancel, a failed load, a new click).
+    fn abort(self) {
+        for flight in self.sent.into_iter().flatten() {
+            flight.abort();
+        }
+    }
 }
 
 /// Where the app module stands.
@@ -66,8 +88,9 @@ struct Boot {
     load: RwSignal<Load>,
     want: RwSignal<Option<Want>>,
     module: StoredValue<Option<JsValue>, LocalStorage>,
-    /// The first wave of the run asked for, sent at the click.
-    first_wave: StoredValue<Vec<Option<net::InFlight>>, LocalStorage>,
+    /// The first wave of the run asked for, sent at the click, with the timers that hold it to the
+    /// core's deadlines until the app reads it, and when the click came.
+    first_wave: StoredValue<FirstWave, LocalStorage>,
 }
 
 impl Boot {
@@ -86,9 +109,27 @@ impl Boot {
                         self.hand_over();
                     }
                 }
-                Err(why) => self.load.set(Load::Failed(why)),
+                Err(why) => {
+                    // Nothing will read what the click sent: a retry starts the run afresh.
+                    self.drop_first_wave();
+                    self.load.set(Load::Failed(why));
+                }
             }
         });
+    }
+
+    fn drop_first_wave(self) {
+        if let Some(wave) = self.first_wave.try_update_value(std::mem::take) {
+            wave.abort();
+        }
+    }
+
+    /// Esc while a click waits for the app: the run is off, and so are its requests.
+    fn cancel(self) {
+        if matches!(self.want.get_untracked(), Some(Want::Start(..))) {
+            self.drop_first_wave();
+            self.want.set(None);
+        }
     }
 
     /// A click that needs the app: hand over now, or as soon as it is loaded. A run asked for
@@ -116,17 +157,26 @@ impl Boot {
         let Some((_, cfg, creds)) = run_config(mode, values, random) else {
             return;
         };
-        let wave = Engine::new(cfg).poll(net::now_ms()).send;
-        let sent = wave
+        let at = net::now_ms();
+        let limits = cfg.limits.clone();
+        let wave = Engine::new(cfg).poll(at).send;
+        let sent: Vec<Option<net::InFlight>> = wave
             .iter()
             .map(|out| net::start(out, &creds).ok())
             .collect();
-        for old in self
-            .first_wave
-            .try_update_value(|w| std::mem::replace(w, sent))
-            .unwrap_or_default()
-            .into_iter()
+        let deadlines = sent
+            .iter()
             .flatten()
+            .filter_map(|f| f.deadline_guard(&limits))
+            .collect();
+        let new = FirstWave {
+            sent,
+            deadlines,
+            at: Some(at),
+        };
+        if let Some(old) = self
+            .first_wave
+            .try_update_value(|w| std::mem::replace(w, new))
         {
             old.abort();
         }
@@ -143,7 +193,7 @@ impl Boot {
             .and_then(|root| root.query_selector("details.no-server").ok().flatten())
             .and_then(|d| d.dyn_into::<web_sys::HtmlDetailsElement>().ok())
             .is_some_and(|d| d.open());
-        let handoff = Handoff {
+        let mut handoff = Handoff {
             form: self.form.values(),
             demo: self.demo.get_untracked(),
             start: match want {
@@ -151,16 +201,18 @@ impl Boot {
                 Want::Examples => None,
             },
             details_open,
+            started_at: None,
         };
         let focus = Focus::now();
-        let wave = js_sys::Array::new();
-        for flight in self
+        let first = self
             .first_wave
             .try_update_value(std::mem::take)
-            .unwrap_or_default()
-        {
-            wave.push(&flight.map_or(JsValue::NULL, |f| f.to_js()));
+            .unwrap_or_default();
+        let wave = js_sys::Array::new();
+        for flight in &first.sent {
+            wave.push(&flight.as_ref().map_or(JsValue::NULL, |f| f.to_js()));
         }
+        handoff.started_at = first.at;
         match mount_app(&module, &handoff, &wave) {
             Ok(()) => {
                 if let Some(root) = element(BOOT_ROOT) {
@@ -172,7 +224,11 @@ impl Boot {
                 self.want.set(None);
                 self.form.clear();
             }
-            Err(why) => self.load.set(Load::Failed(why)),
+            Err(why) => {
+                // The app did not take the run: its requests are let go of, a retry starts afresh.
+                first.abort();
+                self.load.set(Load::Failed(why));
+            }
         }
     }
 }
@@ -298,7 +354,7 @@ fn BootPage() -> impl IntoView {
         load: RwSignal::new(Load::NotAsked),
         want: RwSignal::new(None),
         module: StoredValue::new_local(None),
-        first_wave: StoredValue::new_local(Vec::new()),
+        first_wave: StoredValue::new_local(FirstWave::default()),
     };
     // Left a shared link for "your own endpoint": an empty form, and the URL without the marker.
     let own = location_hash() == OWN_FORM;
@@ -346,7 +402,10 @@ fn BootPage() -> impl IntoView {
     // The first touch of the page (focus, pointer, key) loads the app, so a click rarely waits.
     view! {
         <div id=BOOT_ROOT class="boot" data-testid="boot" on:focusin=move |_| boot.ensure_loading()
-            on:pointerdown=move |_| boot.ensure_loading() on:keydown=move |_| boot.ensure_loading()>
+            on:pointerdown=move |_| boot.ensure_loading()
+            on:keydown=move |ev: web_sys::KeyboardEvent| {
+                if ev.key() == "Escape" { boot.cancel() } else { boot.ensure_loading() }
+            }>
             <SiteHeader />
             <main id="main" tabindex="-1">
                 <TargetForm form=boot.form demo=boot.demo busy=waiting on_start=on_start />

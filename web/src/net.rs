@@ -192,6 +192,18 @@ impl InFlight {
         self.controller.abort();
     }
 
+    /// Aborts the request at the core's first deadline for it (no headers by then), until the
+    /// guard is dropped: the boot page holds one while its first wave waits for the app module.
+    pub fn deadline_guard(&self, limits: &Limits) -> Option<DeadlineGuard> {
+        let reason: StopReason = Rc::new(Cell::new(None));
+        Timer::at(
+            RequestClock::start(self.started).next_deadline_ms(limits),
+            &self.controller,
+            &reason,
+        )
+        .map(DeadlineGuard)
+    }
+
     /// The request as a plain JS object, to cross from the boot module to the app module.
     pub fn to_js(&self) -> wasm_bindgen::JsValue {
         let o = js_sys::Object::new();
@@ -227,6 +239,16 @@ impl InFlight {
     }
 }
 
+/// See [`InFlight::deadline_guard`]: the timer is cleared when this is dropped.
+pub struct DeadlineGuard(#[allow(dead_code)] Timer);
+
+thread_local! {
+    /// A handler that does nothing, attached to every fetch promise as it is made: a request the
+    /// boot page sent waits for the app module to read it, and a refusal in between must not be
+    /// an unhandled rejection (the reading side still sees the refusal on the promise itself).
+    static IGNORE: Closure<dyn FnMut(wasm_bindgen::JsValue)> = Closure::new(|_| {});
+}
+
 /// Sends one request of the plan (the fetch only; [`finish`] reads the answer).
 pub fn start(out: &Outgoing, creds: &Credentials) -> Result<InFlight, String> {
     let window = web_sys::window().ok_or("no window")?;
@@ -248,8 +270,12 @@ pub fn start(out: &Outgoing, creds: &Credentials) -> Result<InFlight, String> {
         RequestMode::Cors,
         &controller.signal(),
     );
+    let promise = window.fetch_with_str_and_init(&out.url, &init);
+    IGNORE.with(|ignore| {
+        let _ = promise.catch(ignore);
+    });
     Ok(InFlight {
-        promise: window.fetch_with_str_and_init(&out.url, &init),
+        promise,
         controller,
         started,
         method: out.method.to_string(),

@@ -1,6 +1,6 @@
 //! The app's state: a few signals, and the run that drives the core engine through `net`.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use futures::StreamExt;
@@ -79,6 +79,8 @@ struct Run {
     limits: Limits,
     /// The first wave the boot page sent, taken by the first poll.
     handed: Rc<RefCell<Option<Vec<Option<net::InFlight>>>>>,
+    /// When the boot page sent it: the first poll starts the run's clock there.
+    started_at: Rc<Cell<Option<f64>>>,
 }
 
 impl AppState {
@@ -187,9 +189,10 @@ impl AppState {
         form: &FormValues,
         random: u64,
         handed: Vec<Option<net::InFlight>>,
+        started_at: Option<f64>,
     ) {
         if let Some((ep, cfg, creds)) = run_config(mode, form, random) {
-            self.start(ep, cfg, creds, handed);
+            self.start(ep, cfg, creds, handed, started_at);
         } else {
             for flight in handed.into_iter().flatten() {
                 flight.abort();
@@ -204,6 +207,7 @@ impl AppState {
         cfg: EngineConfig,
         creds: Credentials,
         handed: Vec<Option<net::InFlight>>,
+        started_at: Option<f64>,
     ) {
         self.steps.set(Vec::new());
         self.plan.set(None);
@@ -223,6 +227,7 @@ impl AppState {
             flights: Flights::default(),
             limits,
             handed: Rc::new(RefCell::new(Some(handed))),
+            started_at: Rc::new(Cell::new(started_at)),
         };
         self.run.set_value(Some(run.clone()));
         self.phase.set(Phase::Connecting);
@@ -296,7 +301,8 @@ impl AppState {
             if !self.is_current(&run) {
                 return;
             }
-            let poll = run.engine.borrow_mut().poll(net::now_ms());
+            let now = run.started_at.take().unwrap_or_else(net::now_ms);
+            let poll = run.engine.borrow_mut().poll(now);
             if poll.abort_all {
                 let n = run.flights.abort_all();
                 self.say(format!("run deadline passed: aborted {n} request(s)"));

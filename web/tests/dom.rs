@@ -235,6 +235,7 @@ async fn the_form_shows_handed_over_values_and_starts_with_exactly_them() {
         demo: None,
         start: Some((Mode::Review, values.clone(), u64::MAX - 1)),
         details_open: true,
+        started_at: Some(1234.5),
     };
     let text = serde_json::to_string(&handoff).unwrap();
     assert_eq!(serde_json::from_str::<Handoff>(&text).unwrap(), handoff);

@@ -65,21 +65,27 @@ pub fn Summary(report: RunReport) -> impl IntoView {
 #[component]
 pub fn LiveCards() -> impl IntoView {
     let state = expect_context::<AppState>();
-    move || {
-        let probes = state.report.get()?.card_groups().probes;
-        let names = state.secret_header_names.get();
-        (!probes.is_empty()).then(|| {
-            view! {
-                <section class="results live" data-testid="live-results" aria-label="Results so far">
-                    <h2>"Results so far"</h2>
-                    <div class="cards">
-                        {probes.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names.clone() /> }.into_any()).collect_view()}
-                    </div>
-                </section>
-            }
-            .into_any()
-        })
+    let probes = Signal::derive(move || {
+        state
+            .report
+            .with(|r| r.as_ref().map(|r| r.card_groups().probes))
+            .unwrap_or_default()
+    });
+    // Keyed by step: a card already shown stays as it is (open details, focus, selection) while
+    // the next ones arrive.
+    view! {
+        <Show when=move || probes.with(|p| !p.is_empty())>
+            <section class="results live" data-testid="live-results" aria-label="Results so far">
+                <h2>"Results so far"</h2>
+                <div class="cards">
+                    <For each=move || probes.get() key=|r| r.step.label() let:record>
+                        <RecordCard record=record secret_header_names=state.secret_header_names.get_untracked() />
+                    </For>
+                </div>
+            </section>
+        </Show>
     }
+    .into_any()
 }
 
 /// Everything after a run.
