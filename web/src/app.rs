@@ -43,16 +43,9 @@ pub fn SharedPage() -> impl IntoView {
     // "Run against your own endpoint": the page again (the boot page), without the link and
     // without the demo server's offer (`#own`, which the boot page reads and drops).
     let leave = Callback::new(move |_| {
-        if let Some(w) = web_sys::window()
-            && let Ok(history) = w.history()
+        if replace_fragment(OWN_FORM)
+            && let Some(w) = web_sys::window()
         {
-            let location = w.location();
-            let own = format!(
-                "{}{}{OWN_FORM}",
-                location.pathname().unwrap_or_default(),
-                location.search().unwrap_or_default()
-            );
-            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&own));
             let _ = w.location().reload();
         }
     });
@@ -60,6 +53,26 @@ pub fn SharedPage() -> impl IntoView {
         <header class="site-header"><h1>"MCP Triage"</h1></header>
         <main id="main" tabindex="-1"><SharedView shared=shared on_leave=leave /></main>
     }
+}
+
+/// Puts the page's path and query with `fragment` (or none: "") in the address bar, without a
+/// navigation; false when the page cannot.
+pub(crate) fn replace_fragment(fragment: &str) -> bool {
+    let Some(w) = web_sys::window() else {
+        return false;
+    };
+    let Ok(history) = w.history() else {
+        return false;
+    };
+    let location = w.location();
+    let url = format!(
+        "{}{}{fragment}",
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
+    );
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+        .is_ok()
 }
 
 /// The fragment "run against your own endpoint" leaves a shared link with: an empty form.

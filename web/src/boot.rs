@@ -10,7 +10,9 @@ use mcp_triage::engine::Mode;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::app::{NO_SERVER_SUMMARY, OWN_FORM, SiteHeader, location_hash, reload_on_share_link};
+use crate::app::{
+    NO_SERVER_SUMMARY, OWN_FORM, SiteHeader, location_hash, reload_on_share_link, replace_fragment,
+};
 use crate::components::target_form::{FormState, FormValues, TargetForm, random_seed, run_config};
 use crate::net::{self, DemoConfig};
 use mcp_triage::engine::Engine;
@@ -358,17 +360,8 @@ fn BootPage() -> impl IntoView {
     };
     // Left a shared link for "your own endpoint": an empty form, and the URL without the marker.
     let own = location_hash() == OWN_FORM;
-    if own
-        && let Some(w) = web_sys::window()
-        && let Ok(history) = w.history()
-    {
-        let location = w.location();
-        let path = format!(
-            "{}{}",
-            location.pathname().unwrap_or_default(),
-            location.search().unwrap_or_default()
-        );
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&path));
+    if own {
+        replace_fragment("");
     }
     if served_from_loopback() && !own {
         spawn_local(async move {
