@@ -391,3 +391,33 @@ async fn a_2_mib_body_of_controls_shows_as_one_collapsed_run_and_show_all_keeps_
             .is_some()
     );
 }
+
+#[wasm_bindgen_test]
+fn demo_json_is_read_by_the_browser_parser_as_serde_would_read_it() {
+    use mcp_triage_web::net::{DemoConfig, parse_demo_config};
+    let good = r#"{"endpoint":"http://127.0.0.1:8765/mcp","token_hint":"demo-token","server":"TypeScript SDK demo"}"#;
+    let cases = [
+        good,
+        r#"{"server":"s","endpoint":"http://localhost:1/mcp","token_hint":""}"#,
+        r#"{"endpoint":"e","token_hint":"t"}"#,
+        r#"{"endpoint":"e","token_hint":"t","server":"s","extra":1}"#,
+        r#"{"endpoint":"e","token_hint":"t","server":5}"#,
+        r#"{"endpoint":"e","token_hint":null,"server":"s"}"#,
+        "null",
+        "\"text\"",
+        "{",
+        "",
+    ];
+    for text in cases {
+        let ours = parse_demo_config(text);
+        let serde = serde_json::from_str::<DemoConfig>(text).ok();
+        assert_eq!(ours, serde, "{text}");
+    }
+    // serde would also read an array in field order; the file is always an object, and an array
+    // is refused.
+    assert_eq!(parse_demo_config(r#"["e","t","s"]"#), None);
+    assert_eq!(
+        parse_demo_config(good).map(|c| c.server),
+        Some("TypeScript SDK demo".to_string())
+    );
+}
