@@ -94,9 +94,26 @@ async function coldLoad(browser, url, when, throttled) {
   await page.addInitScript(when);
   await page.goto(url);
   const t = await page.waitForFunction(() => window.__benchAt, null, { timeout: 30000 }).then((h) => h.jsonValue());
+  phases.push({ url, throttled, at: t, ...(await page.evaluate(PHASES)) });
   await context.close();
   return t;
 }
+
+// Where a load's time went, from the page's own timeline: the HTML's arrival, the loader's User
+// Timing marks (Trunk.toml), and the module's wasm request (Resource Timing).
+const phases = [];
+const PHASES = () => {
+  const mark = (n) => performance.getEntriesByName(`mcp-triage:${n}`)[0]?.startTime ?? null;
+  const wasm = performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm'));
+  return {
+    html: performance.getEntriesByType('navigation')[0]?.responseEnd ?? null,
+    loader: mark('loader'),
+    wasmAsked: wasm?.startTime ?? null,
+    wasmIn: wasm?.responseEnd ?? null,
+    glue: mark('glue'),
+    started: mark('started'),
+  };
+};
 
 // In the page, before its scripts: note performance.now() when the moment comes.
 // Both pages by the same rule, checked once per frame: the page's own signal and a visible control.
@@ -272,6 +289,21 @@ for (const [cond, r] of Object.entries(ready)) {
 say(table([rows[0], rows[0].map(() => '---'), ...rows.slice(1)]));
 say();
 for (const [cond, r] of Object.entries(ready)) say(`- ${cond}: the Inspector's median over ours: **${(median(r.inspector) / median(r.ours)).toFixed(1)}×** (target ≥ 4×; ours ≤ ${cond === 'unthrottled' ? 300 : 400} ms).`);
+say();
+say('### Where the time goes');
+say();
+say('MCP Triage\'s loads above, step by step (median ms since navigation over the same samples): the HTML\'s last byte; the loader script runs (the browser has committed the navigation to a new renderer process and parsed the head, the same for any page); the boot module\'s wasm is asked for and its last byte is in (its JS glue and the stylesheet share the link); the glue has run; the wasm is compiled (streamed while it downloads) and instantiated and its main has mounted the form and set `data-app-ready`; ready, the first frame that shows the form (style and layout).');
+say();
+const steps = [['html', 'HTML in'], ['loader', 'loader runs'], ['wasmAsked', 'wasm asked'], ['wasmIn', 'wasm in'], ['glue', 'glue ran'], ['started', 'form mounted'], ['at', 'ready']];
+const stepRows = [['condition', ...steps.map(([, l]) => l)]];
+for (const throttled of [false, true]) {
+  const ours = phases.filter((x) => x.url === APP && x.throttled === throttled);
+  stepRows.push([throttled ? '20 Mbps / 40 ms RTT' : 'unthrottled', ...steps.map(([k]) => {
+    const xs = ours.map((x) => x[k]).filter((v) => typeof v === 'number');
+    return xs.length ? ms(median(xs)) : '?';
+  })]);
+}
+say(table([stepRows[0], stepRows[0].map(() => '---'), ...stepRows.slice(1)]));
 say();
 say('## First load');
 say();
