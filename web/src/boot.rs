@@ -153,15 +153,16 @@ impl Boot {
         }
     }
 
-    /// Sends the requests the run's engine asks for first (the core decides them; the app's
-    /// engine, built from the same values and seed, asks for the same ones and reads them).
+    /// Sends the run's connect requests, the first its engine asks for (the core decides them:
+    /// [`Engine::first_requests`]; the app's engine, built from the same values and seed, asks for
+    /// the same ones and reads them, and sends the rest of its first wave itself).
     fn send_first_wave(self, mode: Mode, values: &FormValues, random: u64) {
         let Some((_, cfg, creds)) = run_config(mode, values, random) else {
             return;
         };
         let at = net::now_ms();
         let limits = cfg.limits.clone();
-        let wave = Engine::new(cfg).poll(at).send;
+        let wave = Engine::first_requests(cfg);
         let sent: Vec<Option<net::InFlight>> = wave
             .iter()
             .map(|out| net::start(out, &creds).ok())

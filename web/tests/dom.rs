@@ -207,9 +207,7 @@ fn the_same_values_and_seed_give_the_same_first_wave_and_other_values_do_not() {
             ..values.clone()
         };
         let (_, cfg, _) = run_config(Mode::Quick, &values, random).unwrap();
-        mcp_triage::engine::Engine::new(cfg)
-            .poll(0.0)
-            .send
+        mcp_triage::engine::Engine::first_requests(cfg)
             .iter()
             .map(|o| format!("{} {} {:?} {:?}", o.method, o.url, o.headers, o.body))
             .collect::<Vec<_>>()

@@ -676,48 +676,7 @@ impl Engine {
             };
         }
 
-        // Connect.
-        if self.speaking_modern.is_none() {
-            self.speaking_modern = match self.cfg.era {
-                Era::Modern => Some(true),
-                Era::Legacy(_) => Some(false),
-                Era::Auto => None,
-            };
-        }
-        let connect_step = if self.modern() || self.speaking_modern.is_none() {
-            Step::Discover
-        } else {
-            Step::Initialize
-        };
-        let base_wave = if self.cfg.era == Era::Auto && connect_step == Step::Initialize {
-            2
-        } else {
-            1
-        };
-        if !self.was_sent(connect_step) {
-            let id = self.id();
-            let (method, params) = self.connect_params();
-            send.push(self.outgoing(connect_step, base_wave, method, Some(id), params, None));
-        }
-        // The no-token check repeats the connect request of the run's era without the token; auto
-        // sends it once discover has said which era (a bare discover to a legacy server would
-        // report "method not found", not how it treats a missing token).
-        if self.speaking_modern.is_some()
-            && self.cfg.has_token
-            && !self.stdio()
-            && !self.was_sent(Step::NoToken)
-        {
-            let id = self.id();
-            let wave = if self.cfg.era == Era::Auto && connect_step == Step::Discover {
-                base_wave + 1
-            } else {
-                base_wave
-            };
-            let (method, params) = self.connect_params();
-            let mut out = self.outgoing(Step::NoToken, wave, method, Some(id), params, None);
-            out.with_token = false;
-            send.push(out);
-        }
+        let base_wave = self.connect(&mut send);
         if self.speaking_modern.is_none() {
             // Auto: wait for discover to say which era.
             return self.finish_poll(send);
@@ -820,6 +779,64 @@ impl Engine {
             send.push(del);
         }
         self.finish_poll(send)
+    }
+
+    /// The requests a run's first [`Engine::poll`] sends, and nothing else: the connect request
+    /// and the no-token check of `cfg`'s era. A shell that sends a run's first wave before its
+    /// engine is there (the page's boot module, at the click) asks this: the decision is the one
+    /// `poll` makes, without the rest of the run in the shell's code.
+    pub fn first_requests(cfg: EngineConfig) -> Vec<Outgoing> {
+        let mut engine = Engine::new(cfg);
+        let mut send = Vec::new();
+        engine.connect(&mut send);
+        send
+    }
+
+    /// Connect: the connect request of the run's era (discover or initialize) and the no-token
+    /// check, each once. Returns the connect request's wave.
+    fn connect(&mut self, send: &mut Vec<Outgoing>) -> u32 {
+        if self.speaking_modern.is_none() {
+            self.speaking_modern = match self.cfg.era {
+                Era::Modern => Some(true),
+                Era::Legacy(_) => Some(false),
+                Era::Auto => None,
+            };
+        }
+        let connect_step = if self.modern() || self.speaking_modern.is_none() {
+            Step::Discover
+        } else {
+            Step::Initialize
+        };
+        let base_wave = if self.cfg.era == Era::Auto && connect_step == Step::Initialize {
+            2
+        } else {
+            1
+        };
+        if !self.was_sent(connect_step) {
+            let id = self.id();
+            let (method, params) = self.connect_params();
+            send.push(self.outgoing(connect_step, base_wave, method, Some(id), params, None));
+        }
+        // The no-token check repeats the connect request of the run's era without the token; auto
+        // sends it once discover has said which era (a bare discover to a legacy server would
+        // report "method not found", not how it treats a missing token).
+        if self.speaking_modern.is_some()
+            && self.cfg.has_token
+            && !self.stdio()
+            && !self.was_sent(Step::NoToken)
+        {
+            let id = self.id();
+            let wave = if self.cfg.era == Era::Auto && connect_step == Step::Discover {
+                base_wave + 1
+            } else {
+                base_wave
+            };
+            let (method, params) = self.connect_params();
+            let mut out = self.outgoing(Step::NoToken, wave, method, Some(id), params, None);
+            out.with_token = false;
+            send.push(out);
+        }
+        base_wave
     }
 
     fn finish_poll(&mut self, send: Vec<Outgoing>) -> Poll {

@@ -204,6 +204,56 @@ fn outcome(engine: &Engine, p: ProbeName) -> (Channel, Cause) {
 }
 
 #[test]
+fn first_requests_are_the_first_polls_connect_requests_in_every_era_mode_and_transport() {
+    use mcp_triage::exchange::Transport;
+    let eras = [
+        Era::Legacy("2025-11-25".into()),
+        Era::Legacy("2025-03-26".into()),
+        Era::Modern,
+        Era::Auto,
+    ];
+    let mut checked = 0;
+    for era in eras {
+        for &mode in Mode::ALL {
+            for has_token in [true, false] {
+                for &transport in Transport::ALL {
+                    let cfg = EngineConfig {
+                        transport,
+                        ..config(era.clone(), mode, has_token)
+                    };
+                    let first = Engine::first_requests(cfg.clone());
+                    let poll = Engine::new(cfg).poll(0.0).send;
+                    assert!(!first.is_empty(), "{era:?} {mode:?}");
+                    assert!(first.len() <= poll.len());
+                    assert_eq!(
+                        first[..],
+                        poll[..first.len()],
+                        "{era:?} {mode:?} {transport:?}"
+                    );
+                    assert!(
+                        first.iter().all(|o| matches!(
+                            o.step,
+                            Step::Initialize | Step::Discover | Step::NoToken
+                        )),
+                        "{first:?}"
+                    );
+                    // The rest of a first poll waits for the engine: only a 2026-07-28 run asks
+                    // for more in its first wave (the tool list, the GET check, probe A).
+                    let rest = &poll[first.len()..];
+                    assert_eq!(rest.is_empty(), era != Era::Modern, "{era:?} {rest:?}");
+                    assert!(rest.iter().all(|o| matches!(
+                        o.step,
+                        Step::ToolsList(_) | Step::Get | Step::Probe(ProbeName::A)
+                    )));
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 32);
+}
+
+#[test]
 fn legacy_stateless_seed_in_three_waves() {
     let (engine, waves) = run(
         Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, true)),
