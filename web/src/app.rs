@@ -144,7 +144,7 @@ fn Tool(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> imp
     // The demo server's offer comes from the boot page (it read demo.json); an opened share link
     // sends no request at all, and "run against your own endpoint" leads to an empty form.
     // What the boot page's click asked for runs as soon as the app is there.
-    // The boot page sent its first wave already: the run reads it.
+    // The boot page sent the run's connect requests already: the run reads them.
     let first_wave = StoredValue::new_local(first_wave);
     if let Some((mode, values, random)) = start {
         spawn_local(async move {

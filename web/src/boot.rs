@@ -90,8 +90,8 @@ struct Boot {
     load: RwSignal<Load>,
     want: RwSignal<Option<Want>>,
     module: StoredValue<Option<JsValue>, LocalStorage>,
-    /// The first wave of the run asked for, sent at the click, with the timers that hold it to the
-    /// core's deadlines until the app reads it, and when the click came.
+    /// The connect requests of the run asked for, sent at the click, with the timers that hold
+    /// them to the core's deadlines until the app reads them, and when the click came.
     first_wave: StoredValue<FirstWave, LocalStorage>,
 }
 
@@ -138,7 +138,7 @@ impl Boot {
     /// stays asked for: opening the examples meanwhile does not replace it.
     fn ask(self, want: Want) {
         if !(want == Want::Examples && self.want.with_untracked(Option::is_some)) {
-            // A run starts at the click: its first wave goes out now, the app reads the answers.
+            // A run starts at the click: its connect requests go out now, the app reads the answers.
             if let Want::Start(mode, values, random) = &want
                 && self.load.get_untracked() != Load::Loaded
             {

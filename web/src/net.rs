@@ -170,7 +170,7 @@ fn build_init(
 }
 
 /// A request on its way: its fetch promise, its abort controller and when it was sent. The boot
-/// page sends the first wave of a Quick check this way and hands it to the app (see [`InFlight::to_js`]),
+/// page sends a run's connect requests this way and hands it to the app (see [`InFlight::to_js`]),
 /// which reads it with [`finish`] as if it had sent it.
 pub struct InFlight {
     promise: js_sys::Promise,
@@ -589,7 +589,8 @@ pub fn parse_endpoint(
 }
 
 /// Reads `demo.json` with the browser's own JSON parser: an object of exactly the three string
-/// fields, or nothing. (The boot page's only JSON reading: serde_json's reader would add ≈ 9 KB to
+/// fields, or nothing. (Unlike serde, a repeated key keeps its last value and a lone surrogate
+/// escape is read lossily; the file is ours, and its endpoint must still be a loopback URL.) (The boot page's only JSON reading: serde_json's reader would add ≈ 9 KB to
 /// every visit's gzip bytes.)
 pub fn parse_demo_config(text: &str) -> Option<DemoConfig> {
     let value = js_sys::JSON::parse(text).ok()?;

@@ -77,7 +77,7 @@ struct Run {
     creds: Credentials,
     flights: Flights,
     limits: Limits,
-    /// The first wave the boot page sent, taken by the first poll.
+    /// The connect requests the boot page sent at the click, taken by the first poll.
     handed: Rc<RefCell<Option<Vec<Option<net::InFlight>>>>>,
     /// When the boot page sent it: the first poll starts the run's clock there.
     started_at: Rc<Cell<Option<f64>>>,

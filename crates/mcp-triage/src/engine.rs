@@ -781,10 +781,12 @@ impl Engine {
         self.finish_poll(send)
     }
 
-    /// The requests a run's first [`Engine::poll`] sends, and nothing else: the connect request
-    /// and the no-token check of `cfg`'s era. A shell that sends a run's first wave before its
-    /// engine is there (the page's boot module, at the click) asks this: the decision is the one
-    /// `poll` makes, without the rest of the run in the shell's code.
+    /// The run's connect requests, the first its first [`Engine::poll`] sends: the connect request
+    /// of `cfg`'s era and the no-token check. For a legacy or auto run that is the whole first
+    /// poll; a 2026-07-28 run's first poll goes on with the tool list, the GET check and probe A.
+    /// A shell that starts a run before its engine is there (the page's boot module, at the click)
+    /// sends these: the decision is the one `poll` makes, without the rest of the run in the
+    /// shell's code.
     pub fn first_requests(cfg: EngineConfig) -> Vec<Outgoing> {
         let mut engine = Engine::new(cfg);
         let mut send = Vec::new();

@@ -208,6 +208,7 @@ fn first_requests_are_the_first_polls_connect_requests_in_every_era_mode_and_tra
     use mcp_triage::exchange::Transport;
     let eras = [
         Era::Legacy("2025-11-25".into()),
+        Era::Legacy("2025-06-18".into()),
         Era::Legacy("2025-03-26".into()),
         Era::Modern,
         Era::Auto,
@@ -250,7 +251,7 @@ fn first_requests_are_the_first_polls_connect_requests_in_every_era_mode_and_tra
             }
         }
     }
-    assert_eq!(checked, 32);
+    assert_eq!(checked, 40);
 }
 
 #[test]
