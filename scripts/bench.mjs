@@ -305,6 +305,16 @@ for (const throttled of [false, true]) {
 }
 say(table([stepRows[0], stepRows[0].map(() => '---'), ...stepRows.slice(1)]));
 say();
+const pageKiB = (pageFiles.reduce((a, [, b]) => a + b, 0) / 1024).toFixed(1);
+for (const [cond, throttled] of [['unthrottled', false], ['20 Mbps / 40 ms RTT', true]]) {
+  const ours = phases.filter((x) => x.url === APP && x.throttled === throttled && [x.loader, x.wasmAsked, x.wasmIn, x.glue, x.started].every((v) => typeof v === 'number'));
+  if (!ours.length) continue;
+  const m = (f) => ms(median(ours.map(f)));
+  const target = median(ready[cond].inspector) / 4;
+  const gap = median(ready[cond].ours) - target;
+  say(`- ${cond}, per load (medians): ${m((x) => x.loader)} ms before the loader runs; ${m((x) => x.wasmIn - x.wasmAsked)} ms from asking for the wasm to its last byte (the page's first load is ${pageKiB} KiB at gzip -9); ${m((x) => x.started - Math.max(x.wasmIn, x.glue))} ms from there to the mounted form; ${m((x) => x.at - x.started)} ms to the first frame that shows it. 4× sooner than the Inspector's median means ready by ${ms(target)} ms: ${gap > 0 ? `${ms(gap)} ms short of it` : 'met'}.`);
+}
+say();
 say('## First load');
 say();
 say('Every response body at gzip -9 from navigation until the network is idle, with no input (what `e2e/tests/firstload.mjs` gates; `docs/first-load.tsv` is its committed table).');
