@@ -10,7 +10,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
@@ -187,7 +187,8 @@ async function quickCheck(browser, { endpoint, token, era, measure, atReady = fa
 }
 
 const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT }).toString().trim();
-const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT }).toString().trim() ? ' (with uncommitted changes)' : '';
+// Its own output does not count as a change to what was measured.
+const dirty = execFileSync('git', ['status', '--porcelain', '--', '.', `:(exclude)${relative(ROOT, OUT)}`], { cwd: ROOT }).toString().trim() ? ' (with uncommitted changes)' : '';
 const machine = `${cpus().length} × ${cpus()[0]?.model?.trim() || 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB`;
 
 // Servers: the demo (stateless and stateful), the Python peer, the hostile server, our dist and the
