@@ -330,7 +330,7 @@ say();
 say('## A run');
 say();
 say(`- Stateful Quick check (TypeScript demo \`--stateful\`, loopback, the app module loaded by the first touch as while a user types): the four probe cards are all on screen ${ms(median(lastCard))} ms after the click (median; samples ${lastCard.map(ms).join(', ')} ms; target ≤ 500 ms), while the GET check still waits up to the core's first-event window for its stream.`);
-say(`- The same run clicked before the app module is there (its load held until the click, so the boot page sends the first wave and hands it over): ${ms(median(lastCardAtReady))} ms (median; samples ${lastCardAtReady.map(ms).join(', ')} ms).`);
+say(`- The same run clicked before the app module is there (its load held until the click, so the boot page sends the run's connect requests and hands them over): ${ms(median(lastCardAtReady))} ms (median; samples ${lastCardAtReady.map(ms).join(', ')} ms).`);
 say(`- Longest main-thread task during a Quick check: ${ms(Math.max(...quickLongest))} ms (over ${RUNS} runs; 0 means none over 50 ms). During a run whose probe C answers a ~4 MiB hostile body: ${ms(hostileLongest)} ms.`);
 say();
 say('Request waves per era (the rounds the summary counts up to the last probe answer), each request held 50 ms by a delaying proxy of ours (a wave costs one delay however many requests it holds); wall time from the click to the results (it includes the GET check\'s first-event window where the server opens a stream), and the requests and preflights the proxy saw.');
