@@ -172,7 +172,7 @@ async function quickCheck(browser, { endpoint, token, era, measure, atReady = fa
   await page.goto(APP);
   await page.waitForFunction(() => document.documentElement.hasAttribute('data-app-ready'));
   // The first touch loads the app module: let it arrive, as it does while a user types; or click
-  // before it is there (atReady: the boot page sends the first wave and hands it over).
+  // before it is there (atReady: the boot page sends the run's connect requests and hands them over).
   const appStarted = page.evaluate(() => new Promise((r) => addEventListener('mcp-triage-module', (e) => { if (e.detail.name === 'app') r(); })));
   if (atReady) await page.route(/mcp-triage-web-[0-9a-f]+\.js$/, async (route) => { await page.waitForFunction(() => window.__clickAt); await route.continue(); });
   await page.getByTestId('endpoint').fill(endpoint);
