@@ -589,9 +589,10 @@ pub fn parse_endpoint(
 }
 
 /// Reads `demo.json` with the browser's own JSON parser: an object of exactly the three string
-/// fields, or nothing. (Unlike serde, a repeated key keeps its last value and a lone surrogate
-/// escape is read lossily; the file is ours, and its endpoint must still be a loopback URL.) (The boot page's only JSON reading: serde_json's reader would add ≈ 9 KB to
-/// every visit's gzip bytes.)
+/// fields, or nothing. This is the boot page's only JSON reading, and serde_json's reader would
+/// add ≈ 9 KB to every visit's gzip bytes. Unlike serde, a repeated key keeps its last value and a
+/// lone surrogate escape is read lossily: the file is ours, and its endpoint must still be a
+/// loopback URL.
 pub fn parse_demo_config(text: &str) -> Option<DemoConfig> {
     let value = js_sys::JSON::parse(text).ok()?;
     if js_sys::Array::is_array(&value) {
