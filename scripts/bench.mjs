@@ -10,7 +10,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
@@ -28,6 +28,8 @@ mkdirSync(BENCH, { recursive: true });
 const P = { app: 19520, inspector: 19521, demo: 19522, stateful: 19523, python: 19524, hostile: 19525, proxy: 19530 };
 const APP = `http://127.0.0.1:${P.app}/`;
 const THROTTLED = { offline: false, latency: 40, downloadThroughput: 20e6 / 8, uploadThroughput: 20e6 / 8 };
+// The two conditions, by the name the report gives them.
+const CONDITIONS = [['unthrottled', false], ['20 Mbps / 40 ms RTT', true]];
 
 const children = [];
 process.on('exit', () => { for (const c of children) { try { c.kill('SIGTERM'); } catch { /* gone */ } } });
@@ -188,7 +190,9 @@ async function quickCheck(browser, { endpoint, token, era, measure, atReady = fa
 
 const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT }).toString().trim();
 // Its own output does not count as a change to what was measured.
-const dirty = execFileSync('git', ['status', '--porcelain', '--', '.', `:(exclude)${relative(ROOT, OUT)}`], { cwd: ROOT }).toString().trim() ? ' (with uncommitted changes)' : '';
+const ownOut = relative(ROOT, OUT);
+const outside = ownOut.startsWith('..') || isAbsolute(ownOut);
+const dirty = execFileSync('git', ['status', '--porcelain', '--', '.', ...(outside ? [] : [`:(exclude)${ownOut}`])], { cwd: ROOT }).toString().trim() ? ' (with uncommitted changes)' : '';
 const machine = `${cpus().length} × ${cpus()[0]?.model?.trim() || 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB`;
 
 // Servers: the demo (stateless and stateful), the Python peer, the hostile server, our dist and the
@@ -213,7 +217,7 @@ const say = (line = '') => { out.push(line); console.log(line); };
 
 // 1. Ready, both pages, both conditions: the samples alternate between the pages within a run.
 const ready = {};
-for (const [cond, throttled] of [['unthrottled', false], ['20 Mbps / 40 ms RTT', true]]) {
+for (const [cond, throttled] of CONDITIONS) {
   ready[cond] = { ours: [], inspector: [], share: [] };
   for (let i = 0; i < RUNS; i++) {
     ready[cond].ours.push(await coldLoad(browser, APP, OUR_READY, throttled));
@@ -297,9 +301,9 @@ say('MCP Triage\'s loads above, step by step (median ms since navigation over th
 say();
 const steps = [['html', 'HTML in'], ['loader', 'loader runs'], ['wasmAsked', 'wasm asked'], ['wasmIn', 'wasm in'], ['glue', 'glue ran'], ['started', 'form mounted'], ['at', 'ready']];
 const stepRows = [['condition', ...steps.map(([, l]) => l)]];
-for (const throttled of [false, true]) {
+for (const [cond, throttled] of CONDITIONS) {
   const ours = phases.filter((x) => x.url === APP && x.throttled === throttled);
-  stepRows.push([throttled ? '20 Mbps / 40 ms RTT' : 'unthrottled', ...steps.map(([k]) => {
+  stepRows.push([cond, ...steps.map(([k]) => {
     const xs = ours.map((x) => x[k]).filter((v) => typeof v === 'number');
     return xs.length ? ms(median(xs)) : '?';
   })]);
@@ -307,7 +311,7 @@ for (const throttled of [false, true]) {
 say(table([stepRows[0], stepRows[0].map(() => '---'), ...stepRows.slice(1)]));
 say();
 const pageKiB = (pageFiles.reduce((a, [, b]) => a + b, 0) / 1024).toFixed(1);
-for (const [cond, throttled] of [['unthrottled', false], ['20 Mbps / 40 ms RTT', true]]) {
+for (const [cond, throttled] of CONDITIONS) {
   const ours = phases.filter((x) => x.url === APP && x.throttled === throttled && [x.loader, x.wasmAsked, x.wasmIn, x.glue, x.started].every((v) => typeof v === 'number'));
   if (!ours.length) continue;
   const m = (f) => ms(median(ours.map(f)));
