@@ -1,5 +1,7 @@
-//! The only network code of the app: `fetch` with the safety settings, streamed reading with caps and
-//! deadlines, cancellation, the CORS doctor's token-free requests, and the same-origin demo file.
+//! The only network code of the app: `fetch` with the safety settings, streamed reading that reports
+//! what the browser shows to the core's `RequestReader` (which decides caps, media types, redirects,
+//! deadlines and how each request ends), cancellation, the CORS doctor's token-free requests, and
+//! the same-origin demo file.
 //!
 //! Every request: `redirect: "manual"`, `credentials: "omit"`, `referrerPolicy: "no-referrer"`,
 //! `cache: "no-store"`, its own AbortController. The token goes only into the `Authorization` header
@@ -12,10 +14,10 @@ use std::rc::Rc;
 use js_sys::{Reflect, Uint8Array};
 use mcp_triage::Limits;
 use mcp_triage::cors::{DiagOutcome, DiagRequest};
-use mcp_triage::engine::{Outgoing, unanswered_exchange};
-use mcp_triage::exchange::{BodyEnd, Exchange, TransportError, Vantage};
+use mcp_triage::engine::Outgoing;
+use mcp_triage::exchange::{Exchange, Vantage};
 use mcp_triage::redact::redact_exchange;
-use mcp_triage::{BodyReader, ReadStep, RequestClock};
+use mcp_triage::{Next, ReadEvent, ReadFailure, RequestReader};
 use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
@@ -28,13 +30,14 @@ use web_sys::{
 
 pub use mcp_triage::redact::Credentials;
 
-/// Why a request stopped early, set by whoever stopped it (a deadline timer, or Cancel).
-type StopReason = Rc<Cell<Option<BodyEnd>>>;
+/// Set when Cancel (or the run's deadline) let go of a request, so its reader reports a Cancel
+/// rather than the failure the abort causes.
+type Cancelled = Rc<Cell<bool>>;
 
 /// Every request in flight, so Cancel can abort them all.
 #[derive(Clone, Default)]
 pub struct Flights {
-    inner: Rc<RefCell<Vec<(AbortController, StopReason)>>>,
+    inner: Rc<RefCell<Vec<(AbortController, Cancelled)>>>,
 }
 
 impl Flights {
@@ -42,17 +45,17 @@ impl Flights {
     pub fn abort_all(&self) -> usize {
         let flights = std::mem::take(&mut *self.inner.borrow_mut());
         let n = flights.len();
-        for (controller, reason) in flights {
-            if reason.get().is_none() {
-                reason.set(Some(BodyEnd::Aborted));
-            }
+        for (controller, cancelled) in flights {
+            cancelled.set(true);
             controller.abort();
         }
         n
     }
 
-    fn add(&self, c: &AbortController, reason: &Rc<Cell<Option<BodyEnd>>>) {
-        self.inner.borrow_mut().push((c.clone(), reason.clone()));
+    fn add(&self, c: &AbortController) -> Cancelled {
+        let cancelled = Rc::new(Cell::new(false));
+        self.inner.borrow_mut().push((c.clone(), cancelled.clone()));
+        cancelled
     }
 
     fn remove(&self, c: &AbortController) {
@@ -60,7 +63,7 @@ impl Flights {
     }
 }
 
-/// A one-shot timer that aborts a request; cleared when dropped.
+/// A one-shot timer that aborts a request at a moment the core named; cleared when dropped.
 struct Timer {
     id: i32,
     _closure: Closure<dyn FnMut()>,
@@ -68,27 +71,13 @@ struct Timer {
 
 impl Timer {
     /// A timer for the absolute time `at_ms` on [`now_ms`]'s clock.
-    fn at(at_ms: f64, controller: &AbortController, reason: &StopReason) -> Option<Timer> {
-        Timer::new(at_ms - now_ms(), controller, reason)
-    }
-
-    fn new(
-        ms: f64,
-        controller: &AbortController,
-        reason: &Rc<Cell<Option<BodyEnd>>>,
-    ) -> Option<Timer> {
+    fn at(at_ms: f64, controller: &AbortController) -> Option<Timer> {
         let controller = controller.clone();
-        let reason = reason.clone();
-        let closure = Closure::<dyn FnMut()>::new(move || {
-            if reason.get().is_none() {
-                reason.set(Some(BodyEnd::Deadline));
-            }
-            controller.abort();
-        });
+        let closure = Closure::<dyn FnMut()>::new(move || controller.abort());
         let id = web_sys::window()?
             .set_timeout_with_callback_and_timeout_and_arguments_0(
                 closure.as_ref().unchecked_ref(),
-                ms.max(0.0).min(i32::MAX as f64) as i32,
+                timeout_ms(at_ms),
             )
             .ok()?;
         Some(Timer {
@@ -106,16 +95,59 @@ impl Drop for Timer {
     }
 }
 
+/// The delay `setTimeout` needs to fire no sooner than `at_ms` (it counts whole milliseconds).
+fn timeout_ms(at_ms: f64) -> i32 {
+    (at_ms - now_ms()).ceil().clamp(0.0, i32::MAX as f64) as i32
+}
+
+/// A promise that resolves at a moment, and the timeout behind it, cleared when dropped: how a
+/// read waits for the core's next moment.
+struct Alarm {
+    future: JsFuture,
+    id: Option<i32>,
+}
+
+impl Alarm {
+    fn at(at_ms: f64) -> Alarm {
+        let mut id = None;
+        let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+            id = web_sys::window().and_then(|w| {
+                w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, timeout_ms(at_ms))
+                    .ok()
+            });
+        });
+        Alarm {
+            future: JsFuture::from(promise),
+            id,
+        }
+    }
+}
+
+impl Drop for Alarm {
+    fn drop(&mut self) {
+        if let (Some(w), Some(id)) = (web_sys::window(), self.id) {
+            w.clear_timeout_with_handle(id);
+        }
+    }
+}
+
+/// What came first: the promise (its outcome) or the core's moment (`None`).
+async fn before(
+    promise: &mut JsFuture,
+    until_ms: f64,
+) -> Option<Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>> {
+    let mut alarm = Alarm::at(until_ms);
+    match futures::future::select(promise, &mut alarm.future).await {
+        futures::future::Either::Left((outcome, _)) => Some(outcome),
+        futures::future::Either::Right(_) => None,
+    }
+}
+
 /// Resolves at `at_ms` on [`now_ms`]'s clock (at once if that has passed): how the run loop wakes
 /// for the engine's [`mcp_triage::engine::Engine::poll_timeout`].
 pub async fn sleep_until(at_ms: f64) {
-    let ms = (at_ms - now_ms()).clamp(0.0, i32::MAX as f64) as i32;
-    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-        }
-    });
-    let _ = JsFuture::from(promise).await;
+    let mut alarm = Alarm::at(at_ms);
+    let _ = (&mut alarm.future).await;
 }
 
 /// Milliseconds since the page loaded (the shell's clock; the core never reads one).
@@ -195,11 +227,9 @@ impl InFlight {
     /// Aborts the request at the core's first deadline for it (no headers by then), until the
     /// guard is dropped: the boot page holds one while its first wave waits for the app module.
     pub fn deadline_guard(&self, limits: &Limits) -> Option<DeadlineGuard> {
-        let reason: StopReason = Rc::new(Cell::new(None));
         Timer::at(
-            RequestClock::start(self.started).next_deadline_ms(limits),
+            mcp_triage::head_deadline_ms(self.started, limits),
             &self.controller,
-            &reason,
         )
         .map(DeadlineGuard)
     }
@@ -309,16 +339,23 @@ pub async fn send(
             .await
         }
         Err(detail) => {
-            let mut exchange = unanswered_exchange(out, creds, Vantage::Browser);
-            exchange.transport_error = Some(TransportError::Network);
-            exchange.transport_error_detail = Some(detail);
-            exchange
+            let now = now_ms();
+            let mut reader = RequestReader::new(out, creds, Vantage::Browser, limits, now);
+            reader.on(
+                now,
+                ReadEvent::Failed {
+                    kind: ReadFailure::Other,
+                    detail,
+                },
+            );
+            reader.finish(now)
         }
     }
 }
 
-/// Reads the answer to a request [`start`] sent, under the core's deadlines counted from when it
-/// was sent, and records the exchange.
+/// Reads the answer to a request [`start`] sent and records the exchange. What the browser shows
+/// goes to the core's reader as it comes (the head, each chunk, a failure, the end, the core's next
+/// moment passing, Cancel); the reader says when to let go and how the request ended.
 pub async fn finish(
     out: &Outgoing,
     creds: &Credentials,
@@ -328,176 +365,144 @@ pub async fn finish(
     on_event: &dyn Fn(FlightEvent),
     on_server_request: &dyn Fn(Value),
 ) -> Exchange {
-    let mut exchange = unanswered_exchange(out, creds, Vantage::Browser);
     let InFlight {
         promise,
         controller,
         started,
         ..
     } = flight;
-    let reason: Rc<Cell<Option<BodyEnd>>> = Rc::new(Cell::new(None));
-    flights.add(&controller, &reason);
-    // The core decides the deadlines; this shell arms one timer for the next one.
-    let mut clock = RequestClock::start(started);
-    let mut timer = Timer::at(clock.next_deadline_ms(limits), &controller, &reason);
-    let fetched = JsFuture::from(promise).await;
-    let response: web_sys::Response = match fetched.map(|r| r.dyn_into::<web_sys::Response>()) {
-        Ok(Ok(r)) => r,
-        Ok(Err(_)) | Err(_) => {
-            let detail = match &fetched_err_text(&reason) {
-                Some(t) => t.clone(),
-                None => "fetch rejected (network error, CORS refusal, DNS, refused connection or mixed content)".into(),
-            };
-            exchange.transport_error = Some(match reason.get() {
-                Some(BodyEnd::Deadline) => TransportError::Timeout,
-                Some(BodyEnd::Aborted) => TransportError::Aborted,
-                _ => TransportError::Network,
-            });
-            exchange.transport_error_detail = Some(detail);
-            exchange.elapsed_ms = Some(now_ms() - started);
-            flights.remove(&controller);
-            return exchange;
-        }
-    };
-    if response.type_() == ResponseType::Opaqueredirect {
-        exchange.transport_error = Some(TransportError::RedirectRefused);
-        exchange.transport_error_detail =
-            Some("the server answered with a redirect; it was not followed".into());
-        exchange.elapsed_ms = Some(now_ms() - started);
-        flights.remove(&controller);
-        return exchange;
-    }
-    on_event(FlightEvent::Headers);
-    clock.headers(now_ms());
-    let mut resp_headers: Vec<(String, String)> = Vec::new();
-    if let Ok(Some(iter)) = js_sys::try_iter(&response.headers()) {
-        for entry in iter.flatten() {
-            let pair = js_sys::Array::from(&entry);
-            let k = pair.get(0).as_string().unwrap_or_default();
-            let v = pair.get(1).as_string().unwrap_or_default();
-            // Recorded as they came: the core redacts the exchange when it is handed back.
-            resp_headers.push((k, v));
-        }
-    }
-    let content_type = resp_headers
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("content-type"))
-        .map(|(_, v)| v.clone());
-    let content_length = resp_headers
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
-        .map(|(_, v)| v.clone());
-    let mut body_reader = BodyReader::new(content_type.as_deref(), out.expect_id.clone(), limits);
-    let mut end = BodyEnd::Complete;
-    let is_sse = content_type
-        .as_deref()
-        .is_some_and(|c| c.contains("text/event-stream"));
-    if out.headers_only && is_sse {
-        // A GET stream: read only its first event (an old HTTP+SSE endpoint opens with `endpoint`),
-        // for at most a moment, then let go of the stream.
-        drop(timer);
-        timer = Timer::at(clock.first_event_deadline_ms(limits), &controller, &reason);
-        end = first_event(&response, &mut body_reader, limits, &reason).await;
-    } else if out.headers_only {
-        end = BodyEnd::StoppedAfterResponse;
-    } else if body_reader.declared_length_too_large(content_length.as_deref()) {
-        end = BodyEnd::SizeCap;
-    } else if let Some(stream) = response.body()
-        && let Ok(reader) = stream
-            .get_reader()
-            .dyn_into::<ReadableStreamDefaultReader>()
-    {
-        loop {
-            timer = Timer::at(clock.next_deadline_ms(limits), &controller, &reason);
-            let chunk = JsFuture::from(reader.read()).await;
-            clock.chunk(now_ms());
-            let Ok(chunk) = chunk else {
-                end = reason.get().unwrap_or(BodyEnd::Aborted);
-                break;
-            };
-            let done = Reflect::get(&chunk, &"done".into())
-                .ok()
-                .and_then(|d| d.as_bool())
-                .unwrap_or(true);
-            if done {
-                break;
-            }
-            let Ok(value) = Reflect::get(&chunk, &"value".into()) else {
-                break;
-            };
-            let bytes = Uint8Array::new(&value).to_vec();
-            let step = body_reader.push(&bytes);
-            for request in body_reader.take_server_requests() {
-                on_server_request(request);
-            }
-            if let ReadStep::Stop(why) = step {
-                end = why;
-                let _ = reader.cancel();
-                break;
-            }
-        }
-    }
-    drop(timer);
-    if out.headers_only || end != BodyEnd::Complete {
-        controller.abort();
-    }
+    let cancelled = flights.add(&controller);
+    let mut reader = RequestReader::new(out, creds, Vantage::Browser, limits, started);
+    read(
+        &mut reader,
+        promise,
+        &cancelled,
+        on_event,
+        on_server_request,
+    )
+    .await;
+    // Letting go: a body read to its end is not affected; anything else stops here.
+    controller.abort();
     flights.remove(&controller);
-    let status = response.status();
-    exchange.response = Some(body_reader.into_response(status, resp_headers, end));
-    exchange.elapsed_ms = Some(now_ms() - started);
-    exchange
+    reader.finish(now_ms())
 }
 
-/// Reads a GET stream until its first event; the caller's timer lets go of it at the core's
-/// first-event deadline.
-async fn first_event(
-    response: &web_sys::Response,
-    body_reader: &mut BodyReader,
-    limits: &Limits,
-    reason: &StopReason,
-) -> BodyEnd {
-    let Some(stream) = response.body() else {
-        return BodyEnd::Complete;
+/// A failed promise as the reader hears it: a Cancel when Cancel caused it, else a failure the
+/// browser does not name (it never says whether a connection was reset).
+fn failed(cancelled: &Cancelled, e: &wasm_bindgen::JsValue) -> ReadEvent<'static> {
+    if cancelled.get() {
+        ReadEvent::Cancel
+    } else {
+        ReadEvent::Failed {
+            kind: ReadFailure::Other,
+            detail: js_error_text(e),
+        }
+    }
+}
+
+/// Feeds `reader` until it says stop (or the stream ends).
+async fn read(
+    reader: &mut RequestReader,
+    promise: js_sys::Promise,
+    cancelled: &Cancelled,
+    on_event: &dyn Fn(FlightEvent),
+    on_server_request: &dyn Fn(Value),
+) {
+    let mut until = reader.until_ms();
+    let mut fetched = JsFuture::from(promise);
+    let response: web_sys::Response = loop {
+        let event = match before(&mut fetched, until).await {
+            None => ReadEvent::Timer,
+            Some(Ok(value)) => match value.dyn_into::<web_sys::Response>() {
+                Ok(response) => break response,
+                Err(_) => ReadEvent::Failed {
+                    kind: ReadFailure::Other,
+                    detail: "fetch answered with something that is not a Response".into(),
+                },
+            },
+            Some(Err(e)) => failed(cancelled, &e),
+        };
+        match reader.on(now_ms(), event) {
+            Next::ReadOn { until_ms } => until = until_ms,
+            Next::Stop => return,
+        }
     };
-    let Ok(reader) = stream
+    let head = if response.type_() == ResponseType::Opaqueredirect {
+        ReadEvent::OpaqueRedirect
+    } else {
+        let mut headers: Vec<(String, String)> = Vec::new();
+        if let Ok(Some(iter)) = js_sys::try_iter(&response.headers()) {
+            for entry in iter.flatten() {
+                let pair = js_sys::Array::from(&entry);
+                let k = pair.get(0).as_string().unwrap_or_default();
+                let v = pair.get(1).as_string().unwrap_or_default();
+                // As they came (a browser joins a repeated header with ", "): the core reads the
+                // media type and redacts the exchange when it is handed back.
+                headers.push((k, v));
+            }
+        }
+        ReadEvent::Head {
+            status: response.status(),
+            headers,
+        }
+    };
+    let next = reader.on(now_ms(), head);
+    if reader.has_head() {
+        on_event(FlightEvent::Headers);
+    }
+    let Next::ReadOn { until_ms } = next else {
+        return;
+    };
+    until = until_ms;
+    let Some(stream) = response.body() else {
+        reader.on(now_ms(), ReadEvent::End);
+        return;
+    };
+    let Ok(body) = stream
         .get_reader()
         .dyn_into::<ReadableStreamDefaultReader>()
     else {
-        return BodyEnd::Complete;
+        reader.on(
+            now_ms(),
+            ReadEvent::Failed {
+                kind: ReadFailure::Other,
+                detail: "the body could not be read".into(),
+            },
+        );
+        return;
     };
-    let mut events = mcp_triage::SseParser::new(limits);
+    let mut pending = JsFuture::from(body.read());
     loop {
-        let Ok(chunk) = JsFuture::from(reader.read()).await else {
-            // Our own moment passed: the stream was held open, which is what a GET stream does.
-            return match reason.get() {
-                Some(BodyEnd::Deadline) => BodyEnd::StoppedAfterResponse,
-                other => other.unwrap_or(BodyEnd::Aborted),
-            };
+        let bytes;
+        let event = match before(&mut pending, until).await {
+            None => ReadEvent::Timer,
+            Some(Err(e)) => failed(cancelled, &e),
+            Some(Ok(chunk)) => {
+                pending = JsFuture::from(body.read());
+                let done = Reflect::get(&chunk, &"done".into())
+                    .ok()
+                    .and_then(|d| d.as_bool())
+                    .unwrap_or(true);
+                match Reflect::get(&chunk, &"value".into()) {
+                    Ok(value) if !done => {
+                        bytes = Uint8Array::new(&value).to_vec();
+                        ReadEvent::Chunk(&bytes)
+                    }
+                    _ => ReadEvent::End,
+                }
+            }
         };
-        if Reflect::get(&chunk, &"done".into())
-            .ok()
-            .and_then(|d| d.as_bool())
-            .unwrap_or(true)
-        {
-            return BodyEnd::Complete;
+        let next = reader.on(now_ms(), event);
+        for request in reader.take_server_requests() {
+            on_server_request(request);
         }
-        let Ok(value) = Reflect::get(&chunk, &"value".into()) else {
-            return BodyEnd::Complete;
-        };
-        let bytes = Uint8Array::new(&value).to_vec();
-        let step = body_reader.push(&bytes);
-        if !events.push(&bytes).is_empty() || matches!(step, ReadStep::Stop(_)) {
-            let _ = reader.cancel();
-            return BodyEnd::StoppedAfterResponse;
+        match next {
+            Next::ReadOn { until_ms } => until = until_ms,
+            Next::Stop => {
+                let _ = body.cancel();
+                return;
+            }
         }
-    }
-}
-
-fn fetched_err_text(reason: &Rc<Cell<Option<BodyEnd>>>) -> Option<String> {
-    match reason.get() {
-        Some(BodyEnd::Deadline) => Some("no response headers before the deadline".into()),
-        Some(BodyEnd::Aborted) => Some("cancelled".into()),
-        _ => None,
     }
 }
 
@@ -526,13 +531,8 @@ pub async fn diagnostic(
     } else {
         RequestMode::Cors
     };
-    let reason = Rc::new(Cell::new(None));
-    flights.add(&controller, &reason);
-    let _timer = Timer::at(
-        RequestClock::start(now_ms()).next_deadline_ms(limits),
-        &controller,
-        &reason,
-    );
+    flights.add(&controller);
+    let _timer = Timer::at(mcp_triage::head_deadline_ms(now_ms(), limits), &controller);
     let init = build_init(
         "POST",
         &headers,

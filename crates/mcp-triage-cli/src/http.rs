@@ -1,74 +1,140 @@
-//! The command line's HTTP shell: sends one request the core planned, over a blocking client (ureq,
-//! rustls on ring), never following a redirect, and records what happened as an `mcp-exchange/1`
-//! exchange with `vantage: "direct"`. Deadlines come from the core (`RequestClock`, `Limits`); the
-//! body goes through the core's `BodyReader`, which also hands out server-to-client requests.
+//! The command line's HTTP shell: sends one request the core planned over a blocking client (ureq,
+//! rustls on ring) that never follows a redirect, and reports what it sees to the core's
+//! `RequestReader`, which decides how the request ends. The blocking reads run on a thread of their
+//! own that sends each raw event over a bounded channel; this side waits on that channel until the
+//! moment the core names, so a deadline is the core's even while a read is blocked (that read is
+//! let go of, and its thread ends when the read returns).
 
 use std::io::Read;
+use std::sync::mpsc::{self, RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
 
-use mcp_triage::engine::{Outgoing, unanswered_exchange};
-use mcp_triage::exchange::{BodyEnd, Exchange, TransportError, Vantage};
+use mcp_triage::engine::Outgoing;
+use mcp_triage::exchange::{Exchange, Vantage};
 use mcp_triage::redact::Credentials;
-use mcp_triage::{BodyReader, Limits, ReadStep, RequestClock};
+use mcp_triage::{Limits, Next, ReadEvent, ReadFailure, RequestReader};
 use serde_json::Value;
 
-/// An agent whose timeouts are the core's: headers within the headers deadline, silence between
-/// body chunks within the idle gap, the whole call within the request total; no redirect followed.
-pub(crate) fn agent(limits: &Limits) -> ureq::Agent {
-    let clock = RequestClock::start(0.0);
-    let ms = |v: f64| Duration::from_millis(v.max(0.0) as u64);
+/// An agent that follows no redirect and treats every status as an answer. Deadlines are not set
+/// here: each request's are the core's (see [`send`]).
+pub(crate) fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .max_redirects(0)
         .max_redirects_will_error(false)
         .http_status_as_error(false)
-        .timeout_recv_response(Some(ms(clock.next_deadline_ms(limits))))
-        .timeout_per_read(Some(ms(limits.idle_gap_ms as f64)))
-        .timeout_global(Some(ms(limits.request_total_ms as f64)))
         .build()
         .into()
 }
 
-fn is_timeout(e: &ureq::Error) -> bool {
-    matches!(e, ureq::Error::Timeout(_))
-        || matches!(e, ureq::Error::Io(io) if matches!(io.kind(), std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock))
-}
-
-/// The record of a request the run never sent because its deadline had passed (the engine counts it
-/// as in flight until it is handed back).
+/// The record of a request the run never sent because its time limit had passed.
 pub(crate) fn not_sent(out: &Outgoing, creds: &Credentials) -> Exchange {
-    let mut ex = empty(out, creds);
-    // The run's deadline, not a Cancel (the command line has none): a deadline stop.
-    ex.transport_error = Some(TransportError::Timeout);
-    ex.transport_error_detail = Some("not sent: the run's time limit had passed".into());
-    ex
+    RequestReader::not_sent(out, creds, Vantage::Direct)
 }
 
-fn empty(out: &Outgoing, creds: &Credentials) -> Exchange {
-    unanswered_exchange(out, creds, Vantage::Direct)
+/// What the reading thread saw, in order.
+enum Seen {
+    Head(u16, Vec<(String, String)>),
+    Chunk(Vec<u8>),
+    End,
+    Failed(ReadFailure, String),
 }
 
-/// A request with its headers and this request's timeouts.
-fn prepare<B>(
-    req: ureq::RequestBuilder<B>,
-    headers: &[(String, String)],
-    total: Duration,
-    per_read: Duration,
-) -> ureq::RequestBuilder<B> {
-    let mut req = req
-        .config()
-        .timeout_global(Some(total))
-        .timeout_per_read(Some(per_read))
-        .build();
-    for (k, v) in headers {
+/// The kind of a failure, as ureq tells it.
+fn failure(e: &ureq::Error) -> ReadFailure {
+    match e {
+        ureq::Error::Timeout(_) => ReadFailure::Timeout,
+        ureq::Error::Io(io) => io_failure(io),
+        ureq::Error::Tls(_)
+        | ureq::Error::Rustls(_)
+        | ureq::Error::Pem(_)
+        | ureq::Error::TlsRequired => ReadFailure::Tls,
+        _ => ReadFailure::Other,
+    }
+}
+
+/// The kind of an I/O failure; ureq wraps its own errors (a timeout, a protocol error) inside
+/// the I/O errors its body reader returns.
+fn io_failure(io: &std::io::Error) -> ReadFailure {
+    use std::io::ErrorKind;
+    if let Some(inner) = io.get_ref().and_then(|i| i.downcast_ref::<ureq::Error>()) {
+        return failure(inner);
+    }
+    match io.kind() {
+        ErrorKind::ConnectionReset | ErrorKind::ConnectionAborted | ErrorKind::BrokenPipe => {
+            ReadFailure::Reset
+        }
+        ErrorKind::TimedOut | ErrorKind::WouldBlock => ReadFailure::Timeout,
+        _ => ReadFailure::Other,
+    }
+}
+
+/// The request as the thread sends it.
+struct Wire {
+    method: &'static str,
+    url: String,
+    headers: Vec<(String, String)>,
+    body: Option<String>,
+    /// A backstop for the blocked thread: the longest the core lets the request last.
+    give_up: Duration,
+}
+
+/// A request with its headers and its backstop.
+fn prepare<B>(req: ureq::RequestBuilder<B>, wire: &Wire) -> ureq::RequestBuilder<B> {
+    let mut req = req.config().timeout_global(Some(wire.give_up)).build();
+    for (k, v) in &wire.headers {
         req = req.header(k, v);
     }
     req
 }
 
+/// Sends the request and reports what it sees until the channel's other side lets go.
+fn read(agent: &ureq::Agent, wire: Wire, tx: &SyncSender<Seen>) {
+    let result = match wire.method {
+        "GET" => prepare(agent.get(&wire.url), &wire).call(),
+        "DELETE" => prepare(agent.delete(&wire.url), &wire).call(),
+        _ => prepare(agent.post(&wire.url), &wire)
+            .send(wire.body.as_deref().unwrap_or("").as_bytes()),
+    };
+    let mut response = match result {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = tx.send(Seen::Failed(failure(&e), e.to_string()));
+            return;
+        }
+    };
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(k, v)| {
+            let v = String::from_utf8_lossy(v.as_bytes()).into_owned();
+            (k.as_str().to_string(), v)
+        })
+        .collect();
+    if tx
+        .send(Seen::Head(response.status().as_u16(), headers))
+        .is_err()
+    {
+        return;
+    }
+    let mut reader = response.body_mut().as_reader();
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        let seen = match reader.read(&mut buf) {
+            Ok(0) => Seen::End,
+            Ok(n) => Seen::Chunk(buf[..n].to_vec()),
+            Err(e) => Seen::Failed(io_failure(&e), e.to_string()),
+        };
+        let last = !matches!(seen, Seen::Chunk(_));
+        if tx.send(seen).is_err() || last {
+            return;
+        }
+    }
+}
+
 /// Sends `out` and records it. Never fails: a request that got no answer becomes an exchange with
-/// a transport error. `run_left` is what remains of the run's time limit: the request gives up
-/// then too (a blocking client cannot be aborted from outside). `on_server_request` receives each
-/// server-to-client request as it is read.
+/// a transport error. `run_left` is what remains of the run's time limit: at that moment the
+/// request is let go of as the page lets go of it, and the record says the run's deadline stopped
+/// it. `on_server_request` receives each server-to-client request as it is read.
 pub(crate) fn send(
     agent: &ureq::Agent,
     out: &Outgoing,
@@ -78,132 +144,77 @@ pub(crate) fn send(
     run_left: Option<Duration>,
     on_server_request: &mut dyn FnMut(Value),
 ) -> Exchange {
-    let mut exchange = empty(out, creds);
-    let started = Instant::now();
-    let total = Duration::from_millis(limits.request_total_ms);
-    let total = run_left.map_or(total, |left| left.min(total));
-    // A GET stream is read only for its first event: no read may wait longer than that moment.
-    let per_read = Duration::from_millis(if out.headers_only {
-        limits.first_event_ms
-    } else {
-        limits.idle_gap_ms
-    });
-    let mut headers: Vec<(String, String)> = out.headers.clone();
+    let clock = Instant::now();
+    let now = || clock.elapsed().as_secs_f64() * 1000.0;
+    let mut reader = RequestReader::new(out, creds, Vantage::Direct, limits, 0.0);
+    let mut headers = out.headers.clone();
     if out.with_token {
         headers.extend(creds.request_headers());
     }
     if let Some(o) = origin {
         headers.push(("Origin".into(), o.into()));
     }
-    let result = match out.method {
-        "GET" => prepare(agent.get(&out.url), &headers, total, per_read).call(),
-        "DELETE" => prepare(agent.delete(&out.url), &headers, total, per_read).call(),
-        _ => prepare(agent.post(&out.url), &headers, total, per_read)
-            .send(out.body.as_deref().unwrap_or("").as_bytes()),
+    let wire = Wire {
+        method: out.method,
+        url: out.url.clone(),
+        headers,
+        body: out.body.clone(),
+        give_up: Duration::from_secs_f64(reader.give_up_ms().max(0.0) / 1000.0),
     };
-    let elapsed = |s: &Instant| s.elapsed().as_secs_f64() * 1000.0;
-    let mut response = match result {
-        Ok(r) => r,
-        Err(e) => {
-            exchange.transport_error = Some(if is_timeout(&e) {
-                TransportError::Timeout
-            } else {
-                TransportError::Network
-            });
-            exchange.transport_error_detail = Some(e.to_string());
-            exchange.elapsed_ms = Some(elapsed(&started));
-            return exchange;
+    let (tx, rx) = mpsc::sync_channel(8);
+    let thread_agent = agent.clone();
+    std::thread::spawn(move || read(&thread_agent, wire, &tx));
+    let run_end = run_left.map(|left| left.as_secs_f64() * 1000.0);
+    let mut until = reader.until_ms();
+    let mut run_deadline = false;
+    loop {
+        let wake = run_end.map_or(until, |end| until.min(end));
+        let wait = Duration::from_secs_f64((wake - now()).max(0.0) / 1000.0);
+        let seen = rx.recv_timeout(wait);
+        let at = now();
+        let next = match &seen {
+            Ok(Seen::Head(status, headers)) => reader.on(
+                at,
+                ReadEvent::Head {
+                    status: *status,
+                    headers: headers.clone(),
+                },
+            ),
+            Ok(Seen::Chunk(bytes)) => reader.on(at, ReadEvent::Chunk(bytes)),
+            Ok(Seen::End) => reader.on(at, ReadEvent::End),
+            Ok(Seen::Failed(kind, detail)) => reader.on(
+                at,
+                ReadEvent::Failed {
+                    kind: *kind,
+                    detail: detail.clone(),
+                },
+            ),
+            Err(RecvTimeoutError::Timeout) if run_end.is_some_and(|end| at >= end) => {
+                run_deadline = true;
+                reader.on(at, ReadEvent::Cancel)
+            }
+            Err(RecvTimeoutError::Timeout) => reader.on(at, ReadEvent::Timer),
+            Err(RecvTimeoutError::Disconnected) => reader.on(
+                at,
+                ReadEvent::Failed {
+                    kind: ReadFailure::Other,
+                    detail: "the reading thread ended without a word".into(),
+                },
+            ),
+        };
+        for request in reader.take_server_requests() {
+            on_server_request(request);
         }
-    };
-    let status = response.status().as_u16();
-    if (300..400).contains(&status) {
-        exchange.transport_error = Some(TransportError::RedirectRefused);
-        exchange.transport_error_detail = Some(format!(
-            "the server answered with a redirect (HTTP {status}); it was not followed"
-        ));
-        exchange.elapsed_ms = Some(elapsed(&started));
-        return exchange;
-    }
-    let resp_headers: Vec<(String, String)> = response
-        .headers()
-        .iter()
-        .map(|(k, v)| {
-            (
-                k.as_str().to_string(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
-        })
-        .collect();
-    let header = |name: &str| {
-        resp_headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.clone())
-    };
-    let content_type = header("content-type");
-    let is_sse = content_type
-        .as_deref()
-        .is_some_and(|c| c.contains("text/event-stream"));
-    let mut body_reader = BodyReader::new(content_type.as_deref(), out.expect_id.clone(), limits);
-    let mut end = BodyEnd::Complete;
-    if out.headers_only && !is_sse {
-        end = BodyEnd::StoppedAfterResponse;
-    } else if body_reader.declared_length_too_large(header("content-length").as_deref()) {
-        end = BodyEnd::SizeCap;
-    } else {
-        // A GET stream is read only until its first event (or the core's first-event deadline).
-        let mut clock = RequestClock::start(0.0);
-        clock.headers(elapsed(&started));
-        let first_event_by = out
-            .headers_only
-            .then(|| clock.first_event_deadline_ms(limits));
-        let mut reader = response.body_mut().as_reader();
-        let mut buf = vec![0u8; 16 * 1024];
-        loop {
-            if first_event_by.is_some_and(|by| elapsed(&started) > by) {
-                end = BodyEnd::StoppedAfterResponse;
-                break;
-            }
-            match reader.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => {
-                    let step = body_reader.push(&buf[..n]);
-                    for request in body_reader.take_server_requests() {
-                        on_server_request(request);
-                    }
-                    if let ReadStep::Stop(why) = step {
-                        end = why;
-                        break;
-                    }
-                    if out.headers_only && !body_reader.bytes().is_empty() {
-                        end = BodyEnd::StoppedAfterResponse;
-                        break;
-                    }
-                }
-                Err(e) => {
-                    // ureq reports its own timeouts inside the I/O error it returns.
-                    let timed_out = matches!(
-                        e.kind(),
-                        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
-                    ) || e
-                        .get_ref()
-                        .and_then(|inner| inner.downcast_ref::<ureq::Error>())
-                        .is_some_and(is_timeout);
-                    end = if timed_out {
-                        if out.headers_only {
-                            BodyEnd::StoppedAfterResponse
-                        } else {
-                            BodyEnd::Deadline
-                        }
-                    } else {
-                        BodyEnd::Complete
-                    };
-                    break;
-                }
-            }
+        match next {
+            Next::ReadOn { until_ms } => until = until_ms,
+            Next::Stop => break,
         }
     }
-    exchange.response = Some(body_reader.into_response(status, resp_headers, end));
-    exchange.elapsed_ms = Some(elapsed(&started));
+    // Letting go of the channel ends the reading thread at its next event.
+    drop(rx);
+    let mut exchange = reader.finish(now());
+    if run_deadline {
+        exchange.abort_was_deadline();
+    }
     exchange
 }

@@ -253,6 +253,17 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
         }
     };
     let limits = Limits::with_run_seconds(args.seconds);
+    // Test-only: shorter deadlines and caps, so the fault table runs in seconds.
+    let limits = match std::env::var(mcp_triage::limits::TEST_LIMITS_ENV) {
+        Ok(text) => match limits.with_test_overrides(&text) {
+            Ok(shorter) => shorter,
+            Err(e) => {
+                eprintln!("mcp-triage probe: {e}");
+                return exit::USAGE;
+            }
+        },
+        Err(_) => limits,
+    };
     if args.stdio.is_some() {
         #[cfg(unix)]
         return crate::stdio::probe(&args, &limits);
@@ -311,7 +322,7 @@ fn run(
     limits: &Limits,
 ) -> Result<RunReport, (u8, String)> {
     let mut engine = Engine::new(config(ep, args, creds.has_token(), creds.secrets(), limits));
-    let agent = http::agent(limits);
+    let agent = http::agent();
     let origin = args.origin.as_deref();
     drive(
         &mut engine,

@@ -88,13 +88,6 @@ pub(crate) struct DecodedBody {
     pub truncated: bool,
 }
 
-fn media_type(content_type: Option<&str>) -> String {
-    content_type
-        .and_then(|ct| ct.split(';').next())
-        .map(|mt| mt.trim().to_ascii_lowercase())
-        .unwrap_or_default()
-}
-
 fn sniff(bytes: &[u8]) -> BodyKind {
     let trimmed = bytes
         .iter()
@@ -167,12 +160,12 @@ fn has_lone_surrogate_escape(text: &str) -> bool {
     false
 }
 
-/// Decodes a body. `batch_allowed` is true only when 2025-03-26 was negotiated; `cut_by_client`
+/// Decodes a body of media type `media` (see [`crate::header::media_type`]). `batch_allowed` is true only when 2025-03-26 was negotiated; `cut_by_client`
 /// when the client stopped reading a stream that stayed open (then an event in progress at the cut
 /// is ours to explain, not the server's: it is not reported as a stream that "ended inside" it).
 pub(crate) fn decode(
     bytes: &[u8],
-    content_type: Option<&str>,
+    media: Option<&str>,
     batch_allowed: bool,
     cut_by_client: bool,
     limits: &Limits,
@@ -188,10 +181,10 @@ pub(crate) fn decode(
     } else {
         bytes
     };
-    let media = media_type(content_type);
+    let media = media.unwrap_or_default();
     let kind = if bytes.iter().all(u8::is_ascii_whitespace) {
         BodyKind::Empty
-    } else if media == "text/event-stream" {
+    } else if media == crate::header::EVENT_STREAM {
         BodyKind::EventStream
     } else if media == "application/json" || media.ends_with("+json") {
         BodyKind::Json

@@ -61,6 +61,8 @@ labelled_enum! {
         Blocked = "blocked",
         /// Replay: the recording holds no answer to this request.
         NotRecorded = "not_recorded",
+        /// The connection broke before the answer ended (a reset, a body cut short).
+        ConnectionLost = "connection_lost",
     }
 }
 
@@ -73,6 +75,9 @@ impl StopReason {
             StopReason::Cancelled => "you cancelled the run",
             StopReason::Redirect => "the server answered with a redirect, which is never followed",
             StopReason::NotRecorded => "the recording holds no answer to this request",
+            StopReason::ConnectionLost => {
+                "the connection broke before the answer ended (a reset, or a body cut short)"
+            }
             StopReason::Blocked => {
                 "the answer could not be read (CORS, the network, or a refused permission)"
             }

@@ -202,8 +202,7 @@ impl Exchange {
         if self.request.method.eq_ignore_ascii_case("GET")
             && let Some(r) = &self.response
             && (200..300).contains(&r.status)
-            && r.header("content-type")
-                .is_some_and(|t| t.to_ascii_lowercase().starts_with("text/event-stream"))
+            && r.media_type().as_deref() == Some(crate::header::EVENT_STREAM)
         {
             return None;
         }
@@ -211,6 +210,7 @@ impl Exchange {
             Some(BodyEnd::Deadline) => Some(StopReason::Deadline),
             Some(BodyEnd::SizeCap) => Some(StopReason::SizeCap),
             Some(BodyEnd::Aborted) => Some(StopReason::Cancelled),
+            Some(BodyEnd::ConnectionLost) => Some(StopReason::ConnectionLost),
             Some(BodyEnd::Complete | BodyEnd::StoppedAfterResponse) | None => None,
         }
     }
@@ -229,6 +229,9 @@ labelled_enum! {
         Deadline = "deadline",
         /// The user or the run cancelled.
         Aborted = "aborted",
+        /// The connection broke before the body ended: a reset, a chunked body cut short, a body
+        /// shorter than its `Content-Length`, a TLS failure.
+        ConnectionLost = "connection_lost",
     }
 }
 
@@ -338,6 +341,12 @@ impl Response {
     /// The value of a response header, ignoring the name's case.
     pub fn header(&self, name: &str) -> Option<&str> {
         header(&self.headers, name)
+    }
+
+    /// The media type (lower-cased, without parameters), read from every `Content-Type` as a
+    /// browser reads it: the one reading every shell and every rule uses.
+    pub fn media_type(&self) -> Option<String> {
+        crate::header::media_type(&self.headers)
     }
 
     /// The body bytes: from `body_base64` when present and valid, else the text.

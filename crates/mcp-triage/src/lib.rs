@@ -78,9 +78,8 @@ pub use cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};
 pub use classify::{Options, Verdict, classify};
 pub use exchange::{Exchange, ExchangeError, Request, Response};
 pub use limits::Limits;
-pub use reader::{BodyReader, ReadStep, RequestClock};
+pub use reader::{Next, ReadEvent, ReadFailure, RequestReader, head_deadline_ms};
 pub use spec::{Conformance, Probe, SpecVerdict};
-pub use sse::SseParser;
 pub use summary::{score_text, summarize};
 
 /// A phrase rule's id, where its words were seen, and the fixtures it must fire on.

@@ -68,6 +68,54 @@ impl Limits {
     }
 }
 
+/// Where a test sets shorter limits for the command line: an environment variable (see
+/// [`Limits::with_test_overrides`]).
+pub const TEST_LIMITS_ENV: &str = "MCP_TRIAGE_TEST_LIMITS";
+
+/// Where a test sets shorter limits for the page: a global a test's init script defines (a page
+/// cannot be given one by a link, a form or a server).
+pub const TEST_LIMITS_GLOBAL: &str = "mcpTriageTestLimits";
+
+impl Limits {
+    /// For tests only: these limits with some made smaller, from `NAME=VALUE` pairs separated by
+    /// commas (`headers_deadline_ms`, `idle_gap_ms`, `request_total_ms`, `first_event_ms`,
+    /// `max_body_bytes`), so a test of deadlines and caps runs in seconds. A value may only lower a
+    /// limit (from 1 to what it is), so no setting makes a run wait longer or keep more.
+    pub fn with_test_overrides(mut self, text: &str) -> Result<Limits, String> {
+        for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, value) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("test limits: {pair:?} is not NAME=VALUE"))?;
+            let slot: &mut u64;
+            let mut bytes;
+            match name.trim() {
+                "headers_deadline_ms" => slot = &mut self.headers_deadline_ms,
+                "idle_gap_ms" => slot = &mut self.idle_gap_ms,
+                "request_total_ms" => slot = &mut self.request_total_ms,
+                "first_event_ms" => slot = &mut self.first_event_ms,
+                "max_body_bytes" => {
+                    bytes = self.max_body_bytes as u64;
+                    slot = &mut bytes;
+                }
+                other => return Err(format!("test limits: no limit is called {other:?}")),
+            }
+            let v: u64 = value
+                .trim()
+                .parse()
+                .ok()
+                .filter(|v| (1..=*slot).contains(v))
+                .ok_or_else(|| {
+                    format!("test limits: {name} must be a whole number from 1 to {slot}")
+                })?;
+            *slot = v;
+            if name.trim() == "max_body_bytes" {
+                self.max_body_bytes = usize::try_from(v).unwrap_or(self.max_body_bytes);
+            }
+        }
+        Ok(self)
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
@@ -114,5 +162,35 @@ mod tests {
         }
         assert_eq!(Limits::with_run_seconds(30).run_total_ms, 30_000);
         assert_eq!(Limits::default().run_total_ms, RUN_SECONDS.2 * 1_000);
+    }
+
+    #[test]
+    fn test_limits_only_lower_a_limit_and_say_what_is_wrong() {
+        let d = Limits::default();
+        let short = d
+            .clone()
+            .with_test_overrides(" idle_gap_ms=1500, request_total_ms=4000,max_body_bytes=65536 ")
+            .unwrap();
+        assert_eq!(
+            (
+                short.idle_gap_ms,
+                short.request_total_ms,
+                short.max_body_bytes
+            ),
+            (1_500, 4_000, 65_536)
+        );
+        assert_eq!(short.headers_deadline_ms, d.headers_deadline_ms);
+        assert_eq!(d.clone().with_test_overrides("").unwrap(), d);
+        for (bad, says) in [
+            ("idle_gap_ms=20000", "from 1 to 10000"),
+            ("idle_gap_ms=0", "from 1 to"),
+            ("max_body_bytes=99999999999", "from 1 to 4194304"),
+            ("run_total_ms=5", "no limit is called"),
+            ("idle_gap_ms", "is not NAME=VALUE"),
+            ("first_event_ms=-1", "whole number"),
+        ] {
+            let err = d.clone().with_test_overrides(bad).unwrap_err();
+            assert!(err.contains(says), "{bad}: {err}");
+        }
     }
 }

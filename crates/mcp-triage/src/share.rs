@@ -13,7 +13,8 @@
 //! the endpoint `stdio:NAME` (a program's name, never its arguments), the cause `server_exited` and
 //! the flag `non_json_stdout` (a stdio server's stderr never goes into a link); version 8 adds the
 //! `decided_by` value `intent` (a verdict the probe's intent decided, labelled `structure` before) and
-//! the flag `refusal_mislabelled`.
+//! the flag `refusal_mislabelled`; version 9 adds the stop reason `connection_lost` (the connection
+//! broke before the answer ended).
 //! `tests/share-links/` holds links of every version.
 //!
 //! Server text that looks like a secret (see [`crate::withhold`]) is withheld unless the user opts in
@@ -35,9 +36,9 @@ use crate::redact::{self, Secrets};
 use crate::spec::Conformance;
 
 /// The payload version this build writes.
-pub const VERSION: u8 = 8;
+pub const VERSION: u8 = 9;
 /// The fragment prefix of the version this build writes.
-pub const PREFIX: &str = "r=v8.";
+pub const PREFIX: &str = "r=v9.";
 
 /// The first version that may carry `cause`.
 fn cause_since(cause: Cause) -> u8 {
@@ -57,6 +58,7 @@ const STDIO_SINCE: u8 = 7;
 fn stop_since(reason: StopReason) -> u8 {
     match reason {
         StopReason::NotRecorded => 6,
+        StopReason::ConnectionLost => 9,
         _ => 5,
     }
 }
@@ -226,7 +228,7 @@ impl ResultShape {
 pub enum ShareError {
     /// Longer than [`MAX_FRAGMENT`].
     TooLong,
-    /// Not `r=v1.` … `r=v8.` followed by data.
+    /// Not `r=v1.` … `r=v9.` followed by data.
     WrongPrefix,
     /// A version this build does not know.
     UnknownVersion,
@@ -485,7 +487,7 @@ pub fn build(
 /// (what the panel shows).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link {
-    /// `page_base#r=v8.…`.
+    /// `page_base#r=v9.…`.
     pub url: String,
     /// The payload as the link decodes, pretty-printed: exactly what is shared.
     pub shown: String,
@@ -764,6 +766,7 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
         Some(("v6", data)) => (6u8, data),
         Some(("v7", data)) => (7u8, data),
         Some(("v8", data)) => (8u8, data),
+        Some(("v9", data)) => (9u8, data),
         _ => return Err(ShareError::UnknownVersion),
     };
     let packed = decode_base64url(data).ok_or(ShareError::BadEncoding)?;
@@ -791,6 +794,9 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
 ///
 /// v7 → v8: only a new `decided_by` value and a new flag, so only the version number changes (an older row decided by
 /// intent says `structure`, as its link did).
+///
+/// v8 → v9: only a new stop reason, so only the version number changes (a v8 row whose connection
+/// broke mid-answer was recorded as answered, or as cancelled by the page, and says so still).
 fn migrate(mut p: Share) -> Share {
     if p.v < 4 && p.pairs.is_none() {
         p.pairs = p.score.map(|_| 3);
@@ -874,7 +880,7 @@ mod tests {
         for cut in 1..=64.min(frag.len() - 5) {
             assert!(decode(&frag[..frag.len() - cut]).is_err(), "cut {cut}");
         }
-        assert_eq!(decode("r=v9.AAAA"), Err(ShareError::UnknownVersion));
+        assert_eq!(decode("r=v10.AAAA"), Err(ShareError::UnknownVersion));
         assert_eq!(decode("x=v1.AAAA"), Err(ShareError::WrongPrefix));
         assert_eq!(decode("r=v1.AA=A"), Err(ShareError::BadEncoding));
         assert_eq!(decode(&"r=v1.".repeat(4000)), Err(ShareError::TooLong));
@@ -975,7 +981,7 @@ mod tests {
             matches!(decode(&pack(&v4, "r=v4.")), Err(ShareError::BadPayload(_))),
             "a score over more pairs than were judged"
         );
-        assert_eq!(decode("r=v9.AAAA"), Err(ShareError::UnknownVersion));
+        assert_eq!(decode("r=v10.AAAA"), Err(ShareError::UnknownVersion));
     }
 
     #[test]
@@ -1006,6 +1012,26 @@ mod tests {
         v6.rows[0].cause = "unknown_tool".into();
         v6.rows[0].flags.clear();
         assert!(decode(&pack(&v6, "r=v6.")).is_ok(), "the control opens");
+    }
+
+    #[test]
+    fn a_lost_connection_opens_in_v9_links_only() {
+        let mut lost = sample();
+        lost.rows[0].stopped = Some(StopReason::ConnectionLost.as_str().into());
+        lost.rows[0].action = NO_ACTION.into();
+        assert_eq!(
+            decode(&pack(&lost, PREFIX)).unwrap(),
+            lost,
+            "a v9 link carries it"
+        );
+        let mut v8 = lost.clone();
+        v8.v = 8;
+        assert!(
+            matches!(decode(&pack(&v8, "r=v8.")), Err(ShareError::BadPayload(_))),
+            "a v8 reader never knew `connection_lost`"
+        );
+        v8.rows[0].stopped = Some(StopReason::Deadline.as_str().into());
+        assert!(decode(&pack(&v8, "r=v8.")).is_ok(), "the control opens");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::limits::Limits;
 
 /// One dispatched event with non-empty data.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SseEvent {
+pub(crate) struct SseEvent {
     /// The `event:` field, or `None` when absent (the default type `message`).
     pub event: Option<String>,
     /// The `data:` lines joined by `\n`.
@@ -25,7 +25,7 @@ pub struct SseEvent {
 /// Why the parser stopped early, or what was left over at the end.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "problem", rename_all = "snake_case")]
-pub enum SseProblem {
+pub(crate) enum SseProblem {
     /// A line longer than the cap, starting at this offset.
     LineTooLong { offset: usize },
     /// One event's data grew past the cap.
@@ -40,7 +40,7 @@ pub enum SseProblem {
 
 impl SseProblem {
     /// A one-line explanation for people.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             SseProblem::LineTooLong { offset } => {
                 format!("an SSE line starting at byte {offset} exceeds the line cap")
@@ -64,7 +64,7 @@ impl SseProblem {
 
 /// Incremental parser state.
 #[derive(Debug, Clone)]
-pub struct SseParser {
+pub(crate) struct SseParser {
     buf: Vec<u8>,
     /// Absolute offset of `buf[0]`.
     base: usize,
@@ -87,7 +87,7 @@ pub struct SseParser {
 
 impl SseParser {
     /// A parser applying these limits.
-    pub fn new(limits: &Limits) -> SseParser {
+    pub(crate) fn new(limits: &Limits) -> SseParser {
         SseParser {
             buf: Vec::new(),
             base: 0,
@@ -108,12 +108,12 @@ impl SseParser {
     }
 
     /// The problem that stopped parsing, if any.
-    pub fn problem(&self) -> Option<&SseProblem> {
+    pub(crate) fn problem(&self) -> Option<&SseProblem> {
         self.problem.as_ref()
     }
 
     /// Feeds bytes; returns the events completed by them. After a problem, input is ignored.
-    pub fn push(&mut self, bytes: &[u8]) -> Vec<SseEvent> {
+    pub(crate) fn push(&mut self, bytes: &[u8]) -> Vec<SseEvent> {
         let mut out = Vec::new();
         if self.problem.is_some() {
             return out;
@@ -158,7 +158,7 @@ impl SseParser {
     }
 
     /// Ends the stream; reports an event that was never terminated by a blank line.
-    pub fn finish(&mut self) -> Option<SseProblem> {
+    pub(crate) fn finish(&mut self) -> Option<SseProblem> {
         if self.problem.is_some() {
             return self.problem.clone();
         }

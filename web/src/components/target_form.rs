@@ -112,6 +112,27 @@ pub fn random_seed() -> u64 {
     (js_sys::Math::random() * (u64::MAX as f64)) as u64
 }
 
+/// The limits with a test's shorter ones (`globalThis.mcpTriageTestLimits`, which only a test's
+/// init script sets: see [`Limits::with_test_overrides`]); a value the core refuses is reported on
+/// the console, where the browser tests fail on it, and the limits stay as they were.
+fn test_limits(limits: Limits) -> Limits {
+    let global = js_sys::global();
+    let name = wasm_bindgen::JsValue::from_str(mcp_triage::limits::TEST_LIMITS_GLOBAL);
+    let Some(text) = js_sys::Reflect::get(&global, &name)
+        .ok()
+        .and_then(|v| v.as_string())
+    else {
+        return limits;
+    };
+    match limits.clone().with_test_overrides(&text) {
+        Ok(shorter) => shorter,
+        Err(e) => {
+            web_sys::console::error_1(&e.into());
+            limits
+        }
+    }
+}
+
 /// What a start runs with: the endpoint, the engine's configuration and the credentials, from the
 /// form's values and a seed; `None` when the values do not pass the form's checks. The same values
 /// and seed give the same run, so the boot page and the app build it alike.
@@ -144,7 +165,7 @@ pub fn run_config(
         mode,
         has_token: creds.has_token(),
         random,
-        limits: Limits::with_run_seconds(secs),
+        limits: test_limits(Limits::with_run_seconds(secs)),
         client_version: env!("CARGO_PKG_VERSION").into(),
         secrets: creds.secrets(),
         transport: mcp_triage::exchange::Transport::Http,

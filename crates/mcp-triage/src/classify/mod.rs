@@ -309,7 +309,7 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
     let batch_allowed = version.as_deref() == Some("2025-03-26");
     let decoded = body::decode(
         &bytes,
-        resp.header("content-type"),
+        resp.media_type().as_deref(),
         batch_allowed,
         resp.body_complete == Some(false),
         &opts.limits,

@@ -43,9 +43,7 @@ pub(super) fn no_response(b: &mut Builder, ex: &Exchange) {
 /// A 2xx to our GET: a stream (or, oddly, a body).
 pub(super) fn get_stream(mut b: Builder, resp: &Response, decoded: &DecodedBody) -> Verdict {
     if decoded.kind == BodyKind::EventStream
-        || resp
-            .header("content-type")
-            .is_some_and(|c| c.contains("event-stream"))
+        || resp.media_type().as_deref() == Some(crate::header::EVENT_STREAM)
     {
         if decoded.events.first().and_then(|e| e.event.as_deref()) == Some("endpoint") {
             b.decide(
