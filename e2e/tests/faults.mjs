@@ -1,0 +1,113 @@
+// The fault table: one proxy of ours (e2e/faults.mjs) between a shell and the real demo server
+// (TypeScript SDK 1.29.0) injects one fault a row into one request (initialize, probe C's call, the
+// GET check, the no-token check) and passes everything else through. Each row runs through the CLI
+// (`mcp-triage probe`) and through the page (headless Chromium), both with the same shortened test
+// limits, and both must record the same ending for the request the fault hit and the same verdicts
+// for the whole run. The browser cannot observe everything (ARCHITECTURE.md, "What a browser cannot
+// see"): where a row's evidence differs, the difference is asserted as documented.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { REDIRECT_TARGET_PORT, ROOT, assert, eq, expected, runQuick, shared, startProcess, test, watchedPage } from '../lib.mjs';
+
+const PROXY_PORT = 18830;
+const proxy = `http://127.0.0.1:${PROXY_PORT}`;
+await startProcess('node', ['e2e/faults.mjs', '--port', String(PROXY_PORT), '--upstream', new URL(shared.demoEndpoint).origin,
+  '--redirect-to', `http://127.0.0.1:${REDIRECT_TARGET_PORT}/mcp`], { ready: 'fault proxy' });
+
+// Short enough that a stall or a drip ends in seconds, long enough that a loaded 2-core machine
+// answers every untouched request well within them. The defaults stay as they are.
+const LIMITS = 'headers_deadline_ms=3000,idle_gap_ms=1500,request_total_ms=4000,first_event_ms=800,max_body_bytes=65536';
+
+// row, the request it hits (the record's step), the ending both shells record there, and, where the
+// browser cannot see what the CLI sees, the documented difference in the record's detail.
+const ROWS = [
+  ['reset-json', 'no_token', 'body:connection_lost'],
+  ['reset-sse', 'probe:C', 'body:connection_lost'],
+  ['truncated-chunked', 'initialize', 'body:connection_lost'],
+  ['stall', 'probe:C', 'body:deadline'],
+  ['drip', 'probe:C', 'body:deadline'],
+  ['dup-content-type', 'probe:C', 'body:stopped_after_response'],
+  ['mixed-case-sse', 'probe:C', 'body:stopped_after_response'],
+  ['redirect', 'probe:C', 'transport:redirect_refused'],
+  ['over-cap', 'probe:C', 'body:size_cap'],
+  ['silent-sse', 'get', 'body:stopped_after_response'],
+  ['close-before-answer', 'probe:C', 'transport:network'],
+];
+
+const stepOf = (r) => (r.step.step === 'probe' ? `probe:${r.step.n}` : r.step.step);
+const endingOf = (ex) => (ex.transport_error ? `transport:${ex.transport_error}` : `body:${ex.response?.body_end ?? 'none'}`);
+
+/** What both shells must agree on: every record's ending and verdict, in step order, and the run's end and score. */
+function agreed(report) {
+  const records = report.records.map((r) => ({
+    step: stepOf(r),
+    ending: endingOf(r.exchange),
+    verdict: [r.assessment.channel, r.assessment.cause, r.assessment.decided_by, r.assessment.spec?.conformance ?? null, r.assessment.advice?.action ?? null],
+  })).sort((a, b) => a.step.localeCompare(b.step));
+  return { ended: report.ended, score: report.summary.score, records };
+}
+
+const run = promisify(execFile);
+/** `mcp-triage probe` through the proxy with the test limits; its JSON report (exit 3 and 4 still print one). */
+async function cli(endpoint) {
+  const bin = join(ROOT, 'target/debug/mcp-triage');
+  const env = { ...process.env, MCP_TRIAGE_PAGE: '', E2E_TOKEN: 'demo-token', MCP_TRIAGE_TEST_LIMITS: LIMITS };
+  try {
+    const { stdout } = await run(bin, ['probe', endpoint, '--json', '--token-env', 'E2E_TOKEN'], { env, maxBuffer: 64 << 20 });
+    return { code: 0, report: JSON.parse(stdout) };
+  } catch (e) {
+    if (typeof e.stdout === 'string' && e.stdout.length > 0) return { code: e.code, report: JSON.parse(e.stdout) };
+    throw new Error(`mcp-triage probe ${endpoint}: ${e.stderr || e.message}`);
+  }
+}
+
+/** The page's Quick check through the proxy with the same limits (set as only a test can), as its JSON download. */
+async function page(endpoint) {
+  const context = await shared.browser.newContext({ acceptDownloads: true });
+  await context.addInitScript((limits) => { globalThis.mcpTriageTestLimits = limits; }, LIMITS);
+  const p = await watchedPage(context);
+  await p.goto(shared.appUrl);
+  await runQuick(p, { endpoint, token: 'demo-token' });
+  const [download] = await Promise.all([p.waitForEvent('download'), p.getByTestId('download-json').click()]);
+  const report = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  await context.close();
+  return report;
+}
+
+/** How often the proxy applied `row`'s fault since `since` (its own log). */
+async function applied(row, since) {
+  const log = await (await fetch(`${proxy}/__faults`)).json();
+  return log.filter((e) => e.row === row && e.at >= since).length;
+}
+
+for (const [row, step, ending] of ROWS) {
+  const endpoint = `${proxy}/${row}/mcp`;
+  test(`fault ${row} on ${step}: the CLI and the page both record ${ending} and the same verdicts`, async () => {
+    const t0 = Date.now();
+    const fromCli = await cli(endpoint);
+    const cliHits = await applied(row, t0);
+    const t1 = Date.now();
+    const fromPage = await page(endpoint);
+    const pageHits = await applied(row, t1);
+    assert(cliHits >= 1 && pageHits >= 1, `the fault was applied (CLI ${cliHits}, page ${pageHits})`);
+    const c = agreed(fromCli.report);
+    const p = agreed(fromPage);
+    const hit = (a) => a.records.find((r) => r.step === step);
+    assert(hit(c) && hit(p), `both shells recorded ${step}`);
+    eq(hit(c).ending, ending, `the CLI's ending for ${step}`);
+    eq(hit(p).ending, ending, `the page's ending for ${step}`);
+    eq(JSON.stringify(p), JSON.stringify(c), 'the page and the CLI agree on every record and the run');
+    console.log(`     ${row} | ${step} | CLI ${hit(c).ending} (exit ${fromCli.code}) | page ${hit(p).ending} | run ${c.ended}`);
+    const detail = (r) => r.records.find((x) => stepOf(x) === step).exchange.transport_error_detail ?? '';
+    if (row === 'redirect') {
+      // The CLI sees the status; a browser's opaque redirect hides it.
+      assert(detail(fromCli.report).includes('HTTP 307'), detail(fromCli.report));
+      assert(detail(fromPage).includes('a browser shows neither its status nor its target'), detail(fromPage));
+    }
+  }, {
+    allow: [expected.noToken(endpoint), expected.failed(endpoint), expected.cors(endpoint),
+      expected.status(307, endpoint)],
+  });
+}
