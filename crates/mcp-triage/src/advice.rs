@@ -286,6 +286,14 @@ pub const ADVICE: &[Advice] = &[
         "basic/utilities/cancellation"
     ),
     row!(
+        ConnectionLost,
+        RetryWithBackoff,
+        ServerAuthor,
+        "The connection broke before the answer ended: retry with backoff; if it repeats, the server or a proxy in front of it cuts responses.",
+        "Finish every response: a crash or a proxy that cuts the body leaves the client with no answer at all.",
+        "basic/transports"
+    ),
+    row!(
         EndpointNotFound,
         FixClientRequest,
         User,

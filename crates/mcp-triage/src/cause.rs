@@ -164,6 +164,9 @@ labelled_enum! {
         MalformedResponse = "malformed_response",
         /// The request was cancelled before an answer.
         Aborted = "aborted",
+        /// The connection broke after the head, before our response arrived (a reset, a body cut
+        /// short of its length or chunked encoding).
+        ConnectionLost = "connection_lost",
         /// Nothing serves MCP at this URL (404 with no JSON-RPC frame and no session involved).
         EndpointNotFound = "endpoint_not_found",
         /// The endpoint speaks the old HTTP+SSE transport (2024-11-05): a GET stream that opens with an

@@ -13,8 +13,8 @@
 //! the endpoint `stdio:NAME` (a program's name, never its arguments), the cause `server_exited` and
 //! the flag `non_json_stdout` (a stdio server's stderr never goes into a link); version 8 adds the
 //! `decided_by` value `intent` (a verdict the probe's intent decided, labelled `structure` before) and
-//! the flag `refusal_mislabelled`; version 9 adds the stop reason `connection_lost` (the connection
-//! broke before the answer ended).
+//! the flag `refusal_mislabelled`; version 9 adds the stop reason and the cause `connection_lost`
+//! (the connection broke before the answer ended).
 //! `tests/share-links/` holds links of every version.
 //!
 //! Server text that looks like a secret (see [`crate::withhold`]) is withheld unless the user opts in
@@ -44,6 +44,7 @@ pub const PREFIX: &str = "r=v9.";
 fn cause_since(cause: Cause) -> u8 {
     match cause {
         Cause::ServerExited => 7,
+        Cause::ConnectionLost => 9,
         _ => 1,
     }
 }
@@ -795,7 +796,7 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
 /// v7 → v8: only a new `decided_by` value and a new flag, so only the version number changes (an older row decided by
 /// intent says `structure`, as its link did).
 ///
-/// v8 → v9: only a new stop reason, so only the version number changes (a v8 row whose connection
+/// v8 → v9: only a new stop reason and cause, so only the version number changes (a v8 row whose connection
 /// broke mid-answer was recorded as answered, or as cancelled by the page, and says so still).
 fn migrate(mut p: Share) -> Share {
     if p.v < 4 && p.pairs.is_none() {
@@ -1015,7 +1016,7 @@ mod tests {
     }
 
     #[test]
-    fn a_lost_connection_opens_in_v9_links_only() {
+    fn a_lost_connection_opens_in_v9_links_only_as_a_stop_and_a_cause() {
         let mut lost = sample();
         lost.rows[0].stopped = Some(StopReason::ConnectionLost.as_str().into());
         lost.rows[0].action = NO_ACTION.into();
@@ -1032,6 +1033,11 @@ mod tests {
         );
         v8.rows[0].stopped = Some(StopReason::Deadline.as_str().into());
         assert!(decode(&pack(&v8, "r=v8.")).is_ok(), "the control opens");
+        let mut cause = sample();
+        cause.rows[0].cause = Cause::ConnectionLost.as_str().into();
+        assert_eq!(decode(&pack(&cause, PREFIX)).unwrap(), cause);
+        cause.v = 8;
+        assert!(decode(&pack(&cause, "r=v8.")).is_err(), "nor the cause");
     }
 
     #[test]

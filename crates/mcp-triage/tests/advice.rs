@@ -308,6 +308,10 @@ const GENERAL_ONLY: &[(Cause, &str)] = &[
     (Cause::Redirect, "a redirect is itself what to change"),
     (Cause::Timeout, "no answer is itself the failure"),
     (
+        Cause::ConnectionLost,
+        "an answer cut off is itself the failure",
+    ),
+    (
         Cause::NetworkOrCors,
         "no readable answer is itself the failure",
     ),

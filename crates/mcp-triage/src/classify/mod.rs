@@ -412,6 +412,13 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
     } else if end == Some(BodyEnd::Aborted) {
         b.decide(Channel::Malformed, Cause::Aborted, DecidedBy::Structure);
         b.structure("reading was cancelled before our response arrived");
+    } else if end == Some(BodyEnd::ConnectionLost) {
+        b.decide(
+            Channel::Malformed,
+            Cause::ConnectionLost,
+            DecidedBy::Structure,
+        );
+        b.structure("the connection broke before our response arrived");
     } else if let Some(stray) = &found.stray_error {
         b.v.message = Some(stray.value.clone());
         b.structure("a JSON-RPC error frame that is not addressed to our id");
