@@ -241,7 +241,7 @@ function text(res, status, message, extra = {}) {
 
 async function handle(req, res) {
   const m = /^\/([^/?]*)(.*)$/s.exec(req.url || '');
-  if (m && m[1] === '__faults' && req.method === 'GET') {
+  if (m && m[1] === '__faults' && /^(\?|$)/.test(m[2]) && req.method === 'GET') {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
     res.end(JSON.stringify(log));
     return;

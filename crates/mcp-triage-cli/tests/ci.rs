@@ -226,19 +226,19 @@ fn the_share_link_holds_the_reports_verdicts_under_the_page_address_given() {
     };
     let link = line(&based);
     assert!(
-        link.starts_with("https://triage.example/app/#r=v8."),
+        link.starts_with("https://triage.example/app/#r=v9."),
         "{link}"
     );
     let from_env = run(
         &["replay", dir, "--share"],
         &[("MCP_TRIAGE_PAGE", "https://pages.example/t/")],
     );
-    assert!(line(&from_env).starts_with("https://pages.example/t/#r=v8."));
+    assert!(line(&from_env).starts_with("https://pages.example/t/#r=v9."));
     let bare = run(&["replay", dir, "--share"], &[]);
-    assert!(line(&bare).starts_with("#r=v8."));
+    assert!(line(&bare).starts_with("#r=v9."));
     let with_json = run(&["replay", dir, "--json", "--share"], &[]);
     let with_json: Value = serde_json::from_slice(&with_json.stdout).unwrap();
-    assert!(with_json["share"].as_str().unwrap().starts_with("#r=v8."));
+    assert!(with_json["share"].as_str().unwrap().starts_with("#r=v9."));
     // The link says what the report says, probe by probe.
     let payload = mcp_triage::share::decode(&link[link.find('#').unwrap()..]).unwrap();
     assert_eq!(
