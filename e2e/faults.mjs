@@ -13,7 +13,7 @@
 //            drip                 call-c: the upstream's body one byte every 100 ms
 //            dup-content-type     call-c: Content-Type: text/plain, then the upstream's own Content-Type
 //            mixed-case-sse       call-c: Content-Type: Text/Event-Stream; charset=utf-8
-//            redirect             call-c: 307 to --redirect-to (another origin); the upstream never sees it
+//            moved                call-c: 307 to --redirect-to (another origin); the upstream never sees it
 //            over-cap             call-c: 1 MiB of SSE comment lines before the upstream's body
 //            silent-sse           get: 200 text/event-stream from the proxy itself, then silence
 //            close-before-answer  call-c: the request read, the connection closed without a byte
@@ -98,7 +98,10 @@ function pipeBody(up, res) {
 /** Writes `bytes` on the client's raw socket, then `then(socket)` once they are handed to the kernel. */
 function raw(req, bytes, then) {
   const socket = req.socket;
-  socket.write(bytes, () => { if (!socket.destroyed) then(socket); });
+  // A moment between the bytes and the cut, as a server that dies mid-answer leaves it: a reset
+  // that overtakes bytes the client has not read yet makes Linux drop them, and the row would
+  // become "reset before any answer".
+  socket.write(bytes, () => setTimeout(() => { if (!socket.destroyed) then(socket); }, 250));
 }
 
 async function pass(c) {
@@ -191,7 +194,9 @@ const ROWS = {
     sendHead(c.res, up, replace(pairs(up.rawHeaders), 'Content-Type', 'Text/Event-Stream; charset=utf-8'));
     pipeBody(up, c.res);
   } },
-  redirect: { target: 'call-c', async run(c) {
+  // Not `redirect`: a path piece of 8 characters or more is hidden from every report, identifiers
+  // included (`redirect_refused`), which would defeat the comparison.
+  moved: { target: 'call-c', async run(c) {
     c.note(`307 to ${redirectTo}`);
     c.res.writeHead(307, ['Location', redirectTo, ...cors(c.req), 'Content-Length', '0']);
     c.res.end();

@@ -30,7 +30,7 @@ const ROWS = [
   ['drip', 'probe:C', 'body:deadline'],
   ['dup-content-type', 'probe:C', 'body:stopped_after_response'],
   ['mixed-case-sse', 'probe:C', 'body:stopped_after_response'],
-  ['redirect', 'probe:C', 'transport:redirect_refused'],
+  ['moved', 'probe:C', 'transport:redirect_refused'],
   ['over-cap', 'probe:C', 'body:size_cap'],
   ['silent-sse', 'get', 'body:stopped_after_response'],
   ['close-before-answer', 'probe:C', 'transport:network'],
@@ -64,7 +64,7 @@ async function cli(endpoint) {
 }
 
 /** The page's Quick check through the proxy with the same limits (set as only a test can), as its JSON download. */
-async function page(endpoint) {
+async function page(endpoint, { doctor = false } = {}) {
   const context = await shared.browser.newContext({ acceptDownloads: true });
   await context.addInitScript((limits) => { globalThis.mcpTriageTestLimits = limits; }, LIMITS);
   const p = await watchedPage(context);
@@ -72,8 +72,10 @@ async function page(endpoint) {
   await runQuick(p, { endpoint, token: 'demo-token' });
   const [download] = await Promise.all([p.waitForEvent('download'), p.getByTestId('download-json').click()]);
   const report = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  // Only a browser needs the CORS doctor: it runs where a request got no readable answer.
+  const diagnosis = doctor ? await p.getByTestId('diagnosis').innerText({ timeout: 20000 }) : null;
   await context.close();
-  return report;
+  return { report, diagnosis };
 }
 
 /** How often the proxy applied `row`'s fault since `since` (its own log). */
@@ -89,19 +91,31 @@ for (const [row, step, ending] of ROWS) {
     const fromCli = await cli(endpoint);
     const cliHits = await applied(row, t0);
     const t1 = Date.now();
-    const fromPage = await page(endpoint);
+    const { report: fromPage, diagnosis } = await page(endpoint, { doctor: ending === 'transport:network' });
     const pageHits = await applied(row, t1);
-    assert(cliHits >= 1 && pageHits >= 1, `the fault was applied (CLI ${cliHits}, page ${pageHits})`);
     const c = agreed(fromCli.report);
     const p = agreed(fromPage);
     const hit = (a) => a.records.find((r) => r.step === step);
     assert(hit(c) && hit(p), `both shells recorded ${step}`);
     eq(hit(c).ending, ending, `the CLI's ending for ${step}`);
     eq(hit(p).ending, ending, `the page's ending for ${step}`);
+    assert(cliHits >= 1 && pageHits >= 1, `the fault was applied (CLI ${cliHits}, page ${pageHits})`);
     eq(JSON.stringify(p), JSON.stringify(c), 'the page and the CLI agree on every record and the run');
     console.log(`     ${row} | ${step} | CLI ${hit(c).ending} (exit ${fromCli.code}) | page ${hit(p).ending} | run ${c.ended}`);
     const detail = (r) => r.records.find((x) => stepOf(x) === step).exchange.transport_error_detail ?? '';
-    if (row === 'redirect') {
+    if (row.startsWith('reset-')) {
+      // Neither shell can name the reset: ureq reads one as the peer closing ("Peer disconnected"),
+      // a browser's read just fails. Both say what they saw.
+      assert(/^the request failed: .+/.test(detail(fromCli.report)), detail(fromCli.report));
+      assert(/^the request failed: .+/.test(detail(fromPage)), detail(fromPage));
+    }
+    if (ending === 'transport:network') {
+      // A close before any answer is a rejected fetch, as a CORS refusal is: the page alone runs the
+      // CORS doctor, whose token-free requests the proxy passes through, so it finds no CORS fault.
+      assert(diagnosis !== null && diagnosis.length > 0, 'the page ran the CORS doctor');
+      console.log(`     the page's CORS doctor: ${diagnosis.split('\n').slice(0, 3).join(' / ')}`);
+    }
+    if (row === 'moved') {
       // The CLI sees the status; a browser's opaque redirect hides it.
       assert(detail(fromCli.report).includes('HTTP 307'), detail(fromCli.report));
       assert(detail(fromPage).includes('a browser shows neither its status nor its target'), detail(fromPage));

@@ -499,7 +499,11 @@ async fn read(
         match next {
             Next::ReadOn { until_ms } => until = until_ms,
             Next::Stop => {
-                let _ = body.cancel();
+                // Cancelling a stream that already failed rejects: nobody waits for that answer.
+                let cancelled = body.cancel();
+                IGNORE.with(|ignore| {
+                    let _ = cancelled.catch(ignore);
+                });
                 return;
             }
         }

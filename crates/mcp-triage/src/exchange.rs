@@ -38,7 +38,8 @@ pub struct Exchange {
     /// Why there is no response.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transport_error: Option<TransportError>,
-    /// Free text from the client about the transport error.
+    /// Free text from the client about the transport error, or about a read that broke after the
+    /// head (`body_end: "connection_lost"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transport_error_detail: Option<String>,
     /// Milliseconds from sending to the end of reading, measured by the client.

@@ -121,6 +121,8 @@ pub struct RequestReader {
     clock: RequestClock,
     phase: Phase,
     server_requests: Vec<Value>,
+    /// What the shell said of a read that failed after the head (the record's detail).
+    failure: Option<String>,
 }
 
 impl RequestReader {
@@ -141,6 +143,7 @@ impl RequestReader {
             clock: RequestClock::start(now_ms),
             phase: Phase::Sent,
             server_requests: Vec::new(),
+            failure: None,
         }
     }
 
@@ -228,7 +231,10 @@ impl RequestReader {
                         TransportError::Network,
                         format!("{}: {detail}", kind.describe()),
                     ),
-                    _ => self.ended(BodyEnd::ConnectionLost),
+                    _ => {
+                        self.failure = Some(format!("{}: {detail}", kind.describe()));
+                        self.ended(BodyEnd::ConnectionLost)
+                    }
                 }
             }
         }
@@ -356,7 +362,11 @@ impl RequestReader {
                 headers,
                 body,
                 end,
-            } => ex.response = Some(body.into_response(status, headers, end)),
+            } => {
+                ex.response = Some(body.into_response(status, headers, end));
+                // Only a read that broke says more than its ending: what the shell saw of it.
+                ex.transport_error_detail = self.failure;
+            }
             Phase::Sent | Phase::Body { .. } => {}
         }
         ex
@@ -849,8 +859,15 @@ mod tests {
             ),
         ];
         for (name, headers_only, events, want) in cases {
-            let (got, _) = run(headers_only, &events);
+            let (got, ex) = run(headers_only, &events);
             assert_eq!(got, want, "{name}");
+            if name == "a reset mid-body" {
+                assert_eq!(
+                    ex.transport_error_detail.as_deref(),
+                    Some("the connection was reset: os error 104"),
+                    "what the shell saw of it"
+                );
+            }
         }
     }
 

@@ -419,6 +419,9 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
             DecidedBy::Structure,
         );
         b.structure("the connection broke before our response arrived");
+        if let Some(detail) = &ex.transport_error_detail {
+            b.structure(format!("client said: {detail}"));
+        }
     } else if let Some(stray) = &found.stray_error {
         b.v.message = Some(stray.value.clone());
         b.structure("a JSON-RPC error frame that is not addressed to our id");
