@@ -5,7 +5,9 @@
 //! answers missing, or, for `v7-stdio-…`, by `mcp-triage probe --stdio --share` against the stdio
 //! servers the tests start (a crash in a tool, a hang, the Python SDK), or, for `v8-replay-…`, by
 //! `mcp-triage replay --share` over Python `mcp` 2.3.0 captures whose C answer is a bare -32602 (the
-//! verdict the probe's intent decides); `NAME.json` beside it is that fragment's payload as inflated by Node's zlib when it
+//! verdict the probe's intent decides), or, for `v9-probe-…`, by `mcp-triage probe --share` through
+//! the fault proxy (`e2e/faults.mjs`, row `reset-sse`) in front of the demo server: probe C's
+//! connection reset mid-answer, `connection_lost`; `NAME.json` beside it is that fragment's payload as inflated by Node's zlib when it
 //! was committed (an independent decoder). A later payload version must keep both passing: old versions
 //! are migrated into the current structure, and the migrated payload still says what the link said.
 
