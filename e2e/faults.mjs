@@ -18,14 +18,14 @@
 //            silent-sse           get: 200 text/event-stream from the proxy itself, then silence
 //            close-before-answer  call-c: the request read, the connection closed without a byte
 //   GET /__faults  what the rows did, the last 1000: [{row, target, method, action, at}] (at: epoch ms)
-//   node e2e/faults.mjs --port 18830 --upstream http://127.0.0.1:8787 [--redirect-to http://127.0.0.1:1/mcp]
+//   node e2e/faults.mjs --port 18870 --upstream http://127.0.0.1:8787 [--redirect-to http://127.0.0.1:1/mcp]
 import { Agent, createServer, request } from 'node:http';
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 }
-const port = Number(arg('port', '18830'));
+const port = Number(arg('port', '18870'));
 const upstream = new URL(arg('upstream', 'http://127.0.0.1:8787'));
 const redirectTo = arg('redirect-to', 'http://127.0.0.1:1/mcp');
 const CAP = 1024 * 1024; // the request body, and any upstream body the proxy must hold whole

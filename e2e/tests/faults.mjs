@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { REDIRECT_TARGET_PORT, ROOT, assert, eq, expected, runQuick, shared, startProcess, test, watchedPage } from '../lib.mjs';
 
-const PROXY_PORT = 18830;
+const PROXY_PORT = 18870;
 const proxy = `http://127.0.0.1:${PROXY_PORT}`;
 await startProcess('node', ['e2e/faults.mjs', '--port', String(PROXY_PORT), '--upstream', new URL(shared.demoEndpoint).origin,
   '--redirect-to', `http://127.0.0.1:${REDIRECT_TARGET_PORT}/mcp`], { ready: 'fault proxy' });
