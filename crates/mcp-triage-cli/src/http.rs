@@ -172,23 +172,11 @@ pub(crate) fn send(
         let wait = Duration::from_secs_f64((wake - now()).max(0.0) / 1000.0);
         let seen = rx.recv_timeout(wait);
         let at = now();
-        let next = match &seen {
-            Ok(Seen::Head(status, headers)) => reader.on(
-                at,
-                ReadEvent::Head {
-                    status: *status,
-                    headers: headers.clone(),
-                },
-            ),
-            Ok(Seen::Chunk(bytes)) => reader.on(at, ReadEvent::Chunk(bytes)),
+        let next = match seen {
+            Ok(Seen::Head(status, headers)) => reader.on(at, ReadEvent::Head { status, headers }),
+            Ok(Seen::Chunk(bytes)) => reader.on(at, ReadEvent::Chunk(&bytes)),
             Ok(Seen::End) => reader.on(at, ReadEvent::End),
-            Ok(Seen::Failed(kind, detail)) => reader.on(
-                at,
-                ReadEvent::Failed {
-                    kind: *kind,
-                    detail: detail.clone(),
-                },
-            ),
+            Ok(Seen::Failed(kind, detail)) => reader.on(at, ReadEvent::Failed { kind, detail }),
             Err(RecvTimeoutError::Timeout) if run_end.is_some_and(|end| at >= end) => {
                 run_deadline = true;
                 reader.on(at, ReadEvent::Cancel)

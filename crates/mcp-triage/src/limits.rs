@@ -86,34 +86,38 @@ impl Limits {
             let (name, value) = pair
                 .split_once('=')
                 .ok_or_else(|| format!("test limits: {pair:?} is not NAME=VALUE"))?;
-            let slot: &mut u64;
-            let mut bytes;
             match name.trim() {
-                "headers_deadline_ms" => slot = &mut self.headers_deadline_ms,
-                "idle_gap_ms" => slot = &mut self.idle_gap_ms,
-                "request_total_ms" => slot = &mut self.request_total_ms,
-                "first_event_ms" => slot = &mut self.first_event_ms,
+                "headers_deadline_ms" => lower(&mut self.headers_deadline_ms, name, value)?,
+                "idle_gap_ms" => lower(&mut self.idle_gap_ms, name, value)?,
+                "request_total_ms" => lower(&mut self.request_total_ms, name, value)?,
+                "first_event_ms" => lower(&mut self.first_event_ms, name, value)?,
                 "max_body_bytes" => {
-                    bytes = self.max_body_bytes as u64;
-                    slot = &mut bytes;
+                    let mut bytes = self.max_body_bytes as u64;
+                    lower(&mut bytes, name, value)?;
+                    self.max_body_bytes = usize::try_from(bytes).unwrap_or(self.max_body_bytes);
                 }
                 other => return Err(format!("test limits: no limit is called {other:?}")),
-            }
-            let v: u64 = value
-                .trim()
-                .parse()
-                .ok()
-                .filter(|v| (1..=*slot).contains(v))
-                .ok_or_else(|| {
-                    format!("test limits: {name} must be a whole number from 1 to {slot}")
-                })?;
-            *slot = v;
-            if name.trim() == "max_body_bytes" {
-                self.max_body_bytes = usize::try_from(v).unwrap_or(self.max_body_bytes);
             }
         }
         Ok(self)
     }
+}
+
+/// Sets `slot` to `value` when it is a whole number from 1 to what `slot` holds.
+fn lower(slot: &mut u64, name: &str, value: &str) -> Result<(), String> {
+    let v = value
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v| (1..=*slot).contains(v))
+        .ok_or_else(|| {
+            format!(
+                "test limits: {} must be a whole number from 1 to {slot}",
+                name.trim()
+            )
+        })?;
+    *slot = v;
+    Ok(())
 }
 
 impl Default for Limits {

@@ -210,6 +210,12 @@ impl Builder {
     fn structure(&mut self, fact: impl Into<String>) {
         self.v.evidence.push(Evidence::structure(fact));
     }
+    /// What the client said of a request that failed, when it said anything.
+    fn client_said(&mut self, ex: &Exchange) {
+        if let Some(detail) = &ex.transport_error_detail {
+            self.structure(format!("client said: {detail}"));
+        }
+    }
     /// A cause decided by a phrase rule: the verdict remembers which.
     fn decide_text(
         &mut self,
@@ -419,9 +425,7 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
             DecidedBy::Structure,
         );
         b.structure("the connection broke before our response arrived");
-        if let Some(detail) = &ex.transport_error_detail {
-            b.structure(format!("client said: {detail}"));
-        }
+        b.client_said(ex);
     } else if let Some(stray) = &found.stray_error {
         b.v.message = Some(stray.value.clone());
         b.structure("a JSON-RPC error frame that is not addressed to our id");

@@ -35,9 +35,7 @@ pub(super) fn no_response(b: &mut Builder, ex: &Exchange) {
     };
     b.decide(Channel::Network, cause, DecidedBy::Structure);
     b.structure(fact);
-    if let Some(detail) = &ex.transport_error_detail {
-        b.structure(format!("client said: {detail}"));
-    }
+    b.client_said(ex);
 }
 
 /// A 2xx to our GET: a stream (or, oddly, a body).
