@@ -44,8 +44,10 @@ function agreed(report) {
 }
 
 test('the same captures replayed in the page (wasm) and by mcp-triage replay give byte-identical JSON', async () => {
+  // One run: the stack's session at one protocol version (the folder holds several, and a replay
+  // refuses captures of different runs).
   const dir = join(ROOT, '../shared/fixtures/exchanges/ts-1.29.0-stateful');
-  const docs = readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  const docs = readdirSync(dir).filter((f) => f.endsWith('.pv2025-11-25.json')).sort().map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
   const file = join(work, 'captures.json');
   const text = JSON.stringify(docs);
   writeFileSync(file, text);
@@ -55,7 +57,7 @@ test('the same captures replayed in the page (wasm) and by mcp-triage replay giv
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
   await page.locator('details.no-server > summary').click();
-  // 84 captures (about 170 kB): set as the textarea's value, as a paste would, not typed key by key.
+  // 27 captures (about 55 kB): set as the textarea's value, as a paste would, not typed key by key.
   await page.getByTestId('paste-capture').evaluate((el, value) => {
     el.value = value;
     el.dispatchEvent(new Event('input', { bubbles: true }));
@@ -93,7 +95,7 @@ for (const [name, endpoint, token] of [
 
 test('a share link made by the CLI opens in the page and shows the same report', async () => {
   const out = JSON.parse(cli(['probe', shared.demoEndpoint, '--json', '--token-env', 'E2E_TOKEN', '--share', '--share-base', shared.appUrl], { E2E_TOKEN: 'demo-token' }));
-  assert(out.share.startsWith(`${shared.appUrl}#r=v9.`), out.share);
+  assert(out.share.startsWith(`${shared.appUrl}#r=v10.`), out.share);
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(out.share);

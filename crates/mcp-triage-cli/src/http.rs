@@ -3,7 +3,8 @@
 //! `RequestReader`, which decides how the request ends. The blocking reads run on a thread of their
 //! own that sends each raw event over a bounded channel; this side waits on that channel until the
 //! moment the core names, so a deadline is the core's even while a read is blocked (that read is
-//! let go of, and its thread ends when the read returns).
+//! let go of, and its thread ends when the read returns). A signal (Ctrl-C, SIGTERM) wakes the wait
+//! too: the request is then cancelled as the core's reader says, and handed back as interrupted.
 
 use std::io::Read;
 use std::sync::mpsc::{self, RecvTimeoutError, SyncSender};
@@ -14,6 +15,8 @@ use mcp_triage::exchange::{Exchange, Vantage};
 use mcp_triage::redact::Credentials;
 use mcp_triage::{Limits, Next, ReadEvent, ReadFailure, RequestReader};
 use serde_json::Value;
+
+use crate::interrupt;
 
 /// An agent that follows no redirect and treats every status as an answer. Deadlines are not set
 /// here: each request's are the core's (see [`send`]).
@@ -37,6 +40,8 @@ enum Seen {
     Chunk(Vec<u8>),
     End,
     Failed(ReadFailure, String),
+    /// A signal arrived (sent by the interrupt module's waker, not by the reading thread).
+    Signal,
 }
 
 /// The kind of a failure, as ureq tells it.
@@ -147,6 +152,11 @@ pub(crate) fn send(
     let clock = Instant::now();
     let now = || clock.elapsed().as_secs_f64() * 1000.0;
     let mut reader = RequestReader::new(out, creds, Vantage::Direct, limits, 0.0);
+    if interrupt::caught().is_some() {
+        // Not sent: a signal interrupted the run before this request's turn.
+        let _ = reader.on(0.0, ReadEvent::Cancel);
+        return reader.finish(0.0);
+    }
     let mut headers = out.headers.clone();
     if out.with_token {
         headers.extend(creds.request_headers());
@@ -162,6 +172,11 @@ pub(crate) fn send(
         give_up: Duration::from_secs_f64(reader.give_up_ms().max(0.0) / 1000.0),
     };
     let (tx, rx) = mpsc::sync_channel(8);
+    let signal_tx = tx.clone();
+    // A full channel wakes the wait anyway: the signal is read from `interrupt::caught` after it.
+    let _woken = interrupt::on_signal(move || {
+        let _ = signal_tx.try_send(Seen::Signal);
+    });
     let thread_agent = agent.clone();
     std::thread::spawn(move || read(&thread_agent, wire, &tx));
     let run_end = run_left.map(|left| left.as_secs_f64() * 1000.0);
@@ -172,7 +187,14 @@ pub(crate) fn send(
         let wait = Duration::from_secs_f64((wake - now()).max(0.0) / 1000.0);
         let seen = rx.recv_timeout(wait);
         let at = now();
+        // A signal stops the read at once, whatever else arrived with it: the engine hears of
+        // the interrupt before it gets this record, and says so in it.
+        let seen = match interrupt::caught() {
+            Some(_) => Ok(Seen::Signal),
+            None => seen,
+        };
         let next = match seen {
+            Ok(Seen::Signal) => reader.on(at, ReadEvent::Cancel),
             Ok(Seen::Head(status, headers)) => reader.on(at, ReadEvent::Head { status, headers }),
             Ok(Seen::Chunk(bytes)) => reader.on(at, ReadEvent::Chunk(&bytes)),
             Ok(Seen::End) => reader.on(at, ReadEvent::End),

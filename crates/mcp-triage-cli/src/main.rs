@@ -2,6 +2,7 @@
 //! check again over recorded answers; `classify` reads `mcp-exchange/1` files and prints verdicts.
 
 mod http;
+mod interrupt;
 mod output;
 mod probe;
 mod replay;
@@ -12,6 +13,7 @@ use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
 use mcp_triage::Probe;
+use mcp_triage::engine::exit;
 
 use mcp_triage::{Assessment, Exchange, Options, assess};
 
@@ -26,8 +28,12 @@ agent should do and who must act. With an intent (--intent, or the exchange's
 own "intent") and a protocol version (--version, "negotiated_version", or the
 request's MCP-Protocol-Version), also the spec verdict. --summary adds the
 distinguishability of probes A, B and C (from the inputs' intents).
-Exit status: 0 when every input was classified, 1 when an input was not an
-exchange, 2 on a usage error."#;
+
+{EXIT}"#;
+
+fn usage() -> String {
+    USAGE.replace("{EXIT}", &mcp_triage::engine::exit::table_text())
+}
 
 struct Args {
     json: bool,
@@ -134,11 +140,11 @@ fn main() -> ExitCode {
         Ok(a) => a,
         Err(msg) => {
             if msg.is_empty() {
-                println!("{USAGE}");
+                println!("{}", usage());
                 return ExitCode::SUCCESS;
             }
-            eprintln!("mcp-triage: {msg}\n\n{USAGE}");
-            return ExitCode::from(2);
+            eprintln!("mcp-triage: {msg}\n\n{}", usage());
+            return ExitCode::from(exit::USAGE);
         }
     };
     let opts = Options {
@@ -205,8 +211,8 @@ fn main() -> ExitCode {
         let _ = writeln!(out, "{line}");
     }
     if failed {
-        ExitCode::from(1)
+        ExitCode::from(exit::NOT_AN_EXCHANGE)
     } else {
-        ExitCode::SUCCESS
+        ExitCode::from(exit::OK)
     }
 }

@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 
 use mcp_triage::endpoint::Endpoint;
-use mcp_triage::engine::{RunReport, exit};
+use mcp_triage::engine::RunReport;
 use mcp_triage::redact::Secrets;
 use mcp_triage::{export, share};
 
@@ -109,7 +109,7 @@ impl Output {
     }
 
     /// Writes every output the options ask for; returns the exit status (the core's, or
-    /// [`exit::LOCAL`] when an output could not be made or written).
+    /// `exit::LOCAL` when an output could not be made or written; a signal's status first).
     pub(crate) fn emit(
         &self,
         report: &RunReport,
@@ -165,7 +165,7 @@ impl Output {
             .and_then(|_| out.flush())
             .is_err()
         {
-            return exit::LOCAL;
+            local_failure = true;
         }
         if let Some(file) = &self.junit {
             let xml = export::junit(report, ep, self.include_path, secrets, self.fail_under);
@@ -174,10 +174,7 @@ impl Output {
                 local_failure = true;
             }
         }
-        if local_failure {
-            return exit::LOCAL;
-        }
-        report.exit_code(self.fail_under)
+        report.exit_status(self.fail_under, local_failure)
     }
 
     /// The share link (or bare fragment), made by the core as the page makes it.

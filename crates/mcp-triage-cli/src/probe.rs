@@ -5,17 +5,19 @@
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
-use mcp_triage::engine::{Engine, EngineConfig, Era, Mode, Outgoing, RunReport, exit};
-use mcp_triage::exchange::Transport;
+use mcp_triage::engine::{Engine, EngineConfig, Era, Mode, Outgoing, RunReport, Step, exit};
+use mcp_triage::exchange::{Exchange, Transport};
 use mcp_triage::redact::Credentials;
 use mcp_triage::{Limits, endpoint};
 
-use crate::http;
 use crate::output::{self, Output};
+use crate::{http, interrupt};
 
 /// The whole usage text.
 pub(crate) fn usage() -> String {
-    USAGE.replace("{OUTPUT}", output::USAGE)
+    USAGE
+        .replace("{OUTPUT}", output::USAGE)
+        .replace("{EXIT}", &exit::table_text())
 }
 
 pub(crate) const USAGE: &str = r#"usage: mcp-triage probe URL [options]
@@ -61,13 +63,11 @@ Progress goes to standard error; colour is never used.
 
 {OUTPUT}
 
-Exit status (6 first, else the lowest that applies):
-  0  the run completed
-  2  usage error
-  3  the server could not be reached, or refused the run at connect
-  4  a planned probe could not run to an answer
-  5  the score is below --fail-under
-  6  a local failure (an output could not be made or written)"#;
+Ctrl-C (SIGINT) or SIGTERM stops the run at once: a stdio server gets the same
+teardown as at the end of a run (a second signal skips its grace periods), and
+every output asked for is still written, saying the run was interrupted.
+
+{EXIT}"#;
 
 pub(crate) struct ProbeArgs {
     url: String,
@@ -252,6 +252,10 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
             return exit::USAGE;
         }
     };
+    // From here on a signal stops the run, not the process: what was recorded is still written.
+    if let Err(e) = interrupt::install() {
+        eprintln!("mcp-triage probe: {e}; Ctrl-C will end the process without a report");
+    }
     let limits = Limits::with_run_seconds(args.seconds);
     // Test-only: shorter deadlines and caps, so the fault table runs in seconds.
     let limits = match std::env::var(mcp_triage::limits::TEST_LIMITS_ENV) {
@@ -330,7 +334,7 @@ fn run(
         &creds.secrets(),
         &mut |engine, out, run_left| {
             if run_left == Some(Duration::ZERO) {
-                engine.handle(out.step, http::not_sent(&out, creds));
+                hand_back(engine, out.step, http::not_sent(&out, creds));
                 return;
             }
             let mut replies = Vec::new();
@@ -357,9 +361,9 @@ fn run(
                 },
             );
             for (step, ex) in replies {
-                engine.handle(step, ex);
+                hand_back(engine, step, ex);
             }
-            engine.handle(out.step, ex);
+            hand_back(engine, out.step, ex);
         },
     )?;
     Ok(engine.report())
@@ -394,8 +398,18 @@ pub(crate) fn config(
     }
 }
 
+/// Hands what happened to a request back to the engine, telling it first of a signal that
+/// interrupted the run (the engine then records the cut request as interrupted).
+pub(crate) fn hand_back(engine: &mut Engine, step: Step, exchange: Exchange) {
+    if let Some(by) = interrupt::caught() {
+        engine.interrupt(by);
+    }
+    engine.handle(step, exchange);
+}
+
 /// One request sent over the shell's transport, its answers handed to the engine (replies to
-/// server requests first); `run_left` is what the run's time limit leaves (zero: do not send).
+/// server requests first, through [`hand_back`]); `run_left` is what the run's time limit leaves
+/// (zero: do not send).
 pub(crate) type Wire<'a> = dyn FnMut(&mut Engine, Outgoing, Option<Duration>) + 'a;
 
 /// Drives the engine to its end over `wire`: the same loop for HTTP and stdio. The plan, the
@@ -413,7 +427,18 @@ pub(crate) fn drive(
         let _ = writeln!(err.lock(), "{line}");
     };
     let mut written = false;
+    let mut said_interrupted = false;
     loop {
+        if let Some(by) = interrupt::caught() {
+            engine.interrupt(by);
+            if !said_interrupted {
+                said_interrupted = true;
+                progress(format!(
+                    "  {}: stopping the run; what was recorded is still written",
+                    by.signal_name()
+                ));
+            }
+        }
         let poll = engine.poll(now());
         if poll.done {
             break;
@@ -450,7 +475,8 @@ pub(crate) fn drive(
                 .poll_timeout()
                 .map(|at| Duration::from_millis((at - now()).max(0.0) as u64));
             let step = out.step;
-            if run_left != Some(Duration::ZERO) {
+            // Nothing is sent once the run's time limit passed or a signal came.
+            if run_left != Some(Duration::ZERO) && interrupt::caught().is_none() {
                 progress(format!("→ {}", step.label()));
             }
             wire(engine, out, run_left);

@@ -27,8 +27,15 @@ recorded tools/list: a tool not listed (A), arguments the tool's schema refuses
 (B), arguments it accepts to the same tool (C, D). Among those it prefers the same
 tool, arguments, protocolVersion, other params and headers, then the first given.
 Each recorded answer answers one request; a request none fits is reported as not
-recorded. Replay plans a Quick check; it knows no secrets beyond the patterns
-redaction always applies (Bearer values, JWTs) and those named by --secret-env.
+recorded. It knows no secrets beyond the patterns redaction always applies
+(Bearer values, JWTs) and those named by --secret-env.
+
+The plan replayed is the one the recording made: a report records whether its
+run was a Quick check or Review first (the page's review, or probe --plan) and
+each call; exchanges alone record no plan, so they replay as a Quick check and
+the report says so. Captures must come from one run: exchanges carry their
+run's id, and older captures are grouped by server and session; captures of
+different runs are refused, naming the files of each.
 
 Options:
   --era E                 speak this era (2025-11-25, 2025-06-18, 2025-03-26, 2026-07-28
@@ -39,11 +46,14 @@ Options:
 
 {OUTPUT}
 
-Exit status: as for probe (0 complete, 2 usage or unreadable input, 3 the recorded
-run could not connect, 4 a probe not answered, 5 below --fail-under, 6 local)."#;
+{EXIT}
+For a replay, 3 means the recorded run could not connect and 4 that a probe has
+no recorded answer."#;
 
 fn usage() -> String {
-    USAGE.replace("{OUTPUT}", output::USAGE)
+    USAGE
+        .replace("{OUTPUT}", output::USAGE)
+        .replace("{EXIT}", &exit::table_text())
 }
 
 /// The files a CAPTURE argument stands for.
@@ -156,10 +166,7 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
                     );
                     return exit::USAGE;
                 }
-                Ok(r) => {
-                    recording.exchanges.extend(r.exchanges);
-                    recording.era = recording.era.or(r.era);
-                }
+                Ok(r) => recording.add(&file, r),
                 Err(e) => {
                     eprintln!("mcp-triage replay: {e}");
                     return exit::USAGE;
@@ -168,11 +175,7 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
         }
     }
     let secrets = mcp_triage::redact::Secrets::new(secret_values.iter().map(String::as_str));
-    let replayed = match replay::replay_with_secrets(
-        &recording.exchanges,
-        era.or(recording.era),
-        secrets.clone(),
-    ) {
+    let replayed = match replay::replay_recording(&recording, era, secrets.clone()) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("mcp-triage replay: {e}");

@@ -3,7 +3,9 @@
 //! core (`stdio::LineSplitter`, `stdio::Waiting`) and keeps stderr's tail (`stdio::StderrTail`);
 //! deadlines, records and verdicts are the core's. At the end it closes stdin, gives the server a
 //! grace period, then ends the whole group (`npx`, `uv` and `sh -c` leave grandchildren holding
-//! stdout open) with the `kill` command: the workspace forbids `unsafe`.
+//! stdout open) with the `kill` command: the workspace forbids `unsafe`. A signal (Ctrl-C, SIGTERM)
+//! wakes the wait for an answer: the run stops there and the server gets the same teardown (a
+//! second signal skips the grace periods and ends the group at once).
 
 use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -19,6 +21,7 @@ use mcp_triage::limits::Limits;
 use mcp_triage::redact::Secrets;
 use mcp_triage::stdio::{Ending, Heard, Line, LineSplitter, StderrTail, Waiting};
 
+use crate::interrupt::{self, WakeGuard};
 use crate::probe::{self, ProbeArgs};
 
 /// How long a server may take to exit after its stdin closes, before its group is terminated.
@@ -39,6 +42,8 @@ enum Event {
     StderrClosed,
     /// Every reader is done: nothing more will ever arrive.
     Gone,
+    /// A signal arrived (see [`interrupt::caught`]).
+    Signal,
 }
 
 /// A started server.
@@ -53,6 +58,8 @@ struct Server {
     /// The exit and the rest of stderr were waited for once (a grandchild may hold stderr open).
     settled: bool,
     started: Instant,
+    /// Wakes the waits on `events` when a signal arrives, for the server's whole life.
+    _woken: WakeGuard,
 }
 
 fn exit_of(status: std::process::ExitStatus) -> ProcessExit {
@@ -79,6 +86,10 @@ impl Server {
             .spawn()?;
         let pgid = child.id();
         let (tx, events) = mpsc::sync_channel(QUEUE);
+        let signal_tx = tx.clone();
+        let woken = interrupt::on_signal(move || {
+            let _ = signal_tx.try_send(Event::Signal);
+        });
         let stderr = Arc::new(Mutex::new(StderrTail::default()));
         if let Some(out) = child.stdout.take() {
             let tx = tx.clone();
@@ -117,6 +128,7 @@ impl Server {
             stderr_closed: false,
             settled: false,
             started: Instant::now(),
+            _woken: woken,
         })
     }
 
@@ -160,7 +172,7 @@ impl Server {
                 self.stdout_closed = true;
                 self.stderr_closed = true;
             }
-            Event::Line(_) => {}
+            Event::Line(_) | Event::Signal => {}
         }
         Some(event)
     }
@@ -178,7 +190,7 @@ impl Server {
                         w.hear(line, now, limits);
                     }
                 }
-                Some(Event::Closed | Event::Exited(_) | Event::StderrClosed) => {}
+                Some(Event::Closed | Event::Exited(_) | Event::StderrClosed | Event::Signal) => {}
             }
         }
         self.settled = true;
@@ -202,6 +214,10 @@ impl Server {
             // Not sent: the run's time limit had passed (a deadline; the command line has no Cancel).
             return waiting.into_exchange(out, Ending::Deadline, started, None);
         }
+        if interrupt::caught().is_some() {
+            // Not sent: a signal interrupted the run before this request's turn.
+            return waiting.into_exchange(out, Ending::Aborted, started, None);
+        }
         if self.exit.is_some()
             || self.stdout_closed
             || !self.write_line(out.body.as_deref().unwrap_or(""))
@@ -214,6 +230,10 @@ impl Server {
             return waiting.into_exchange(out, Ending::Answered, self.now(), None);
         }
         let ending = loop {
+            if interrupt::caught().is_some() {
+                // The engine hears of the interrupt before this record, and says so in it.
+                break Ending::Aborted;
+            }
             let request_end = waiting.deadline_ms(limits);
             let until = run_end.map_or(request_end, |r| r.min(request_end));
             match self.next(until) {
@@ -240,7 +260,7 @@ impl Server {
                     }
                     Heard::Other => {}
                 },
-                Some(Event::StderrClosed) => {}
+                Some(Event::StderrClosed | Event::Signal) => {}
                 Some(Event::Closed | Event::Exited(_) | Event::Gone) => {
                     // Lines still on their way belong to this answer: read them before judging.
                     let exit = self.learn_exit(Some((&mut waiting, limits)));
@@ -257,10 +277,11 @@ impl Server {
     }
 
     /// Ends the server: stdin closed, a grace period, then SIGTERM and SIGKILL to its whole group.
+    /// The same after an interrupt; a second signal skips the grace periods.
     fn stop(mut self) {
         self.stdin = None;
         let until = self.now() + GRACE.as_secs_f64() * 1000.0;
-        while self.exit.is_none() {
+        while self.exit.is_none() && !interrupt::asked_twice() {
             if matches!(self.next(until), None | Some(Event::Gone)) {
                 break;
             }
@@ -269,7 +290,7 @@ impl Server {
         if group_alive(self.pgid) {
             signal_group(self.pgid, "TERM");
             let deadline = Instant::now() + TERM_GRACE;
-            while group_alive(self.pgid) && Instant::now() < deadline {
+            while group_alive(self.pgid) && Instant::now() < deadline && !interrupt::asked_twice() {
                 thread::sleep(Duration::from_millis(20));
             }
             if group_alive(self.pgid) {
@@ -353,9 +374,9 @@ pub(crate) fn probe(args: &ProbeArgs, limits: &Limits) -> u8 {
         let mut replies = Vec::new();
         let ex = server.exchange(engine, &out, limits, run_left, &mut replies);
         for (step, reply) in replies {
-            engine.handle(step, reply);
+            probe::hand_back(engine, step, reply);
         }
-        engine.handle(out.step, ex);
+        probe::hand_back(engine, out.step, ex);
     });
     server.stop();
     if let Err((code, msg)) = result {

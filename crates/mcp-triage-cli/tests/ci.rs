@@ -202,6 +202,7 @@ fn replay_of_public_captures_gives_the_seeds_finding_in_every_form() {
 
 #[test]
 fn the_share_link_holds_the_reports_verdicts_under_the_page_address_given() {
+    // One session (the stack was captured at one protocol version): one run.
     let dir = common::root().join("../shared/fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateful");
     let dir = dir.to_str().unwrap();
     let json = run(&["replay", dir, "--json"], &[]);
@@ -226,19 +227,19 @@ fn the_share_link_holds_the_reports_verdicts_under_the_page_address_given() {
     };
     let link = line(&based);
     assert!(
-        link.starts_with("https://triage.example/app/#r=v9."),
+        link.starts_with("https://triage.example/app/#r=v10."),
         "{link}"
     );
     let from_env = run(
         &["replay", dir, "--share"],
         &[("MCP_TRIAGE_PAGE", "https://pages.example/t/")],
     );
-    assert!(line(&from_env).starts_with("https://pages.example/t/#r=v9."));
+    assert!(line(&from_env).starts_with("https://pages.example/t/#r=v10."));
     let bare = run(&["replay", dir, "--share"], &[]);
-    assert!(line(&bare).starts_with("#r=v9."));
+    assert!(line(&bare).starts_with("#r=v10."));
     let with_json = run(&["replay", dir, "--json", "--share"], &[]);
     let with_json: Value = serde_json::from_slice(&with_json.stdout).unwrap();
-    assert!(with_json["share"].as_str().unwrap().starts_with("#r=v9."));
+    assert!(with_json["share"].as_str().unwrap().starts_with("#r=v10."));
     // The link says what the report says, probe by probe.
     let payload = mcp_triage::share::decode(&link[link.find('#').unwrap()..]).unwrap();
     assert_eq!(
@@ -389,4 +390,92 @@ fn replay_redacts_a_value_named_by_secret_env_from_every_output_and_refuses_one_
         "{}",
         text(&short).1
     );
+}
+
+#[test]
+fn a_run_made_from_a_plan_replays_that_plan_and_captures_of_two_runs_are_refused() {
+    let _seed = demo(18971, &[]);
+    let url = "http://127.0.0.1:18971/mcp";
+    let plan = temp("review-plan.json");
+    let plan_json = serde_json::json!({
+        "format": "mcp-triage-plan/1",
+        "probes": [
+            {"probe": "B", "tool": "echo", "arguments": {"text": 42}},
+            {"probe": "C", "tool": "lead_get", "arguments": {"id": "lead_999"}},
+            {"probe": "D", "skip": true},
+        ],
+    });
+    std::fs::write(&plan, plan_json.to_string()).unwrap();
+    let plan = plan.to_str().unwrap();
+    let live = probe(&[url, "--json", "--token-env", "T", "--plan", plan], &TOKEN);
+    assert_eq!(live.status.code(), Some(0), "{}", text(&live).1);
+    let report: Value = serde_json::from_slice(&live.stdout).unwrap();
+    assert_eq!(report["mode"], "review");
+    assert_eq!(report["probes"][3]["skipped"], "skipped_by_user");
+    // Every exchange the run recorded carries the run's one id.
+    let ids: Vec<&str> = report["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["exchange"]["run_id"].as_str().unwrap())
+        .collect();
+    assert!(ids.len() >= 6 && ids.iter().all(|id| *id == ids[0] && id.len() == 16));
+    let live_file = temp("review-live.json");
+    std::fs::write(&live_file, &live.stdout).unwrap();
+    let live_file = live_file.to_str().unwrap();
+
+    // The report's plan is replayed: the same report, byte for byte.
+    let again = run(&["replay", live_file, "--json"], &[]);
+    let (stdout, stderr) = text(&again);
+    assert_eq!(again.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("Review first"), "{stderr}");
+    assert_eq!(stdout, text(&live).0, "the replay of a planned run differs");
+
+    // The control: the same exchanges without the report record no plan, so a Quick check is
+    // replayed, and the report says so (and differs: D was skipped by the plan, not by a Quick check).
+    let exchanges: Vec<Value> = report["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["exchange"].clone())
+        .collect();
+    let bare = temp("review-exchanges.json");
+    std::fs::write(&bare, serde_json::to_string(&exchanges).unwrap()).unwrap();
+    let quick = run(&["replay", bare.to_str().unwrap(), "--json"], &[]);
+    let (stdout, stderr) = text(&quick);
+    assert_eq!(
+        quick.status.code(),
+        Some(4),
+        "D has no recorded answer: {stderr}"
+    );
+    assert!(stderr.contains("hold no plan"), "{stderr}");
+    let quick: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(quick["mode"], "quick");
+    assert!(
+        quick["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("hold no plan")),
+        "{}",
+        quick["notes"]
+    );
+
+    // A second run is another run: the two reports together are refused, each file named.
+    let other = probe(&[url, "--json", "--token-env", "T"], &TOKEN);
+    assert_eq!(other.status.code(), Some(0), "{}", text(&other).1);
+    let other_file = temp("quick-live.json");
+    std::fs::write(&other_file, &other.stdout).unwrap();
+    let other_file = other_file.to_str().unwrap();
+    let mixed = run(&["replay", live_file, other_file], &[]);
+    let stderr = text(&mixed).1;
+    assert_eq!(mixed.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("2 different runs"), "{stderr}");
+    assert!(
+        stderr.contains("review-live.json") && stderr.contains("quick-live.json"),
+        "{stderr}"
+    );
+    // The control: each alone replays.
+    let alone = run(&["replay", other_file], &[]);
+    assert_eq!(alone.status.code(), Some(0), "{}", text(&alone).1);
 }

@@ -12,7 +12,7 @@ mod common;
 
 use std::process::{Command, Output};
 
-use common::{root, text};
+use common::{processes_with, root, text};
 use mcp_triage::leak::{self, Sentinels};
 use serde_json::Value;
 
@@ -40,28 +40,6 @@ fn probe_stdio(name: &str, args: &[&str], command: &[&str], env: &[(&str, &str)]
         "{name}: processes left running after the run: {left:?}"
     );
     out
-}
-
-/// Live (not zombie) processes whose environment holds `entry`: pid and command line.
-fn processes_with(entry: &str) -> Vec<(String, String)> {
-    let mut found = Vec::new();
-    for proc_dir in std::fs::read_dir("/proc").unwrap().flatten() {
-        let path = proc_dir.path();
-        let Ok(env) = std::fs::read(path.join("environ")) else {
-            continue;
-        };
-        let holds = env.split(|b| *b == 0).any(|e| e == entry.as_bytes());
-        let state = std::fs::read_to_string(path.join("stat")).unwrap_or_default();
-        let zombie = state
-            .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'));
-        if holds && !zombie {
-            let cmd = std::fs::read(path.join("cmdline")).unwrap_or_default();
-            let pid = path.file_name().unwrap().to_string_lossy().into_owned();
-            found.push((pid, String::from_utf8_lossy(&cmd).replace('\0', " ")));
-        }
-    }
-    found
 }
 
 fn report(out: &Output) -> Value {

@@ -70,6 +70,7 @@ fn miniz_oxide_like(json: &str) -> String {
         finding: String::new(),
         rows: vec![],
         notes: vec![],
+        ended: None,
     });
     share::encode(&payload)
 }

@@ -63,6 +63,8 @@ labelled_enum! {
         NotRecorded = "not_recorded",
         /// The connection broke before the answer ended (a reset, a body cut short).
         ConnectionLost = "connection_lost",
+        /// A signal (Ctrl-C, SIGTERM) interrupted the command line's run while it waited.
+        Interrupted = "interrupted",
     }
 }
 
@@ -78,6 +80,7 @@ impl StopReason {
             StopReason::ConnectionLost => {
                 "the connection broke before the answer ended (a reset, or a body cut short)"
             }
+            StopReason::Interrupted => "the run was interrupted before the answer was read",
             StopReason::Blocked => {
                 "the answer could not be read (CORS, the network, or a refused permission)"
             }
@@ -106,6 +109,29 @@ labelled_enum! {
         ConnectFailed = "connect_failed",
         /// A report made from recorded exchanges (examples, pasted captures): no run took place.
         Recorded = "recorded",
+        /// A signal (Ctrl-C, SIGTERM) stopped the command line's run; what was in flight was
+        /// aborted and what was recorded is reported.
+        Interrupted = "interrupted",
+    }
+}
+
+labelled_enum! {
+    /// The signal that interrupted a run (the command line's; a page has Cancel instead).
+    Interrupt {
+        /// Ctrl-C in a terminal, or `kill -INT`.
+        Sigint = "sigint",
+        /// `kill`, a CI runner's cancel, a container stopping.
+        Sigterm = "sigterm",
+    }
+}
+
+impl Interrupt {
+    /// The signal's conventional name.
+    pub fn signal_name(self) -> &'static str {
+        match self {
+            Interrupt::Sigint => "SIGINT",
+            Interrupt::Sigterm => "SIGTERM",
+        }
     }
 }
 

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::assess::{Assessment, assess};
 use crate::catalogue::{self, Choice, SkipReason, ToolInfo, ToolRisk};
-use crate::cause::{Flag, RunEnd};
+use crate::cause::{Flag, Interrupt, RunEnd};
 use crate::classify::{KNOWN_VERSIONS, Options};
 use crate::exchange::{Exchange, Request, Transport, Vantage};
 use crate::limits::Limits;
@@ -404,6 +404,10 @@ pub struct Engine {
     /// Bodies cut to their head because the run's kept-bytes cap was reached.
     bodies_cut: u32,
     notes: Vec<String>,
+    /// The id every exchange this run records carries (see [`Engine::run_id`]).
+    run_id: Option<String>,
+    /// The signal that interrupted the run, if one did before it ended.
+    interrupted_by: Option<Interrupt>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -461,6 +465,19 @@ fn planned(probe: ProbeName) -> PlannedProbe {
     }
 }
 
+/// Why a probe calls what it calls when Review first (or a plan file) chose the call: the mark a
+/// replay reads to make the same edit.
+pub(crate) const CHOSEN_BY_YOU: &str = "chosen by you";
+
+/// A run's id from the shell's randomness: 16 hex digits of a SplitMix64 step, so the id says
+/// nothing about the randomness itself (probe A's tool name is made from it too).
+fn run_id_of(random: u64) -> String {
+    let mut z = random.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    format!("{:016x}", z ^ (z >> 31))
+}
+
 /// A session id we are willing to send back: visible ASCII, bounded.
 pub fn usable_session_id(value: &str, limits: &Limits) -> bool {
     !value.is_empty()
@@ -477,6 +494,7 @@ impl Engine {
             Era::Modern => MODERN.to_string(),
             Era::Auto => DEFAULT_LEGACY.to_string(),
         };
+        let cfg_random = cfg.random;
         Engine {
             cfg,
             next_id: 1,
@@ -506,7 +524,21 @@ impl Engine {
             kept_bytes: 0,
             bodies_cut: 0,
             notes: Vec::new(),
+            run_id: Some(run_id_of(cfg_random)),
+            interrupted_by: None,
         }
+    }
+
+    /// The run's id: 16 hex digits derived from the shell's randomness, written into every
+    /// exchange the run records (`run_id` in `mcp-exchange/1`), so captures of different runs are
+    /// told apart. A replay sets the recording's own id instead (or none).
+    pub fn run_id(&self) -> Option<&str> {
+        self.run_id.as_deref()
+    }
+
+    /// Replaces the run's id (a replay keeps the id of the run it replays, or has none).
+    pub fn set_run_id(&mut self, id: Option<String>) {
+        self.run_id = id;
     }
 
     fn id(&mut self) -> i64 {
@@ -1155,7 +1187,7 @@ impl Engine {
                     Ok(Choice {
                         tool: tool.clone(),
                         arguments: arguments.clone(),
-                        why: "chosen by you".into(),
+                        why: CHOSEN_BY_YOU.into(),
                     }),
                 ),
             }
@@ -1169,6 +1201,16 @@ impl Engine {
     /// Cancels the run: nothing more is sent; the shell aborts what is in flight.
     pub fn cancel(&mut self) {
         self.end(RunEnd::Cancelled);
+    }
+
+    /// A signal interrupted the run (the command line's Ctrl-C or SIGTERM): nothing more is sent,
+    /// the shell aborts what is in flight and hands it back, and each such record says the run
+    /// was interrupted. A run that had already ended keeps its ending.
+    pub fn interrupt(&mut self, by: Interrupt) {
+        if self.ended.is_none() {
+            self.interrupted_by = Some(by);
+        }
+        self.end(RunEnd::Interrupted);
     }
 
     fn end(&mut self, why: RunEnd) {
@@ -1269,8 +1311,13 @@ impl Engine {
         exchange.elapsed_ms = exchange.elapsed_ms.map(|ms| (ms * 1000.0).round() / 1000.0);
         let echoed = crate::redact::redact_exchange(&mut exchange, &self.cfg.secrets);
         self.keep_within_run_budget(&mut exchange);
-        if self.ended == Some(RunEnd::DeadlinePassed) {
-            exchange.abort_was_deadline();
+        match self.ended {
+            Some(RunEnd::DeadlinePassed) => exchange.abort_was_deadline(),
+            Some(RunEnd::Interrupted) => exchange.abort_was_interrupt(),
+            _ => {}
+        }
+        if exchange.run_id.is_none() {
+            exchange.run_id = self.run_id.clone();
         }
         let wave = self.wave_of(step).unwrap_or(0);
         let intent = match step {
@@ -1574,7 +1621,7 @@ impl Engine {
             None => Progress::Sending,
             Some(r) => match r.exchange.stop_reason() {
                 Some(StopReason::Deadline) => Progress::TimedOut,
-                Some(StopReason::Cancelled) => Progress::Aborted,
+                Some(StopReason::Cancelled | StopReason::Interrupted) => Progress::Aborted,
                 _ => {
                     let v = &r.assessment.verdict;
                     Progress::Done(format!("{} / {}", v.channel, v.cause))
@@ -1657,6 +1704,7 @@ impl Engine {
             c_not_provoked,
             waves: probe_waves,
             ended: self.ended,
+            interrupted_by: self.interrupted_by,
             notes,
             tools: self
                 .tools
@@ -1699,6 +1747,9 @@ pub struct RunReport {
     pub waves: Option<u32>,
     /// Why the run ended.
     pub ended: Option<RunEnd>,
+    /// The signal that interrupted the run (`ended` is then `interrupted`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interrupted_by: Option<Interrupt>,
     /// Things worth saying about the run.
     pub notes: Vec<String>,
     /// The catalogue: names and risks.
@@ -1876,8 +1927,12 @@ fn card_rank(step: Step) -> Option<usize> {
 
 /// The command line's exit statuses, decided once (documented in `mcp-triage --help`).
 pub mod exit {
+    use crate::cause::Interrupt;
+
     /// The run completed.
     pub const OK: u8 = 0;
+    /// `classify`: an input was not an exchange.
+    pub const NOT_AN_EXCHANGE: u8 = 1;
     /// A usage error.
     pub const USAGE: u8 = 2;
     /// The server could not be reached, or refused the run at connect (a 401, a 403…).
@@ -1888,13 +1943,76 @@ pub mod exit {
     pub const BELOW_FAIL_UNDER: u8 = 5;
     /// A local failure (an output file could not be written).
     pub const LOCAL: u8 = 6;
+    /// SIGINT (Ctrl-C) interrupted the run: 128 + 2, as a shell reports a process it ended.
+    pub const SIGINT: u8 = 130;
+    /// SIGTERM interrupted the run: 128 + 15.
+    pub const SIGTERM: u8 = 143;
+
+    /// The status for a run a signal interrupted.
+    pub fn of_interrupt(by: Interrupt) -> u8 {
+        match by {
+            Interrupt::Sigint => SIGINT,
+            Interrupt::Sigterm => SIGTERM,
+        }
+    }
+
+    /// Every exit status of the command line, in precedence order: the first row that applies is
+    /// the status. The one table `--help` and the README print (a test holds the README to it).
+    pub const TABLE: &[(u8, &str)] = &[
+        (
+            SIGINT,
+            "interrupted by SIGINT (Ctrl-C): what was recorded is still written, and says so",
+        ),
+        (SIGTERM, "interrupted by SIGTERM: the same"),
+        (
+            LOCAL,
+            "a local failure: an output could not be made or written",
+        ),
+        (
+            USAGE,
+            "a usage error, or input that replay cannot read (nothing was run)",
+        ),
+        (NOT_AN_EXCHANGE, "classify: an input was not an exchange"),
+        (
+            UNREACHABLE,
+            "the server could not be reached, or refused the run at connect",
+        ),
+        (PROBE_NOT_RUN, "a planned probe could not run to an answer"),
+        (BELOW_FAIL_UNDER, "the score is below --fail-under"),
+        (OK, "the run completed"),
+    ];
+
+    /// [`TABLE`] as text: a heading and one line a status.
+    pub fn table_text() -> String {
+        let mut out = String::from("Exit status (the first that applies, top to bottom):\n");
+        for (code, meaning) in TABLE {
+            out.push_str(&format!("  {code:>3}  {meaning}\n"));
+        }
+        out.pop();
+        out
+    }
 }
 
 impl RunReport {
-    /// The exit status of this run for the command line: the lowest that applies of
-    /// [`exit::UNREACHABLE`], [`exit::PROBE_NOT_RUN`] and [`exit::BELOW_FAIL_UNDER`], else
-    /// [`exit::OK`].
+    /// The exit status of this run for the command line, by [`exit::TABLE`]'s precedence: the
+    /// signal that interrupted it, else [`exit::LOCAL`] when `local_failure` (an output could not
+    /// be made or written), else the lowest that applies of [`exit::UNREACHABLE`],
+    /// [`exit::PROBE_NOT_RUN`] and [`exit::BELOW_FAIL_UNDER`], else [`exit::OK`].
+    pub fn exit_status(&self, fail_under: Option<u8>, local_failure: bool) -> u8 {
+        if let Some(by) = self.interrupted_by {
+            return exit::of_interrupt(by);
+        }
+        if local_failure {
+            return exit::LOCAL;
+        }
+        self.exit_code(fail_under)
+    }
+
+    /// [`RunReport::exit_status`] when every output was written.
     pub fn exit_code(&self, fail_under: Option<u8>) -> u8 {
+        if let Some(by) = self.interrupted_by {
+            return exit::of_interrupt(by);
+        }
         if self.ended == Some(RunEnd::ConnectFailed) {
             return exit::UNREACHABLE;
         }
@@ -2100,6 +2218,7 @@ impl RunReport {
             c_not_provoked,
             waves: None,
             ended: Some(RunEnd::Recorded),
+            interrupted_by: None,
             notes,
             tools: Vec::new(),
         }

@@ -57,6 +57,11 @@ pub struct Exchange {
     /// For a stdio exchange: what came back on the process's stdout and stderr.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stdio: Option<StdioCapture>,
+    /// The run this exchange belongs to: every exchange a run records carries the same id (random,
+    /// from the shell's randomness; see [`crate::engine::Engine::run_id`]), so a replay can refuse
+    /// captures of different runs. Absent in captures made before it existed and in others' tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
 }
 
 labelled_enum! {
@@ -166,13 +171,28 @@ impl Exchange {
     /// Says that an abort was the run's deadline, not the user: what the shell reports as aborted
     /// after the run's time limit passed becomes a deadline stop.
     pub fn abort_was_deadline(&mut self) {
+        self.abort_was(TransportError::Timeout, BodyEnd::Deadline);
+    }
+
+    /// Says that an abort was a signal to the command line (Ctrl-C, SIGTERM), not the user's
+    /// Cancel: what the shell reports as aborted after the run was interrupted says so.
+    pub fn abort_was_interrupt(&mut self) {
+        self.abort_was(TransportError::Interrupted, BodyEnd::Interrupted);
+    }
+
+    fn abort_was(&mut self, unanswered: TransportError, cut: BodyEnd) {
         if self.transport_error == Some(TransportError::Aborted) {
-            self.transport_error = Some(TransportError::Timeout);
+            self.transport_error = Some(unanswered);
         }
         if let Some(r) = self.response.as_mut()
             && r.body_end == Some(BodyEnd::Aborted)
         {
-            r.body_end = Some(BodyEnd::Deadline);
+            r.body_end = Some(cut);
+        }
+        if let Some(io) = self.stdio.as_mut()
+            && io.end == Some(BodyEnd::Aborted)
+        {
+            io.end = Some(cut);
         }
     }
 
@@ -196,6 +216,7 @@ impl Exchange {
             Some(TransportError::RedirectRefused) => return Some(StopReason::Redirect),
             Some(TransportError::Network) => return Some(StopReason::Blocked),
             Some(TransportError::NotRecorded) => return Some(StopReason::NotRecorded),
+            Some(TransportError::Interrupted) => return Some(StopReason::Interrupted),
             None => {}
         }
         // A GET answered with an event stream was answered when the stream opened: the stream
@@ -212,6 +233,7 @@ impl Exchange {
             Some(BodyEnd::SizeCap) => Some(StopReason::SizeCap),
             Some(BodyEnd::Aborted) => Some(StopReason::Cancelled),
             Some(BodyEnd::ConnectionLost) => Some(StopReason::ConnectionLost),
+            Some(BodyEnd::Interrupted) => Some(StopReason::Interrupted),
             Some(BodyEnd::Complete | BodyEnd::StoppedAfterResponse) | None => None,
         }
     }
@@ -233,6 +255,8 @@ labelled_enum! {
         /// The connection broke before the body ended: a reset, a chunked body cut short, a body
         /// shorter than its `Content-Length`, a TLS failure.
         ConnectionLost = "connection_lost",
+        /// A signal to the command line (Ctrl-C, SIGTERM) interrupted the run while it read.
+        Interrupted = "interrupted",
     }
 }
 
@@ -249,6 +273,8 @@ labelled_enum! {
         RedirectRefused = "redirect_refused",
         /// Replay: no recorded exchange fits the request (nothing was sent).
         NotRecorded = "not_recorded",
+        /// A signal to the command line (Ctrl-C, SIGTERM) interrupted the run before headers arrived.
+        Interrupted = "interrupted",
     }
 }
 
@@ -309,6 +335,7 @@ impl Exchange {
             intent: None,
             transport: None,
             stdio: None,
+            run_id: None,
         }
     }
 

@@ -401,6 +401,18 @@ pub fn junit(
         connect_end,
         report.headline.clone(),
     ));
+    // A run a signal stopped is an error of the run, whatever its probes say.
+    if let Some(by) = report.interrupted_by {
+        cases.push((
+            "Run".into(),
+            "mcp-triage.run",
+            CaseEnd::Error(format!(
+                "the run was interrupted by {} before it finished: what it recorded is reported",
+                by.signal_name()
+            )),
+            report.headline.clone(),
+        ));
+    }
     // Probes A–D, each with its record, or why it did not run.
     for planned in &report.probes {
         let step = Step::Probe(planned.probe);

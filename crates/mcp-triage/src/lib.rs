@@ -65,6 +65,7 @@ mod reader;
 pub mod redact;
 pub mod replay;
 mod rules;
+mod runs;
 pub mod share;
 mod spec;
 mod sse;

@@ -30,15 +30,25 @@
 //! request carries `Authorization`. Probe A names the tool the recorded run's probe A named when it
 //! was one of ours (`mcp_triage_no_such_tool_…`). The consent step is answered yes exactly when a recorded call
 //! fits one of its proposals (the recording shows the calls were made); replies to server requests
-//! are not sent again. A replay always plans a Quick check: a run made from a plan or Review first
-//! replays its recorded calls by intent, beside the tools a Quick check would choose; a
-//! `resource_metadata` fetch (made on the user's click) is never asked for, so it stays unused.
+//! are not sent again. A `resource_metadata` fetch (made on the user's click) is never asked for, so
+//! it stays unused.
+//!
+//! Which plan: a report records its run's (`mode`, and each probe's call or why it was skipped), and
+//! the replay plans the same: Quick check, or Review first with the recorded calls (the page's
+//! review, or `--plan`). Exchanges alone record no plan: they replay as a Quick check, and the report
+//! says so in a note.
+//!
+//! One run only: captures of different runs (two run ids, two sessions, two servers; see
+//! [`crate::runs`]) are refused, naming the captures of each.
 
 use serde_json::Value;
 
-use crate::catalogue::ToolInfo;
+pub use crate::runs::{MixedRuns, OneRun, RunGroup};
+
+use crate::catalogue::{SkipReason, ToolInfo};
+use crate::cause::ProbeName;
 use crate::engine::{
-    ERA_CHOICES, Engine, EngineConfig, Era, MODERN, Mode, Outgoing, RunReport, Step,
+    ERA_CHOICES, Engine, EngineConfig, Era, MODERN, Mode, Outgoing, ProbeEdit, RunReport, Step,
 };
 use crate::exchange::{Exchange, TransportError, Vantage};
 use crate::limits::Limits;
@@ -58,6 +68,10 @@ pub struct Replayed {
     pub unused: Vec<usize>,
     /// The requests no recorded exchange fitted, in the order they were planned.
     pub unanswered: Vec<Step>,
+    /// The plan replayed: the recording's, or `None` when it holds none (then a Quick check).
+    pub plan: Option<Mode>,
+    /// How the captures were found to be one run.
+    pub one_run: OneRun,
 }
 
 impl Replayed {
@@ -73,6 +87,17 @@ impl Replayed {
             let steps: Vec<String> = self.unanswered.iter().map(Step::label).collect();
             out.push_str(&format!(" No recorded answer for: {}.", steps.join(", ")));
         }
+        out.push_str(match self.plan {
+            Some(Mode::Quick) => " The recorded plan was replayed: a Quick check.",
+            Some(Mode::Review) => {
+                " The recorded plan was replayed: Review first, with the calls it made."
+            }
+            None => " The recordings hold no plan: a Quick check was replayed.",
+        });
+        if let Some(caveat) = self.one_run.caveat() {
+            out.push(' ');
+            out.push_str(caveat);
+        }
         out
     }
 }
@@ -86,6 +111,10 @@ pub enum ReplayProblem {
     TooMany(usize),
     /// Nothing recorded opens a run (`initialize` or `server/discover`).
     NoConnect,
+    /// The captures come from different runs.
+    MixedRuns(MixedRuns),
+    /// The recorded plan cannot run against the recorded catalogue.
+    Plan(String),
 }
 
 impl std::fmt::Display for ReplayProblem {
@@ -100,6 +129,8 @@ impl std::fmt::Display for ReplayProblem {
                 f,
                 "nothing recorded opens a run (no initialize or server/discover request): classify the exchanges one by one instead"
             ),
+            ReplayProblem::MixedRuns(mixed) => write!(f, "{mixed}"),
+            ReplayProblem::Plan(why) => write!(f, "the recorded plan cannot be replayed: {why}"),
         }
     }
 }
@@ -339,13 +370,88 @@ fn not_recorded(out: &Outgoing, sends_token: bool) -> Exchange {
     ex
 }
 
-/// Recorded exchanges as read from a file or a paste, with the era a report names.
+/// Recorded exchanges as read from files or a paste, with the era and the plan a report names.
 #[derive(Debug, Clone, Default)]
 pub struct Recording {
     /// The exchanges, in the order given.
     pub exchanges: Vec<Exchange>,
+    /// A label for each exchange, for messages that name captures (a file name, `exchange 3`).
+    pub sources: Vec<String>,
     /// The era the run spoke, when the text is a report that says so (else inferred).
     pub era: Option<Era>,
+    /// The plan the run made, when the text is a report (exchanges alone record none).
+    pub plan: Option<RecordedPlan>,
+}
+
+impl Recording {
+    /// Adds what one file held, its exchanges labelled with the file's `name`.
+    pub fn add(&mut self, name: &str, read: Recording) {
+        let one = read.exchanges.len() == 1;
+        self.sources.extend(read.sources.iter().map(|s| {
+            if one || s.is_empty() {
+                name.to_string()
+            } else {
+                format!("{name} ({s})")
+            }
+        }));
+        self.exchanges.extend(read.exchanges);
+        self.era = self.era.take().or(read.era);
+        self.plan = self.plan.take().or(read.plan);
+    }
+}
+
+/// How a recorded run chose its probes, for a replay to choose them again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordedPlan {
+    /// Quick check, or Review first (the page's review, or `--plan`).
+    pub mode: Mode,
+    /// Review first's edits as the run applied them: each call the person chose, each probe they
+    /// skipped, the rest kept as the engine planned them (empty for a Quick check, whose consent
+    /// is read from the calls).
+    pub edits: Vec<(ProbeName, ProbeEdit)>,
+}
+
+/// The plan a `mcp-triage-report/1` recorded (`mode` and `probes`), if it says.
+fn plan_of_report(report: &Value) -> Option<RecordedPlan> {
+    let mode = report
+        .get("mode")
+        .and_then(Value::as_str)
+        .and_then(Mode::parse)?;
+    let edits = match mode {
+        Mode::Quick => Vec::new(),
+        Mode::Review => report
+            .get("probes")?
+            .as_array()?
+            .iter()
+            .filter_map(|p| {
+                let probe = ProbeName::parse(p.get("probe")?.as_str()?)?;
+                // Read as the report wrote it (a deserializer would be bundle the page does not
+                // need).
+                let by_user = serde_json::to_value(SkipReason::SkippedByUser).ok();
+                let skipped_by_user = p.get("skipped").is_some_and(|s| Some(s) == by_user.as_ref());
+                // A call the person chose says so; one the engine chose is kept as it was.
+                let chosen = p.get("choice").filter(|c| {
+                    c.get("why").and_then(Value::as_str) == Some(crate::engine::CHOSEN_BY_YOU)
+                });
+                let edit = match (chosen, skipped_by_user) {
+                    (_, true) => ProbeEdit::Skip,
+                    (Some(c), false) => ProbeEdit::Replace {
+                        tool: c.get("tool")?.as_str()?.to_string(),
+                        arguments: c
+                            .get("arguments")
+                            .cloned()
+                            .unwrap_or_else(|| serde_json::json!({})),
+                        // The recorded run called it: the person who ran it agreed. Nothing is
+                        // sent by a replay.
+                        opt_in: true,
+                    },
+                    (None, false) => ProbeEdit::Keep,
+                };
+                Some((probe, edit))
+            })
+            .collect(),
+    };
+    Some(RecordedPlan { mode, edits })
 }
 
 /// Replays `captures` through the engine (see the module's rules), speaking `era` when given.
@@ -360,6 +466,23 @@ pub fn replay_with_secrets(
     era: Option<Era>,
     secrets: crate::redact::Secrets,
 ) -> Result<Replayed, ReplayProblem> {
+    let recording = Recording {
+        exchanges: captures.to_vec(),
+        ..Recording::default()
+    };
+    replay_recording(&recording, era, secrets)
+}
+
+/// Replays a recording: its exchanges, with the plan and era it recorded (`era` overrides the
+/// era), refusing captures of more than one run (named by their sources).
+pub fn replay_recording(
+    recording: &Recording,
+    era: Option<Era>,
+    secrets: crate::redact::Secrets,
+) -> Result<Replayed, ReplayProblem> {
+    let captures = &recording.exchanges[..];
+    let plan = recording.plan.as_ref();
+    let era = era.or_else(|| recording.era.clone());
     if captures.is_empty() {
         return Err(ReplayProblem::Empty);
     }
@@ -380,13 +503,15 @@ pub fn replay_with_secrets(
     let Some((connect, _)) = connect else {
         return Err(ReplayProblem::NoConnect);
     };
+    let one_run =
+        crate::runs::one_run(captures, &recording.sources).map_err(ReplayProblem::MixedRuns)?;
     let has_token = captures
         .iter()
         .any(|c| has_header(&c.request.headers, "authorization"));
     let mut engine = Engine::new(EngineConfig {
         endpoint: connect.request.url.clone(),
         era: era.unwrap_or_else(|| era_of(&recorded)),
-        mode: Mode::Quick,
+        mode: plan.map_or(Mode::Quick, |p| p.mode),
         has_token,
         random: recorded_random(captures, &recorded),
         limits: Limits::default(),
@@ -395,6 +520,11 @@ pub fn replay_with_secrets(
         transport: connect
             .transport
             .unwrap_or(crate::exchange::Transport::Http),
+    });
+    // What the replay itself records (an answer not recorded) belongs to the run it replays.
+    engine.set_run_id(match &one_run {
+        OneRun::RunId(id) => Some(id.clone()),
+        _ => None,
     });
     // Whether a recording answered well, classified once and only when a connect step asks.
     let mut answered: Vec<Option<bool>> = vec![None; captures.len()];
@@ -408,6 +538,11 @@ pub fn replay_with_secrets(
             break;
         }
         if poll.send.is_empty() {
+            if engine.awaiting_review() {
+                let edits = plan.map(|p| &p.edits[..]).unwrap_or_default();
+                engine.apply_review(edits).map_err(ReplayProblem::Plan)?;
+                continue;
+            }
             if engine.awaiting_consent() {
                 let yes = engine.consent_rows().iter().any(|row| {
                     row.proposal.as_ref().is_some_and(|p| {
@@ -474,11 +609,20 @@ pub fn replay_with_secrets(
         .enumerate()
         .filter_map(|(i, f)| f.then_some(i))
         .collect();
+    let mut report = engine.report();
+    if plan.is_none() {
+        report.notes.push(
+            "replay: the recordings hold no plan (they are exchanges, not a report), so a Quick check was replayed"
+                .into(),
+        );
+    }
     Ok(Replayed {
-        report: engine.report(),
+        report,
         used: captures.len() - unused.len(),
         unused,
         unanswered,
+        plan: plan.map(|p| p.mode),
+        one_run,
     })
 }
 
@@ -498,10 +642,10 @@ pub fn read_captures(text: &str) -> Result<Recording, String> {
     let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     let is_report =
         value.get("format").and_then(Value::as_str) == Some(crate::export::REPORT_FORMAT);
-    let era = if is_report {
-        value.get("era").and_then(era_named)
+    let (era, plan) = if is_report {
+        (value.get("era").and_then(era_named), plan_of_report(&value))
     } else {
-        None
+        (None, None)
     };
     let items = match value {
         Value::Array(items) => items,
@@ -527,7 +671,19 @@ pub fn read_captures(text: &str) -> Result<Recording, String> {
                 .map_err(|e| format!("exchange {}: {e}", i + 1))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Recording { exchanges, era })
+    let sources = if exchanges.len() == 1 {
+        vec![String::new()]
+    } else {
+        (1..=exchanges.len())
+            .map(|i| format!("exchange {i}"))
+            .collect()
+    };
+    Ok(Recording {
+        exchanges,
+        sources,
+        era,
+        plan,
+    })
 }
 
 /// A paste as the page shows it: the report, and a sentence on where it came from.
@@ -548,7 +704,7 @@ pub fn from_paste(capture: &str, request_body: &str) -> Result<Pasted, String> {
         let recording = read_captures(trimmed)?;
         // One exchange is classified as it is, even an initialize: a run needs more than one.
         let run = if recording.exchanges.len() > 1 {
-            replay(&recording.exchanges, recording.era)
+            replay_recording(&recording, None, crate::redact::Secrets::default())
         } else {
             Err(ReplayProblem::NoConnect)
         };

@@ -14,7 +14,9 @@
 //! the flag `non_json_stdout` (a stdio server's stderr never goes into a link); version 8 adds the
 //! `decided_by` value `intent` (a verdict the probe's intent decided, labelled `structure` before) and
 //! the flag `refusal_mislabelled`; version 9 adds the stop reason and the cause `connection_lost`
-//! (the connection broke before the answer ended).
+//! (the connection broke before the answer ended); version 10 adds `ended` (how the run ended, a
+//! [`RunEnd`] identifier) and the stop reason `interrupted` (a signal stopped the command line's run
+//! while it waited for the answer).
 //! `tests/share-links/` holds links of every version.
 //!
 //! Server text that looks like a secret (see [`crate::withhold`]) is withheld unless the user opts in
@@ -28,7 +30,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::advice::AgentAction;
-use crate::cause::{Cause, Channel, DecidedBy, Flag, StopReason};
+use crate::cause::{Cause, Channel, DecidedBy, Flag, RunEnd, StopReason};
 use crate::endpoint::Endpoint;
 use crate::engine::{RunReport, Step};
 use crate::export::Scrub;
@@ -36,9 +38,12 @@ use crate::redact::{self, Secrets};
 use crate::spec::Conformance;
 
 /// The payload version this build writes.
-pub const VERSION: u8 = 9;
+pub const VERSION: u8 = 10;
 /// The fragment prefix of the version this build writes.
-pub const PREFIX: &str = "r=v9.";
+pub const PREFIX: &str = "r=v10.";
+
+/// The first version that carries `ended`.
+const ENDED_SINCE: u8 = 10;
 
 /// The first version that may carry `cause`.
 fn cause_since(cause: Cause) -> u8 {
@@ -60,6 +65,7 @@ fn stop_since(reason: StopReason) -> u8 {
     match reason {
         StopReason::NotRecorded => 6,
         StopReason::ConnectionLost => 9,
+        StopReason::Interrupted => 10,
         _ => 5,
     }
 }
@@ -125,6 +131,10 @@ pub struct Share {
     pub rows: Vec<ShareRow>,
     /// Notes about the run.
     pub notes: Vec<String>,
+    /// v10: how the run ended (a [`RunEnd`] identifier: `complete`, `interrupted`…). Earlier
+    /// versions said it only in the finding, so they migrate to none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<String>,
 }
 
 /// One probe or check in a shared run.
@@ -229,7 +239,7 @@ impl ResultShape {
 pub enum ShareError {
     /// Longer than [`MAX_FRAGMENT`].
     TooLong,
-    /// Not `r=v1.` … `r=v9.` followed by data.
+    /// Not `r=v1.` … `r=v10.` followed by data.
     WrongPrefix,
     /// A version this build does not know.
     UnknownVersion,
@@ -477,6 +487,7 @@ pub fn build(
             .take(cap::ITEMS)
             .map(|n| clean(n, cap::LINE))
             .collect(),
+        ended: report.ended.map(|e| e.as_str().to_string()),
     };
     Built {
         payload,
@@ -488,7 +499,7 @@ pub fn build(
 /// (what the panel shows).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link {
-    /// `page_base#r=v9.…`.
+    /// `page_base#r=v10.…`.
     pub url: String,
     /// The payload as the link decodes, pretty-printed: exactly what is shared.
     pub shown: String,
@@ -652,6 +663,12 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
         "pairs",
     )?;
     check(within(&p.finding, cap::TEXT), "finding")?;
+    check(
+        p.ended
+            .as_deref()
+            .is_none_or(|e| declared >= ENDED_SINCE && RunEnd::parse(e).is_some()),
+        "ended",
+    )?;
     check(p.rows.len() <= cap::ITEMS * 2, "rows")?;
     check(
         p.notes.len() <= cap::ITEMS && p.notes.iter().all(|n| within(n, cap::LINE)),
@@ -768,6 +785,7 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
         Some(("v7", data)) => (7u8, data),
         Some(("v8", data)) => (8u8, data),
         Some(("v9", data)) => (9u8, data),
+        Some(("v10", data)) => (10u8, data),
         _ => return Err(ShareError::UnknownVersion),
     };
     let packed = decode_base64url(data).ok_or(ShareError::BadEncoding)?;
@@ -798,6 +816,9 @@ pub fn decode(fragment: &str) -> Result<Share, ShareError> {
 ///
 /// v8 → v9: only a new stop reason and cause, so only the version number changes (a v8 row whose connection
 /// broke mid-answer was recorded as answered, or as cancelled by the page, and says so still).
+///
+/// v9 → v10: `ended` is new and stays absent (an older link said how its run ended in its finding
+/// only), and the stop reason `interrupted` is new; only the version number changes.
 fn migrate(mut p: Share) -> Share {
     if p.v < 4 && p.pairs.is_none() {
         p.pairs = p.score.map(|_| 3);
@@ -863,6 +884,8 @@ mod tests {
                 stopped: None,
             }],
             notes: vec![],
+            // Older versions are made from this sample: `ended` arrived with v10.
+            ended: None,
         }
     }
 
@@ -881,7 +904,7 @@ mod tests {
         for cut in 1..=64.min(frag.len() - 5) {
             assert!(decode(&frag[..frag.len() - cut]).is_err(), "cut {cut}");
         }
-        assert_eq!(decode("r=v10.AAAA"), Err(ShareError::UnknownVersion));
+        assert_eq!(decode("r=v11.AAAA"), Err(ShareError::UnknownVersion));
         assert_eq!(decode("x=v1.AAAA"), Err(ShareError::WrongPrefix));
         assert_eq!(decode("r=v1.AA=A"), Err(ShareError::BadEncoding));
         assert_eq!(decode(&"r=v1.".repeat(4000)), Err(ShareError::TooLong));
@@ -982,7 +1005,7 @@ mod tests {
             matches!(decode(&pack(&v4, "r=v4.")), Err(ShareError::BadPayload(_))),
             "a score over more pairs than were judged"
         );
-        assert_eq!(decode("r=v10.AAAA"), Err(ShareError::UnknownVersion));
+        assert_eq!(decode("r=v11.AAAA"), Err(ShareError::UnknownVersion));
     }
 
     #[test]
@@ -1013,6 +1036,40 @@ mod tests {
         v6.rows[0].cause = "unknown_tool".into();
         v6.rows[0].flags.clear();
         assert!(decode(&pack(&v6, "r=v6.")).is_ok(), "the control opens");
+    }
+
+    #[test]
+    fn an_interrupted_run_opens_in_v10_links_only_with_its_ending_and_stop() {
+        let mut cut = sample();
+        cut.ended = Some(RunEnd::Interrupted.as_str().into());
+        cut.rows[0].stopped = Some(StopReason::Interrupted.as_str().into());
+        cut.rows[0].action = NO_ACTION.into();
+        assert_eq!(
+            decode(&pack(&cut, PREFIX)).unwrap(),
+            cut,
+            "a v10 link carries both"
+        );
+        // Each alone, declared v9, is refused: a v9 reader never knew it.
+        let mut v9 = cut.clone();
+        v9.v = 9;
+        v9.ended = None;
+        assert!(
+            decode(&pack(&v9, "r=v9.")).is_err(),
+            "the stop reason `interrupted` in a v9 link"
+        );
+        v9.rows[0].stopped = Some(StopReason::Deadline.as_str().into());
+        assert!(decode(&pack(&v9, "r=v9.")).is_ok(), "the control opens");
+        v9.ended = Some(RunEnd::Complete.as_str().into());
+        assert!(
+            decode(&pack(&v9, "r=v9.")).is_err(),
+            "`ended` in a v9 link, even a known value"
+        );
+        let mut unknown = sample();
+        unknown.ended = Some("exploded".into());
+        assert!(
+            decode(&pack(&unknown, PREFIX)).is_err(),
+            "an unknown ending"
+        );
     }
 
     #[test]

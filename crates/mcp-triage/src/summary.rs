@@ -266,6 +266,10 @@ pub(crate) fn headline(
     let lead = match ended {
         Some(RunEnd::Cancelled) => Some((StopReason::Cancelled, "You cancelled the run.")),
         Some(RunEnd::DeadlinePassed) => Some((StopReason::Deadline, "The run's deadline passed.")),
+        Some(RunEnd::Interrupted) => Some((
+            StopReason::Interrupted,
+            "The run was interrupted before it finished (a signal stopped it).",
+        )),
         _ => None,
     };
     match lead {

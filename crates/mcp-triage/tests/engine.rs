@@ -88,6 +88,7 @@ fn exchange(out: &Outgoing, response: Option<Response>) -> Exchange {
         intent: out.intent.clone(),
         transport: None,
         stdio: None,
+        run_id: None,
     }
 }
 

@@ -7,7 +7,9 @@
 //! `mcp-triage replay --share` over Python `mcp` 2.3.0 captures whose C answer is a bare -32602 (the
 //! verdict the probe's intent decides), or, for `v9-probe-…`, by `mcp-triage probe --share` through
 //! the fault proxy (`e2e/faults.mjs`, row `reset-sse`) in front of the demo server: probe C's
-//! connection reset mid-answer, `connection_lost`; `NAME.json` beside it is that fragment's payload as inflated by Node's zlib when it
+//! connection reset mid-answer, `connection_lost`, or, for `v10-probe-…`, by `mcp-triage probe
+//! --share` against the demo server with a ten-minute tool delay, stopped by SIGTERM while probe C
+//! waited (`ended: interrupted`, C and D `interrupted`); `NAME.json` beside it is that fragment's payload as inflated by Node's zlib when it
 //! was committed (an independent decoder). A later payload version must keep both passing: old versions
 //! are migrated into the current structure, and the migrated payload still says what the link said.
 

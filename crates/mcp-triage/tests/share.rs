@@ -66,6 +66,7 @@ fn generated(rng: &mut Rng) -> Share {
         finding: rng.text(400, SECRET),
         rows,
         notes: vec![rng.text(200, SECRET)],
+        ended: Some("complete".into()),
     }
 }
 

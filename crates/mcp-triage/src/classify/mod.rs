@@ -418,6 +418,9 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
     } else if end == Some(BodyEnd::Aborted) {
         b.decide(Channel::Malformed, Cause::Aborted, DecidedBy::Structure);
         b.structure("reading was cancelled before our response arrived");
+    } else if end == Some(BodyEnd::Interrupted) {
+        b.decide(Channel::Malformed, Cause::Aborted, DecidedBy::Structure);
+        b.structure("the run was interrupted (a signal) before our response arrived");
     } else if end == Some(BodyEnd::ConnectionLost) {
         b.decide(
             Channel::Malformed,

@@ -19,6 +19,10 @@ pub(super) fn no_response(b: &mut Builder, ex: &Exchange) {
         Some(TransportError::Aborted) => {
             (Cause::Aborted, "cancelled before response headers arrived")
         }
+        Some(TransportError::Interrupted) => (
+            Cause::Aborted,
+            "the run was interrupted (a signal) before response headers arrived",
+        ),
         Some(TransportError::RedirectRefused) => (
             Cause::Redirect,
             "the server answered with a redirect, which is never followed",

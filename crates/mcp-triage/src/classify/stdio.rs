@@ -100,6 +100,9 @@ pub(super) fn answer(
         b.v.evidence.clear();
         b.structure(match ex.transport_error {
             Some(TransportError::Aborted) => "cancelled before our response arrived on stdout",
+            Some(TransportError::Interrupted) => {
+                "the run was interrupted (a signal) before our response arrived on stdout"
+            }
             Some(TransportError::NotRecorded) => {
                 "replay: the recording holds no exchange that fits this request"
             }
