@@ -428,7 +428,9 @@ fn plan_of_report(report: &Value) -> Option<RecordedPlan> {
                 // Read as the report wrote it (a deserializer would be bundle the page does not
                 // need).
                 let by_user = serde_json::to_value(SkipReason::SkippedByUser).ok();
-                let skipped_by_user = p.get("skipped").is_some_and(|s| Some(s) == by_user.as_ref());
+                let skipped_by_user = p
+                    .get("skipped")
+                    .is_some_and(|s| Some(s) == by_user.as_ref());
                 // A call the person chose says so; one the engine chose is kept as it was.
                 let chosen = p.get("choice").filter(|c| {
                     c.get("why").and_then(Value::as_str) == Some(crate::engine::CHOSEN_BY_YOU)
