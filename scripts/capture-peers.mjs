@@ -1,6 +1,6 @@
 // Captures our live test peers DIRECTLY over HTTP (node:http, no browser) as `mcp-exchange/1` files in
 // crates/mcp-triage/tests/fixtures/captured/<stack>/<case>.pv<version>.json, in the format of the shared
-// captures (../shared/fixtures/exchanges, see its README): one exchange per file, headers in wire order.
+// captures (fixtures/exchanges, see fixtures/README.md): one exchange per file, headers in wire order.
 //
 //   node scripts/capture-peers.mjs            run by hand (peers on ports 19401-19408); rewrites the
 //                                             output folders of the stacks below and nothing else
@@ -39,7 +39,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SHARED = process.env.MCP_TRIAGE_FIXTURES || join(ROOT, '../shared/fixtures/exchanges');
+const SHARED = process.env.MCP_TRIAGE_FIXTURES || join(ROOT, 'fixtures/exchanges');
 const OUT = join(ROOT, 'crates/mcp-triage/tests/fixtures/captured');
 const ORIGIN = 'http://localhost:5173';
 const BOGUS_SESSION = 'bogus-session-id-0000';

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes crates/mcp-triage/tests/expectations.tsv: the truth for every public fixture.
 
-The cause comes from what each case *is* (the case table in ../shared/fixtures/README.md) and from what
+The cause comes from what each case *is* (the case table in fixtures/README.md) and from what
 each server is known to do with it (stateless servers ignore session ids, the TS SDK 1.x refuses the
 2026-07-28 era, ...). The reason (`decided_by` and the deciding phrase rule's id) comes from what each
 SDK is known to put on the wire for the case: the words are quoted below, with the rule id that names
@@ -21,7 +21,7 @@ import json
 import os
 import sys
 
-root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "../../shared/fixtures/exchanges")
+root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "../fixtures/exchanges")
 
 
 def same_id(a, b):

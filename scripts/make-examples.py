@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds web/examples/*.json: example runs made of recorded exchanges, loaded by the app on demand.
 
-Real captures come from ../shared/fixtures/exchanges (TS SDK 1.29.0, Python mcp 2.3.0); a few SDKs the
+Real captures come from fixtures/exchanges (TS SDK 1.29.0, Python mcp 2.3.0); a few SDKs the
 captures lack come from the cited synthetic fixtures (marked as reconstructed from source). Each
 exchange gets the `intent` and `negotiated_version` the app's own captures carry.
 
@@ -12,7 +12,7 @@ import os
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "../../shared/fixtures/exchanges")
+root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "../fixtures/exchanges")
 synthetic = os.path.join(here, "../crates/mcp-triage/tests/fixtures/synthetic")
 out_dir = os.path.join(here, "../web/examples")
 os.makedirs(out_dir, exist_ok=True)

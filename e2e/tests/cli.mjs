@@ -46,7 +46,7 @@ function agreed(report) {
 test('the same captures replayed in the page (wasm) and by mcp-triage replay give byte-identical JSON', async () => {
   // One run: the stack's session at one protocol version (the folder holds several, and a replay
   // refuses captures of different runs).
-  const dir = join(ROOT, '../shared/fixtures/exchanges/ts-1.29.0-stateful');
+  const dir = join(ROOT, 'fixtures/exchanges/ts-1.29.0-stateful');
   const docs = readdirSync(dir).filter((f) => f.endsWith('.pv2025-11-25.json')).sort().map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
   const file = join(work, 'captures.json');
   const text = JSON.stringify(docs);

@@ -33,7 +33,7 @@ test('paste a capture: an mcp-exchange/1 document, a raw HTTP response, and a cl
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
   await page.locator('details.no-server > summary').click();
-  const doc = readFileSync(join(ROOT, 'crates/mcp-triage/tests/fixtures/public/py-mcp-2.3.0-mcpserver-stateless/C_tool_throws.pv2025-06-18.json'), 'utf8');
+  const doc = readFileSync(join(ROOT, 'fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/C_tool_throws.pv2025-06-18.json'), 'utf8');
   await page.getByTestId('paste-capture').fill(doc);
   await page.getByTestId('paste-classify').click();
   await page.getByTestId('results').waitFor();

@@ -173,7 +173,7 @@ fn a_probed_report_replays_to_the_same_json_byte_for_byte() {
 
 #[test]
 fn replay_of_public_captures_gives_the_seeds_finding_in_every_form() {
-    let dir = common::root().join("../shared/fixtures/exchanges/ts-1.29.0-stateless");
+    let dir = common::root().join("fixtures/exchanges/ts-1.29.0-stateless");
     let dir = dir.to_str().unwrap();
     let md = run(&["replay", dir, "--markdown"], &[]);
     let (stdout, stderr) = text(&md);
@@ -203,7 +203,7 @@ fn replay_of_public_captures_gives_the_seeds_finding_in_every_form() {
 #[test]
 fn the_share_link_holds_the_reports_verdicts_under_the_page_address_given() {
     // One session (the stack was captured at one protocol version): one run.
-    let dir = common::root().join("../shared/fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateful");
+    let dir = common::root().join("fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateful");
     let dir = dir.to_str().unwrap();
     let json = run(&["replay", dir, "--json"], &[]);
     let report: Value = serde_json::from_slice(&json.stdout).unwrap();
@@ -341,7 +341,7 @@ fn a_server_that_echoes_the_token_leaves_no_trace_of_it_in_markdown_junit_or_the
 
 #[test]
 fn replay_redacts_a_value_named_by_secret_env_from_every_output_and_refuses_one_too_short() {
-    let dir = common::root().join("../shared/fixtures/exchanges/ts-1.29.0-stateless");
+    let dir = common::root().join("fixtures/exchanges/ts-1.29.0-stateless");
     let dir = dir.to_str().unwrap();
     // The seed's tools/list and C answer say "organization": a stand-in for a key a recording holds.
     let secret = "organization";

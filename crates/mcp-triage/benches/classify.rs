@@ -30,8 +30,7 @@ fn main() {
     let dir = std::env::var("MCP_TRIAGE_FIXTURES")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|_| {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../../../shared/fixtures/exchanges")
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/exchanges")
         });
     let mut all = Vec::new();
     load(&dir, &mut all);

@@ -18,9 +18,13 @@ fn server_line(file: &str, intent: &str, missing: &[&str]) -> String {
 }
 
 fn assessed(file: &str, intent: &str, missing: &[&str]) -> mcp_triage::Assessment {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(file);
+    // `public/…` names a public capture (the repository's fixtures/exchanges); the rest are this
+    // crate's own fixtures.
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = match file.strip_prefix("public/") {
+        Some(capture) => manifest.join("../../fixtures/exchanges").join(capture),
+        None => manifest.join("tests/fixtures").join(file),
+    };
     let ex = Exchange::from_json(&std::fs::read(&path).unwrap()).unwrap();
     let opts = Options {
         intent: Some(intent.into()),

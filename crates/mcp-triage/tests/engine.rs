@@ -15,13 +15,7 @@ use serde_json::{Value, json};
 
 fn fixture(stack: &str, case: &str) -> Exchange {
     let path = common::public_fixtures_dir().join(stack).join(case);
-    let alt = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/public")
-        .join(stack)
-        .join(case);
-    let bytes = std::fs::read(&path)
-        .or_else(|_| std::fs::read(alt))
-        .unwrap();
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     Exchange::from_json(&bytes).unwrap()
 }
 

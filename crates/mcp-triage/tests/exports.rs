@@ -141,7 +141,7 @@ fn markdown_shows_server_text_as_text_and_redacts_once_more() {
 
 fn fixture(name: &str, intent: &str) -> mcp_triage::Exchange {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/public/ts-1.29.0-stateless")
+        .join("../../fixtures/exchanges/ts-1.29.0-stateless")
         .join(name);
     let mut ex = mcp_triage::Exchange::from_json(&std::fs::read(path).unwrap()).unwrap();
     ex.intent = Some(intent.into());

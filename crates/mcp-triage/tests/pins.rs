@@ -16,7 +16,7 @@ fn roots() -> Vec<(&'static str, PathBuf)> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let shared = std::env::var("MCP_TRIAGE_FIXTURES")
         .map(PathBuf::from)
-        .unwrap_or_else(|_| manifest.join("../../../shared/fixtures/exchanges"));
+        .unwrap_or_else(|_| manifest.join("../../fixtures/exchanges"));
     vec![
         ("shared", shared),
         ("captured", manifest.join("tests/fixtures/captured")),

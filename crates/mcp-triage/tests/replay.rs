@@ -13,34 +13,31 @@ use mcp_triage::engine::{ProbeName, Step};
 use mcp_triage::replay::{self, ReplayProblem};
 
 fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/exchanges")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/exchanges")
 }
 
-fn stack(name: &str) -> Vec<Exchange> {
+/// A stack's captures whose file names end with `suffix`, in name order.
+fn captures(name: &str, suffix: &str) -> Vec<Exchange> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(shared().join(name))
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(suffix))
         .collect();
     files.sort();
     files
         .iter()
         .map(|f| Exchange::from_json(&std::fs::read(f).unwrap()).unwrap())
         .collect()
+}
+
+/// Every capture of a stack.
+fn stack(name: &str) -> Vec<Exchange> {
+    captures(name, "")
 }
 
 /// One stack's captures made at protocol version `pv` (one session of a stateful server).
 fn set(name: &str, pv: &str) -> Vec<Exchange> {
-    let suffix = format!(".pv{pv}.json");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(shared().join(name))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(&suffix))
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .map(|f| Exchange::from_json(&std::fs::read(f).unwrap()).unwrap())
-        .collect()
+    captures(name, &format!(".pv{pv}.json"))
 }
 
 /// The protocol versions a stateful stack captured a whole session at.

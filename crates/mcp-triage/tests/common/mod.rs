@@ -6,12 +6,12 @@
 
 use std::path::{Path, PathBuf};
 
-/// The public captures: `$MCP_TRIAGE_FIXTURES`, else `../shared/fixtures/exchanges` beside the repo.
+/// The public captures: `$MCP_TRIAGE_FIXTURES`, else the repository's `fixtures/exchanges`.
 pub fn public_fixtures_dir() -> PathBuf {
     if let Ok(dir) = std::env::var("MCP_TRIAGE_FIXTURES") {
         return PathBuf::from(dir);
     }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/exchanges")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/exchanges")
 }
 
 /// The synthetic fixtures committed in this repository.

@@ -1,1032 +1,1126 @@
 //! Fixtures embedded for the wasm32 run (there is no filesystem in the browser).
-//! Generated from the public captures; regenerate by copying more files into tests/fixtures/public.
+//! A hand-kept table of public captures, read from the repository's fixtures/exchanges by include_str!.
 
 /// (path relative to the public captures, file text)
 pub(crate) const FIXTURES: &[(&str, &str)] = &[
     (
         "ts-1.29.0-stateless/A_unknown_tool.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/A_unknown_tool.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/A_unknown_tool.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/B2_wrong_arg_type.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/B2_wrong_arg_type.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/B2_wrong_arg_type.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/B_missing_required_arg.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-stateless/B_missing_required_arg.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/B_missing_required_arg.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-stateless/C2_lead_get_mcperr.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/C2_lead_get_mcperr.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/C2_lead_get_mcperr.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/C_tool_throws.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/C_tool_throws.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/C_tool_throws.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/D2_echo_success.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/D2_echo_success.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/D2_echo_success.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/D3_omitted_arguments.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-stateless/D3_omitted_arguments.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/D3_omitted_arguments.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-stateless/D_success.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/D_success.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/D_success.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/E_unknown_method.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/E_unknown_method.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/E_unknown_method.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/F2_not_jsonrpc.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/F2_not_jsonrpc.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/F2_not_jsonrpc.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/F_malformed_json.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/F_malformed_json.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/F_malformed_json.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/G2_no_accept.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/G2_no_accept.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/G2_no_accept.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/G3_wrong_content_type.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-stateless/G3_wrong_content_type.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/G3_wrong_content_type.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-stateless/G_accept_json_only.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/G_accept_json_only.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/G_accept_json_only.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/H_get.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/H_get.pv2025-06-18.json"),
+        include_str!("../../../../fixtures/exchanges/ts-1.29.0-stateless/H_get.pv2025-06-18.json"),
     ),
     (
         "ts-1.29.0-stateless/I2_no_session_id.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/I2_no_session_id.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/I2_no_session_id.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/I_bogus_session_id.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/I_bogus_session_id.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/I_bogus_session_id.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/J_missing_name.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/J_missing_name.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/J_missing_name.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/K2_cors_post_with_origin.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-stateless/K2_cors_post_with_origin.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/K2_cors_post_with_origin.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-stateless/K_cors_preflight.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/K_cors_preflight.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/K_cors_preflight.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/L2_no_protocol_version_header.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-stateless/L2_no_protocol_version_header.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/L2_no_protocol_version_header.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-stateless/L_bad_protocol_version_header.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-stateless/L_bad_protocol_version_header.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/L_bad_protocol_version_header.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-stateless/M_delete_session.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/M_delete_session.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/M_delete_session.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/O2_foreign_origin_preflight.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-stateless/O2_foreign_origin_preflight.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/O2_foreign_origin_preflight.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-stateless/O3_null_origin_init.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-stateless/O3_null_origin_init.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/O3_null_origin_init.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-stateless/O_foreign_origin_init.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-stateless/O_foreign_origin_init.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/O_foreign_origin_init.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-stateless/init.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/init.pv2025-06-18.json"),
+        include_str!("../../../../fixtures/exchanges/ts-1.29.0-stateless/init.pv2025-06-18.json"),
     ),
     (
         "ts-1.29.0-stateless/initialized.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/initialized.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/initialized.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateless/tools_list.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateless/tools_list.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateless/tools_list.pv2025-06-18.json"
+        ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/A_unknown_tool.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/A_unknown_tool.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/A_unknown_tool.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/B2_wrong_arg_type.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/B2_wrong_arg_type.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/B2_wrong_arg_type.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/B_missing_required_arg.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/B_missing_required_arg.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/B_missing_required_arg.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/C_tool_throws.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/C_tool_throws.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/C_tool_throws.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/D2_echo_success.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/D2_echo_success.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/D2_echo_success.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/D3_omitted_arguments.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/D3_omitted_arguments.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/D3_omitted_arguments.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/D_success.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/D_success.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/D_success.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/E_unknown_method.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/E_unknown_method.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/E_unknown_method.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/F2_not_jsonrpc.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/F2_not_jsonrpc.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/F2_not_jsonrpc.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/F_malformed_json.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/F_malformed_json.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/F_malformed_json.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/G2_no_accept.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/G2_no_accept.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/G2_no_accept.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/G3_wrong_content_type.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/G3_wrong_content_type.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/G3_wrong_content_type.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/G_accept_json_only.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/G_accept_json_only.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/G_accept_json_only.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/H_get.pv2025-06-18.json",
-        include_str!("../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/H_get.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/H_get.pv2025-06-18.json"
+        ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/I2_no_session_id.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/I2_no_session_id.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/I2_no_session_id.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/I_bogus_session_id.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/I_bogus_session_id.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/I_bogus_session_id.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/J_missing_name.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/J_missing_name.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/J_missing_name.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/K2_cors_post_with_origin.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/K2_cors_post_with_origin.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/K2_cors_post_with_origin.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/K_cors_preflight.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/K_cors_preflight.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/K_cors_preflight.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/L2_no_protocol_version_header.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/L2_no_protocol_version_header.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/L2_no_protocol_version_header.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/L_bad_protocol_version_header.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/L_bad_protocol_version_header.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/L_bad_protocol_version_header.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/M_delete_session.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/M_delete_session.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/M_delete_session.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/N_init_negotiation.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/N_init_negotiation.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/N_init_negotiation.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/O2_foreign_origin_preflight.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/O2_foreign_origin_preflight.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/O2_foreign_origin_preflight.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/O3_null_origin_init.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/O3_null_origin_init.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/O3_null_origin_init.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/O_foreign_origin_init.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/O_foreign_origin_init.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/O_foreign_origin_init.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/X0_server_discover.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/X0_server_discover.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/X0_server_discover.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/X1_tools_list.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/X1_tools_list.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/X1_tools_list.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/XA_unknown_tool.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/XA_unknown_tool.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/XA_unknown_tool.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/XB2_wrong_arg_type.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/XB2_wrong_arg_type.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/XB2_wrong_arg_type.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/XB_missing_required_arg.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/XB_missing_required_arg.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/XB_missing_required_arg.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/XC_tool_throws.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/XC_tool_throws.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/XC_tool_throws.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/XD_success.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/XD_success.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/XD_success.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/XE_unknown_method.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/XE_unknown_method.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/XE_unknown_method.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/XJ_missing_name.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/XJ_missing_name.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/XJ_missing_name.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/XM1_no_meta_envelope.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/XM1_no_meta_envelope.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/XM1_no_meta_envelope.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/XM2_header_mismatch.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/XM2_header_mismatch.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/XM2_header_mismatch.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/XM3_missing_std_headers.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/XM3_missing_std_headers.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/XM3_missing_std_headers.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/XM4_unsupported_version.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/XM4_unsupported_version.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/XM4_unsupported_version.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/init.pv2025-06-18.json",
-        include_str!("../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/init.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/init.pv2025-06-18.json"
+        ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/initialized.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/initialized.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/initialized.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-lowlevel-stateless/tools_list.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-lowlevel-stateless/tools_list.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/tools_list.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/A_unknown_tool.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/A_unknown_tool.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/A_unknown_tool.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/B2_wrong_arg_type.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/B2_wrong_arg_type.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/B2_wrong_arg_type.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/B_missing_required_arg.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/B_missing_required_arg.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/B_missing_required_arg.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/C2_lead_get_toolerr.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/C2_lead_get_toolerr.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/C2_lead_get_toolerr.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/C3_lead_get_mcperr.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/C3_lead_get_mcperr.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/C3_lead_get_mcperr.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/C_tool_throws.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/C_tool_throws.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/C_tool_throws.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/D2_echo_success.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/D2_echo_success.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/D2_echo_success.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/D3_omitted_arguments.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/D3_omitted_arguments.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/D3_omitted_arguments.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/D_success.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/D_success.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/D_success.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/E_unknown_method.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/E_unknown_method.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/E_unknown_method.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/F2_not_jsonrpc.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/F2_not_jsonrpc.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/F2_not_jsonrpc.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/F_malformed_json.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/F_malformed_json.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/F_malformed_json.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/G2_no_accept.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/G2_no_accept.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/G2_no_accept.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/G3_wrong_content_type.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/G3_wrong_content_type.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/G3_wrong_content_type.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/G_accept_json_only.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/G_accept_json_only.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/G_accept_json_only.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/H_get.pv2025-06-18.json",
-        include_str!("../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/H_get.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/H_get.pv2025-06-18.json"
+        ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/I2_no_session_id.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/I2_no_session_id.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/I2_no_session_id.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/I_bogus_session_id.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/I_bogus_session_id.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/I_bogus_session_id.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/J_missing_name.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/J_missing_name.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/J_missing_name.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/K2_cors_post_with_origin.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/K2_cors_post_with_origin.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/K2_cors_post_with_origin.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/K_cors_preflight.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/K_cors_preflight.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/K_cors_preflight.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/L2_no_protocol_version_header.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/L2_no_protocol_version_header.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/L2_no_protocol_version_header.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/L_bad_protocol_version_header.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/L_bad_protocol_version_header.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/L_bad_protocol_version_header.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/M_delete_session.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/M_delete_session.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/M_delete_session.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/N_init_negotiation.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/N_init_negotiation.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/N_init_negotiation.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/O2_foreign_origin_preflight.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/O2_foreign_origin_preflight.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/O2_foreign_origin_preflight.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/O3_null_origin_init.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/O3_null_origin_init.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/O3_null_origin_init.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/O_foreign_origin_init.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/O_foreign_origin_init.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/O_foreign_origin_init.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/X0_server_discover.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/X0_server_discover.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/X0_server_discover.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/X1_tools_list.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/X1_tools_list.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/X1_tools_list.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/XA_unknown_tool.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/XA_unknown_tool.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/XA_unknown_tool.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/XB2_wrong_arg_type.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/XB2_wrong_arg_type.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/XB2_wrong_arg_type.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/XB_missing_required_arg.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/XB_missing_required_arg.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/XB_missing_required_arg.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/XC_tool_throws.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/XC_tool_throws.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/XC_tool_throws.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/XD_success.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/XD_success.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/XD_success.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/XE_unknown_method.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/XE_unknown_method.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/XE_unknown_method.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/XJ_missing_name.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/XJ_missing_name.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/XJ_missing_name.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/XM1_no_meta_envelope.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/XM1_no_meta_envelope.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/XM1_no_meta_envelope.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/XM2_header_mismatch.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/XM2_header_mismatch.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/XM2_header_mismatch.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/XM3_missing_std_headers.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/XM3_missing_std_headers.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/XM3_missing_std_headers.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/XM4_unsupported_version.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/XM4_unsupported_version.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/XM4_unsupported_version.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/init.pv2025-06-18.json",
-        include_str!("../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/init.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/init.pv2025-06-18.json"
+        ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/initialized.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/initialized.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/initialized.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateless/tools_list.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateless/tools_list.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/tools_list.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-auth/AUTH1_no_token.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-auth/AUTH1_no_token.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-auth/AUTH1_no_token.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-auth/AUTH2_wrong_token.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-auth/AUTH2_wrong_token.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-auth/AUTH2_wrong_token.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-auth/AUTH2b_malformed_authz.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-auth/AUTH2b_malformed_authz.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-auth/AUTH2b_malformed_authz.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-auth/AUTH3_insufficient_scope.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-auth/AUTH3_insufficient_scope.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-auth/AUTH3_insufficient_scope.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-auth/AUTH4_good_token_init.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-auth/AUTH4_good_token_init.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-auth/AUTH4_good_token_init.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-auth/AUTH5_good_token_tool_throws.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-auth/AUTH5_good_token_tool_throws.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-auth/AUTH5_good_token_tool_throws.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-auth/AUTH6_prm_0.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-auth/AUTH6_prm_0.pv2025-06-18.json"),
+        include_str!("../../../../fixtures/exchanges/ts-1.29.0-auth/AUTH6_prm_0.pv2025-06-18.json"),
     ),
     (
         "ts-1.29.0-auth/AUTH6_prm_1.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-auth/AUTH6_prm_1.pv2025-06-18.json"),
+        include_str!("../../../../fixtures/exchanges/ts-1.29.0-auth/AUTH6_prm_1.pv2025-06-18.json"),
     ),
     (
         "ts-1.29.0-auth/AUTH6_prm_2.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-auth/AUTH6_prm_2.pv2025-06-18.json"),
+        include_str!("../../../../fixtures/exchanges/ts-1.29.0-auth/AUTH6_prm_2.pv2025-06-18.json"),
     ),
     (
         "py-mcp-2.3.0-mcpserver-auth/AUTH1_no_token.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-auth/AUTH1_no_token.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-auth/AUTH1_no_token.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-auth/AUTH2_wrong_token.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-auth/AUTH2_wrong_token.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-auth/AUTH2_wrong_token.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-auth/AUTH2b_malformed_authz.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-auth/AUTH2b_malformed_authz.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-auth/AUTH2b_malformed_authz.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-auth/AUTH3_insufficient_scope.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-auth/AUTH3_insufficient_scope.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-auth/AUTH3_insufficient_scope.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-auth/AUTH4_good_token_init.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-auth/AUTH4_good_token_init.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-auth/AUTH4_good_token_init.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-auth/AUTH5_good_token_tool_throws.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-auth/AUTH5_good_token_tool_throws.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-auth/AUTH5_good_token_tool_throws.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-auth/AUTH6_prm_0.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-auth/AUTH6_prm_0.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-auth/AUTH6_prm_0.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-auth/AUTH6_prm_1.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-auth/AUTH6_prm_1.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-auth/AUTH6_prm_1.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-auth/AUTH6_prm_2.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-auth/AUTH6_prm_2.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-auth/AUTH6_prm_2.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-stateful/A_unknown_tool.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/A_unknown_tool.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/A_unknown_tool.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/B2_wrong_arg_type.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/B2_wrong_arg_type.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/B2_wrong_arg_type.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/B_missing_required_arg.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-stateful/B_missing_required_arg.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/B_missing_required_arg.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-stateful/C2_lead_get_mcperr.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/C2_lead_get_mcperr.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/C2_lead_get_mcperr.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/C_tool_throws.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/C_tool_throws.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/C_tool_throws.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/D2_echo_success.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/D2_echo_success.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/D2_echo_success.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/D3_omitted_arguments.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-stateful/D3_omitted_arguments.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/D3_omitted_arguments.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-stateful/D_success.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/D_success.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/D_success.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/E_unknown_method.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/E_unknown_method.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/E_unknown_method.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/F2_not_jsonrpc.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/F2_not_jsonrpc.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/F2_not_jsonrpc.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/F_malformed_json.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/F_malformed_json.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/F_malformed_json.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/G2_no_accept.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/G2_no_accept.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/G2_no_accept.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/G3_wrong_content_type.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-stateful/G3_wrong_content_type.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/G3_wrong_content_type.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-stateful/G_accept_json_only.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/G_accept_json_only.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/G_accept_json_only.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/H_get.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/H_get.pv2025-06-18.json"),
+        include_str!("../../../../fixtures/exchanges/ts-1.29.0-stateful/H_get.pv2025-06-18.json"),
     ),
     (
         "ts-1.29.0-stateful/I2_no_session_id.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/I2_no_session_id.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/I2_no_session_id.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/I_bogus_session_id.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/I_bogus_session_id.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/I_bogus_session_id.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/J_missing_name.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/J_missing_name.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/J_missing_name.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/K2_cors_post_with_origin.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-stateful/K2_cors_post_with_origin.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/K2_cors_post_with_origin.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-stateful/K_cors_preflight.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/K_cors_preflight.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/K_cors_preflight.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/L2_no_protocol_version_header.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-stateful/L2_no_protocol_version_header.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/L2_no_protocol_version_header.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-stateful/L_bad_protocol_version_header.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/ts-1.29.0-stateful/L_bad_protocol_version_header.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/L_bad_protocol_version_header.pv2025-06-18.json"
         ),
     ),
     (
         "ts-1.29.0-stateful/M2_after_delete.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/M2_after_delete.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/M2_after_delete.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/M_delete_session.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/M_delete_session.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/M_delete_session.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/init.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/init.pv2025-06-18.json"),
+        include_str!("../../../../fixtures/exchanges/ts-1.29.0-stateful/init.pv2025-06-18.json"),
     ),
     (
         "ts-1.29.0-stateful/initialized.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/initialized.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/initialized.pv2025-06-18.json"
+        ),
     ),
     (
         "ts-1.29.0-stateful/tools_list.pv2025-06-18.json",
-        include_str!("../fixtures/public/ts-1.29.0-stateful/tools_list.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/ts-1.29.0-stateful/tools_list.pv2025-06-18.json"
+        ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/A_unknown_tool.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/A_unknown_tool.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/A_unknown_tool.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/B2_wrong_arg_type.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/B2_wrong_arg_type.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/B2_wrong_arg_type.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/B_missing_required_arg.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/B_missing_required_arg.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/B_missing_required_arg.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/C2_lead_get_toolerr.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/C2_lead_get_toolerr.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/C2_lead_get_toolerr.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/C3_lead_get_mcperr.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/C3_lead_get_mcperr.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/C3_lead_get_mcperr.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/C_tool_throws.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/C_tool_throws.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/C_tool_throws.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/D2_echo_success.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/D2_echo_success.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/D2_echo_success.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/D3_omitted_arguments.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/D3_omitted_arguments.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/D3_omitted_arguments.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/D_success.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/D_success.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/D_success.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/E_unknown_method.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/E_unknown_method.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/E_unknown_method.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/F2_not_jsonrpc.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/F2_not_jsonrpc.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/F2_not_jsonrpc.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/F_malformed_json.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/F_malformed_json.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/F_malformed_json.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/G2_no_accept.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/G2_no_accept.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/G2_no_accept.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/G3_wrong_content_type.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/G3_wrong_content_type.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/G3_wrong_content_type.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/G_accept_json_only.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/G_accept_json_only.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/G_accept_json_only.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/H_get.pv2025-06-18.json",
-        include_str!("../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/H_get.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/H_get.pv2025-06-18.json"
+        ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/I2_no_session_id.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/I2_no_session_id.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/I2_no_session_id.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/I_bogus_session_id.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/I_bogus_session_id.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/I_bogus_session_id.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/J_missing_name.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/J_missing_name.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/J_missing_name.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/K2_cors_post_with_origin.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/K2_cors_post_with_origin.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/K2_cors_post_with_origin.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/K_cors_preflight.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/K_cors_preflight.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/K_cors_preflight.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/L2_no_protocol_version_header.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/L2_no_protocol_version_header.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/L2_no_protocol_version_header.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/L_bad_protocol_version_header.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/L_bad_protocol_version_header.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/L_bad_protocol_version_header.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/M2_after_delete.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/M2_after_delete.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/M2_after_delete.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/M_delete_session.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/M_delete_session.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/M_delete_session.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/N_init_negotiation.pv2026-07-28.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/N_init_negotiation.pv2026-07-28.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/N_init_negotiation.pv2026-07-28.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/init.pv2025-06-18.json",
-        include_str!("../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/init.pv2025-06-18.json"),
+        include_str!(
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/init.pv2025-06-18.json"
+        ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/initialized.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/initialized.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/initialized.pv2025-06-18.json"
         ),
     ),
     (
         "py-mcp-2.3.0-mcpserver-stateful/tools_list.pv2025-06-18.json",
         include_str!(
-            "../fixtures/public/py-mcp-2.3.0-mcpserver-stateful/tools_list.pv2025-06-18.json"
+            "../../../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateful/tools_list.pv2025-06-18.json"
         ),
     ),
 ];
