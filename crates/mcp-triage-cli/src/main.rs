@@ -19,14 +19,15 @@ use mcp_triage::{Assessment, Exchange, Options, assess};
 
 const USAGE: &str = r#"usage: mcp-triage probe URL [options]     (see mcp-triage probe --help)
        mcp-triage replay CAPTURE... [options] (see mcp-triage replay --help)
-       mcp-triage classify [--json] [--summary] [--intent A|B|C|D] [--version V] FILE...
+       mcp-triage classify [--json] [--summary] [--intent A|B|C|D] [--protocol-version V] FILE...
        (FILE may be - for standard input)
+       mcp-triage --version | -V
 
 Classifies recorded MCP exchanges (format mcp-exchange/1): the channel a failure
 arrived on, its cause, the JSON-RPC code, the evidence that decided, what an
 agent should do and who must act. With an intent (--intent, or the exchange's
-own "intent") and a protocol version (--version, "negotiated_version", or the
-request's MCP-Protocol-Version), also the spec verdict. --summary adds the
+own "intent") and a protocol version (--protocol-version, "negotiated_version",
+or the request's MCP-Protocol-Version), also the spec verdict. --summary adds the
 distinguishability of probes A, B and C (from the inputs' intents).
 
 {EXIT}"#;
@@ -68,7 +69,16 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
                 }
                 out.intent = Some(v);
             }
-            "--version" => out.version = Some(args.next().ok_or("--version needs a value")?),
+            "--protocol-version" => {
+                out.version = Some(args.next().ok_or("--protocol-version needs a value")?)
+            }
+            // The spelling before `mcp-triage --version` printed the tool's own version.
+            "--version" => {
+                eprintln!(
+                    "mcp-triage classify: --version is now spelled --protocol-version (the old spelling still works)"
+                );
+                out.version = Some(args.next().ok_or("--version needs a value")?)
+            }
             "-h" | "--help" => return Err(String::new()),
             "-" => out.files.push(arg),
             flag if flag.starts_with("--") => return Err(format!("unknown flag {flag:?}")),
@@ -132,6 +142,10 @@ fn human_row(file: &str, a: &Assessment) -> String {
 
 fn main() -> ExitCode {
     match std::env::args().nth(1).as_deref() {
+        Some("--version" | "-V") => {
+            println!("mcp-triage {}", env!("CARGO_PKG_VERSION"));
+            return ExitCode::from(exit::OK);
+        }
         Some("probe") => return ExitCode::from(probe::main(std::env::args().skip(2))),
         Some("replay") => return ExitCode::from(replay::main(std::env::args().skip(2))),
         _ => {}

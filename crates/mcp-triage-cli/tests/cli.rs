@@ -14,9 +14,7 @@ fn bin() -> Command {
 fn fixtures() -> PathBuf {
     std::env::var("MCP_TRIAGE_FIXTURES")
         .map(PathBuf::from)
-        .unwrap_or_else(|_| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/exchanges")
-        })
+        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/exchanges"))
 }
 
 fn all_files(dir: &Path) -> Vec<PathBuf> {
@@ -162,7 +160,14 @@ fn stdin_human_table_and_flags() {
     )
     .unwrap();
     let mut child = bin()
-        .args(["classify", "--intent", "B", "--version", "2025-06-18", "-"])
+        .args([
+            "classify",
+            "--intent",
+            "B",
+            "--protocol-version",
+            "2025-06-18",
+            "-",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -178,14 +183,26 @@ fn stdin_human_table_and_flags() {
     );
     // Identifiers in the table are the labelled names the JSON uses (`not_applicable`, not
     // `notapplicable`): an unparseable body never reached the tool.
-    let table = bin()
+    // The option's old spelling still works, with a note on standard error.
+    let old = bin()
         .args(["classify", "--intent", "C", "--version", "2025-06-18"])
         .arg(fixtures().join("py-mcp-2.3.0-lowlevel-stateless/F_malformed_json.pv2025-06-18.json"))
         .output()
         .unwrap();
-    let table = String::from_utf8(table.stdout).unwrap();
+    let note = String::from_utf8(old.stderr).unwrap();
+    assert!(note.contains("now spelled --protocol-version"), "{note}");
+    let table = String::from_utf8(old.stdout).unwrap();
     let spec = table.lines().nth(1).unwrap().split('\t').nth(7).unwrap();
     assert_eq!(spec, "not_applicable", "{table}");
+    // `--version` and `-V` alone print the tool's own version.
+    for flag in ["--version", "-V"] {
+        let v = bin().arg(flag).output().unwrap();
+        assert!(v.status.success());
+        assert_eq!(
+            String::from_utf8(v.stdout).unwrap(),
+            format!("mcp-triage {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
     let usage = bin()
         .args(["classify", "--intent", "Z", "x"])
         .output()
