@@ -1,9 +1,9 @@
 // The GitHub Action's logic: action.yml runs it with its inputs in MCP_TRIAGE_* variables. It finds the
 // CLI (binary-path, or the release archive for this runner, whose SHA-256 must match the release's
-// checksum file), runs `mcp-triage probe` with a JUnit file and the JSON report, writes the report as the
-// CLI's own Markdown (`mcp-triage replay` of that report, which gives the run's report again, byte for
-// byte) and the share link to the job summary, sets the outputs score, share-link and exit-code, and
-// fails with the CLI's exit status. Node's standard library only: every GitHub runner has node.
+// checksum file), runs `mcp-triage probe` with the JSON report, a JUnit file and the Markdown report
+// (with the share link), appends the Markdown to the job summary, sets the outputs score, share-link,
+// exit-code and junit-file, and fails with the CLI's exit status. Node's standard library only: every
+// GitHub runner has node.
 // The token goes to the CLI through its environment (--token-env), never on a command line, and this
 // script never prints it.
 import { spawnSync } from 'node:child_process';
@@ -20,8 +20,23 @@ function fail(message, code = 2) {
   process.exit(code);
 }
 
-/** Where release archives are: the action's own repository, else the project's. */
-const repository = process.env.GITHUB_ACTION_REPOSITORY || 'mcp-triage/mcp-triage';
+/** Where release archives are: the action's own repository (a composite action's steps see it only
+ * through action.yml's env), else the project's. */
+const repository = input('ACTION_REPOSITORY') || 'mcp-triage/mcp-triage';
+
+/** A release tag (v0.1.0). */
+const TAG = /^v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
+
+/** The release to download: the version input, else the action's own tag (so pinning the action pins
+ * the CLI), else the latest release, said in the log. */
+function releaseVersion() {
+  const given = input('VERSION');
+  if (given) return given;
+  const ref = input('ACTION_REF');
+  if (TAG.test(ref)) return ref;
+  console.log(`the action is used at ${ref ? JSON.stringify(ref) : 'no ref'}, not a release tag: downloading the latest release (set the version input to pin it)`);
+  return 'latest';
+}
 
 /** The release target of this runner. */
 function target() {
@@ -53,8 +68,8 @@ async function cli(work) {
     if (!existsSync(given)) fail(`binary-path ${given} does not exist`);
     return given;
   }
-  const version = input('VERSION') || 'latest';
-  if (version !== 'latest' && !/^v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version)) {
+  const version = releaseVersion();
+  if (version !== 'latest' && !TAG.test(version)) {
     fail(`version must be latest or a release tag such as v0.1.0, not ${JSON.stringify(version)}`);
   }
   const windows = process.platform === 'win32';
@@ -75,8 +90,10 @@ async function cli(work) {
   }
   const file = join(work, asset);
   writeFileSync(file, archive);
-  // bsdtar (Windows, macOS) reads zip and tar.gz alike; GNU tar reads the Linux tar.gz.
-  const unpacked = spawnSync('tar', ['-xf', file, '-C', work], { stdio: 'inherit' });
+  // bsdtar reads zip and tar.gz alike: Windows' own (under bash, `tar` is Git's GNU tar, which reads
+  // no zip and takes `D:` for a host) and macOS's; GNU tar reads the Linux tar.gz.
+  const tar = windows ? join(process.env.SystemRoot || 'C:\\Windows', 'System32', 'tar.exe') : 'tar';
+  const unpacked = spawnSync(tar, ['-xf', file, '-C', work], { stdio: 'inherit' });
   if (unpacked.status !== 0) fail(`cannot unpack ${asset}`);
   const bin = join(work, windows ? 'mcp-triage.exe' : 'mcp-triage');
   if (!windows) chmodSync(bin, 0o755);
@@ -104,7 +121,8 @@ if (failUnder && !/^[0-3]$/.test(failUnder)) fail(`fail-under takes 0 to 3, not 
 const work = mkdtempSync(join(process.env.RUNNER_TEMP || tmpdir(), 'mcp-triage-'));
 const bin = await cli(work);
 const junit = join(work, 'mcp-triage.xml');
-const args = ['probe', url, '--json', '--share', '--junit', junit];
+const markdown = join(work, 'mcp-triage.md');
+const args = ['probe', url, '--json', '--share', '--junit', junit, '--markdown-file', markdown];
 const page = input('PAGE_URL');
 if (page) args.push('--share-base', page);
 if (input('TOKEN')) args.push('--token-env', 'MCP_TRIAGE_TOKEN');
@@ -112,6 +130,9 @@ if (input('PLAN')) args.push('--plan', input('PLAN'));
 if (input('ERA')) args.push('--era', input('ERA'));
 if (failUnder) args.push('--fail-under', failUnder);
 
+// A cancelled job signals the whole process group: the CLI stops its run and still writes every
+// report (exit 130 or 143); this script waits for it, then writes the summary and the outputs.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => {});
 const run = spawnSync(bin, args, { encoding: 'utf8', maxBuffer: 256 << 20, env: process.env });
 if (run.error) fail(`cannot run ${bin}: ${run.error.message}`);
 // Progress and messages (the CLI never prints a secret); the JSON report is kept for the summary.
@@ -125,13 +146,9 @@ try {
   report = null;
 }
 if (report) {
-  const file = join(work, 'report.json');
-  writeFileSync(file, run.stdout);
-  const md = spawnSync(bin, ['replay', file, '--markdown'], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  const markdown = md.stdout && md.stdout.trim() ? md.stdout : `${report.headline ?? ''}\n`;
-  summary(`## MCP Triage\n\n${markdown}`);
-  if (/^https?:\/\//.test(report.share ?? '')) summary(`[Open this report in MCP Triage](${report.share})\n`);
-  summary(`JUnit file: \`${junit}\` · exit status ${code}\n`);
+  const md = existsSync(markdown) ? readFileSync(markdown, 'utf8') : `${report.headline ?? ''}\n`;
+  summary(`## MCP Triage\n\n${md}`);
+  summary(`Exit status ${code} (\`mcp-triage probe --help\` lists them).\n`);
   output('score', report.summary?.score ?? 'n/a');
   output('share-link', report.share ?? '');
 } else {

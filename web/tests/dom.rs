@@ -33,9 +33,8 @@ fn by_testid(root: &web_sys::HtmlElement, id: &str) -> Option<web_sys::HtmlEleme
         .map(|e| e.dyn_into().unwrap())
 }
 
-const SEED_A: &str = include_str!(
-    "../../crates/mcp-triage/tests/fixtures/public/ts-1.29.0-stateless/A_unknown_tool.pv2025-06-18.json"
-);
+const SEED_A: &str =
+    include_str!("../../fixtures/exchanges/ts-1.29.0-stateless/A_unknown_tool.pv2025-06-18.json");
 
 #[wasm_bindgen_test]
 async fn visible_text_shows_controls_and_truncates_with_show_all() {

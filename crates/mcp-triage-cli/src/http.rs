@@ -7,6 +7,7 @@
 //! too: the request is then cancelled as the core's reader says, and handed back as interrupted.
 
 use std::io::Read;
+use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
 
@@ -172,10 +173,15 @@ pub(crate) fn send(
         give_up: Duration::from_secs_f64(reader.give_up_ms().max(0.0) / 1000.0),
     };
     let (tx, rx) = mpsc::sync_channel(8);
-    let signal_tx = tx.clone();
-    // A full channel wakes the wait anyway: the signal is read from `interrupt::caught` after it.
+    // The reading thread holds the only strong sender, so its end still disconnects the channel;
+    // the waker reaches it while it lives. A full channel wakes the wait anyway: the signal is
+    // read from `interrupt::caught` after it.
+    let tx = Arc::new(tx);
+    let signal_tx = Arc::downgrade(&tx);
     let _woken = interrupt::on_signal(move || {
-        let _ = signal_tx.try_send(Seen::Signal);
+        if let Some(tx) = signal_tx.upgrade() {
+            let _ = tx.try_send(Seen::Signal);
+        }
     });
     let thread_agent = agent.clone();
     std::thread::spawn(move || read(&thread_agent, wire, &tx));

@@ -16,6 +16,8 @@ pub(crate) const USAGE: &str = r#"Output (standard output carries one form of th
   --junit FILE            also write a JUnit XML file: one test case per probe and check;
                           a spec deviation fails, a probe that could not run is skipped,
                           a run that could not connect is an error
+  --markdown-file FILE    also write the Markdown report to FILE (a CI job summary), whatever
+                          standard output carries
   --share                 also print a share link (verdicts and evidence, never the
                           server's content or a secret): the page's address from
                           --share-base URL or $MCP_TRIAGE_PAGE, then #r=…; only the
@@ -37,6 +39,7 @@ enum Form {
 pub(crate) struct Output {
     form: Form,
     junit: Option<String>,
+    markdown_file: Option<String>,
     share: bool,
     share_base: Option<String>,
     include_path: bool,
@@ -48,6 +51,7 @@ impl Default for Output {
         Output {
             form: Form::Text,
             junit: None,
+            markdown_file: None,
             share: false,
             share_base: None,
             include_path: false,
@@ -76,6 +80,7 @@ impl Output {
             "--json" => self.form = form(self.form, Form::Json)?,
             "--markdown" => self.form = form(self.form, Form::Markdown)?,
             "--junit" => self.junit = Some(value("--junit")?),
+            "--markdown-file" => self.markdown_file = Some(value("--markdown-file")?),
             "--share" => self.share = true,
             "--share-base" => {
                 let base = value("--share-base")?;
@@ -130,6 +135,17 @@ impl Output {
         } else {
             None
         };
+        let markdown = || {
+            let mut md = export::markdown(report, ep, self.include_path, secrets);
+            if let Some(l) = &link {
+                if l.starts_with('#') {
+                    md.push_str(&format!("\nShare fragment: `{l}`\n"));
+                } else {
+                    md.push_str(&format!("\n[Open this report in MCP Triage]({l})\n"));
+                }
+            }
+            md
+        };
         let body = match self.form {
             Form::Json => export::report_json_with_share(
                 report,
@@ -138,17 +154,7 @@ impl Output {
                 secrets,
                 link.as_deref(),
             ),
-            Form::Markdown => {
-                let mut md = export::markdown(report, ep, self.include_path, secrets);
-                if let Some(l) = &link {
-                    if l.starts_with('#') {
-                        md.push_str(&format!("\nShare fragment: `{l}`\n"));
-                    } else {
-                        md.push_str(&format!("\n[Open this report in MCP Triage]({l})\n"));
-                    }
-                }
-                md
-            }
+            Form::Markdown => markdown(),
             Form::Text => {
                 let mut t = text(report, ep, self.include_path);
                 if let Some(l) = &link {
@@ -157,6 +163,13 @@ impl Output {
                 t
             }
         };
+        if let Some(file) = &self.markdown_file {
+            let md = mcp_triage::redact::redact(&markdown(), secrets).0;
+            if let Err(e) = std::fs::write(file, md) {
+                eprintln!("mcp-triage: cannot write {file}: {e}");
+                local_failure = true;
+            }
+        }
         // Redacted once more on the way out (the core redacts each form; a backstop).
         let body = mcp_triage::redact::redact(&body, secrets).0;
         let stdout = io::stdout();

@@ -231,12 +231,20 @@ pub(crate) fn endpoint_for(typed: &str, sends_secret: bool) -> Result<endpoint::
     endpoint::parse_endpoint_native(typed, normalise, sends_secret).map_err(|p| p.to_string())
 }
 
+/// The run's randomness (probe A's tool name, the run id): the standard library's per-process random
+/// hash keys (from the operating system), so nothing derived from it tells when or by which process
+/// the run was made.
 fn seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0);
-    nanos ^ (u64::from(std::process::id()) << 32)
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0),
+    );
+    h.write_u32(std::process::id());
+    h.finish()
 }
 
 /// Runs `mcp-triage probe …`; returns the exit status.

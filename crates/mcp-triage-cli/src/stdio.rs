@@ -86,19 +86,24 @@ impl Server {
             .spawn()?;
         let pgid = child.id();
         let (tx, events) = mpsc::sync_channel(QUEUE);
-        let signal_tx = tx.clone();
+        // The reader threads hold the only strong senders, so when all have ended the channel
+        // disconnects (`Event::Gone`); the waker reaches it while any lives.
+        let tx = Arc::new(tx);
+        let signal_tx = Arc::downgrade(&tx);
         let woken = interrupt::on_signal(move || {
-            let _ = signal_tx.try_send(Event::Signal);
+            if let Some(tx) = signal_tx.upgrade() {
+                let _ = tx.try_send(Event::Signal);
+            }
         });
         let stderr = Arc::new(Mutex::new(StderrTail::default()));
         if let Some(out) = child.stdout.take() {
-            let tx = tx.clone();
+            let tx = Arc::clone(&tx);
             let splitter = LineSplitter::new(limits);
             thread::spawn(move || read_stdout(out, splitter, tx));
         }
         if let Some(mut err) = child.stderr.take() {
             let tail = Arc::clone(&stderr);
-            let tx = tx.clone();
+            let tx = Arc::clone(&tx);
             thread::spawn(move || {
                 let mut buf = [0u8; 4096];
                 while let Ok(n) = err.read(&mut buf) {
@@ -316,7 +321,7 @@ impl Server {
 fn read_stdout(
     mut out: std::process::ChildStdout,
     mut splitter: LineSplitter,
-    tx: SyncSender<Event>,
+    tx: Arc<SyncSender<Event>>,
 ) {
     let mut buf = [0u8; 8192];
     loop {

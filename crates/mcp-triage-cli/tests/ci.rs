@@ -399,10 +399,11 @@ fn a_run_made_from_a_plan_replays_that_plan_and_captures_of_two_runs_are_refused
     let plan = temp("review-plan.json");
     let plan_json = serde_json::json!({
         "format": "mcp-triage-plan/1",
+        // Out of probe order on purpose: the ids a plan's calls get follow the probes, not the file.
         "probes": [
-            {"probe": "B", "tool": "echo", "arguments": {"text": 42}},
-            {"probe": "C", "tool": "lead_get", "arguments": {"id": "lead_999"}},
             {"probe": "D", "skip": true},
+            {"probe": "C", "tool": "lead_get", "arguments": {"id": "lead_999"}},
+            {"probe": "B", "tool": "echo", "arguments": {"text": 42}},
         ],
     });
     std::fs::write(&plan, plan_json.to_string()).unwrap();

@@ -469,8 +469,8 @@ fn planned(probe: ProbeName) -> PlannedProbe {
 /// replay reads to make the same edit.
 pub(crate) const CHOSEN_BY_YOU: &str = "chosen by you";
 
-/// A run's id from the shell's randomness: 16 hex digits of a SplitMix64 step, so the id says
-/// nothing about the randomness itself (probe A's tool name is made from it too).
+/// A run's id from the shell's randomness: 16 hex digits of a SplitMix64 step (mixed, but not secret:
+/// it says what the randomness says, which the shells draw from the OS or the browser's crypto).
 fn run_id_of(random: u64) -> String {
     let mut z = random.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -1176,7 +1176,13 @@ impl Engine {
                 }
             }
         }
-        for (probe, edit) in edits {
+        // In probe order, whatever order the edits came in (a plan file lists them as its author
+        // wrote them): each change takes the next JSON-RPC id, so the same plan gives the same
+        // requests, and a replay of its report the same report.
+        let in_order = ProbeName::ALL
+            .iter()
+            .flat_map(|p| edits.iter().filter(move |(probe, _)| probe == p));
+        for (probe, edit) in in_order {
             match edit {
                 ProbeEdit::Keep => {}
                 ProbeEdit::Skip => self.set_choice(*probe, Err(SkipReason::SkippedByUser)),

@@ -34,7 +34,7 @@ impl OneRun {
         match self {
             OneRun::RunId(_) => None,
             OneRun::ServerAndSession => Some(
-                "These captures carry no run id: they were taken as one run by their server and session.",
+                "These captures carry no run id: they were taken as one run by their server and the session its initialize gave; requests without a session, or with one no recorded initialize gave, were taken as part of it.",
             ),
             OneRun::ServerOnly | OneRun::Unknown => Some(
                 "These captures carry no run id and no session: they were taken as one run because they name one server, and captures of two runs against it cannot be told apart.",
@@ -117,6 +117,17 @@ fn is_initialize(ex: &Exchange) -> bool {
 type ServerSession = (String, Option<String>);
 
 /// Groups `captures` (labelled by `sources`, one each) into runs: one run, or the groups.
+/// A run id as the engine writes it (16 lowercase hex digits); anything else is read as none, and is
+/// never echoed in a message.
+fn run_id_of(ex: &Exchange) -> Option<&str> {
+    ex.run_id.as_deref().filter(|id| {
+        id.len() == 16
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
+}
+
 pub(crate) fn one_run(captures: &[Exchange], sources: &[String]) -> Result<OneRun, MixedRuns> {
     let label = |i: usize| {
         sources
@@ -124,10 +135,10 @@ pub(crate) fn one_run(captures: &[Exchange], sources: &[String]) -> Result<OneRu
             .cloned()
             .unwrap_or_else(|| format!("exchange {}", i + 1))
     };
-    if captures.iter().any(|c| c.run_id.is_some()) {
+    if captures.iter().any(|c| run_id_of(c).is_some()) {
         let mut groups: Vec<(Option<&str>, Vec<usize>)> = Vec::new();
         for (i, c) in captures.iter().enumerate() {
-            let id = c.run_id.as_deref();
+            let id = run_id_of(c);
             match groups.iter_mut().find(|(g, _)| *g == id) {
                 Some((_, members)) => members.push(i),
                 None => groups.push((id, vec![i])),
@@ -154,11 +165,15 @@ pub(crate) fn one_run(captures: &[Exchange], sources: &[String]) -> Result<OneRu
     let session_header = |h: &[(String, String)]| {
         crate::exchange::header(h, crate::header::SESSION_ID).map(str::to_string)
     };
-    // Sessions are what a server gave in answer to an initialize.
+    // Sessions are what a server gave in answer to an initialize; where the run sent a token, only
+    // to an initialize that carried it (the no-token check's initialize may be given a session of
+    // its own by a server that does not check).
+    let with_token = |c: &Exchange| c.request.header("authorization").is_some();
+    let token_sent = captures.iter().any(|c| is_initialize(c) && with_token(c));
     let given: Vec<Option<String>> = captures
         .iter()
         .map(|c| {
-            is_initialize(c)
+            (is_initialize(c) && (!token_sent || with_token(c)))
                 .then(|| c.response.as_ref().and_then(|r| session_header(&r.headers)))
                 .flatten()
         })
@@ -279,20 +294,25 @@ mod tests {
 
     #[test]
     fn one_run_id_is_one_run_and_two_are_refused_naming_the_files() {
+        let (aa, bb) = ("00000000000000aa", "00000000000000bb");
         let mut a = ex("http://h/mcp", "initialize", None, None);
-        a.run_id = Some("aaaa".into());
+        a.run_id = Some(aa.into());
         let mut b = ex("http://h/mcp", "tools/list", None, None);
-        b.run_id = Some("aaaa".into());
+        b.run_id = Some(aa.into());
         assert_eq!(
             one_run(&[a.clone(), b.clone()], &labels(2)),
-            Ok(OneRun::RunId("aaaa".into()))
+            Ok(OneRun::RunId(aa.into()))
         );
-        b.run_id = Some("bbbb".into());
-        let mixed = one_run(&[a.clone(), b], &labels(2)).unwrap_err();
+        b.run_id = Some(bb.into());
+        let mixed = one_run(&[a.clone(), b.clone()], &labels(2)).unwrap_err();
         assert_eq!(mixed.groups.len(), 2);
         let text = mixed.to_string();
-        assert!(text.contains("run aaaa (f1.json)"), "{text}");
-        assert!(text.contains("run bbbb (f2.json)"), "{text}");
+        assert!(text.contains(&format!("run {aa} (f1.json)")), "{text}");
+        assert!(text.contains(&format!("run {bb} (f2.json)")), "{text}");
+        // An id the engine never writes is read as none, and never echoed.
+        b.run_id = Some("<script>".into());
+        let odd = one_run(&[a.clone(), b], &labels(2)).unwrap_err();
+        assert!(!odd.to_string().contains("<script>"), "{odd}");
         // A capture without an id beside one with: it cannot be told to be the same run.
         let old = ex("http://h/mcp", "tools/list", None, None);
         let mixed = one_run(&[a, old], &labels(2)).unwrap_err();
@@ -320,6 +340,19 @@ mod tests {
         assert!(mixed.groups[0].what.starts_with("session s1"));
         assert_eq!(mixed.groups[0].sources, ["f1.json", "f2.json"]);
         assert_eq!(mixed.undecided, 4);
+        // With a token sent, the no-token check's initialize given a session of its own decides
+        // nothing: one run.
+        let mut authed = run("s1");
+        authed[0]
+            .request
+            .headers
+            .push(("Authorization".into(), "Bearer [REDACTED]".into()));
+        authed.push(ex("http://h/mcp", "initialize", None, Some("s-no-token")));
+        assert_eq!(one_run(&authed, &labels(5)), Ok(OneRun::ServerAndSession));
+        // The control: without a token anywhere, the same two sessions are two runs.
+        let mut plain = run("s1");
+        plain.push(ex("http://h/mcp", "initialize", None, Some("s-no-token")));
+        assert!(one_run(&plain, &labels(5)).is_err());
     }
 
     #[test]
