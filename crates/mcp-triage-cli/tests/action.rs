@@ -9,17 +9,10 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::Command;
 
-use common::{demo, root, text};
+use common::{demo, root, temp, text};
 use mcp_triage::leak;
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcp-triage-action-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
 
 /// What one run of the action left: its exit status, log, summary and outputs.
 struct Ran {

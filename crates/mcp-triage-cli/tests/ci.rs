@@ -12,17 +12,11 @@ use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::Command;
 
-use common::{demo, hostile, probe, python_peer, run, text};
+use common::{demo, hostile, probe, python_peer, run, temp, text};
 use mcp_triage::leak::{self, Sentinels};
 use serde_json::Value;
 
 const TOKEN: [(&str, &str); 1] = [("T", "demo-token")];
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcp-triage-ci-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
 
 /// The JUnit file's test cases by outcome, after an independent XML parser (Python's) read it.
 fn junit_outcomes(file: &PathBuf) -> Value {

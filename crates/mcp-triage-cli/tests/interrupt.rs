@@ -10,20 +10,13 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Read};
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 
-use common::{demo, processes_with, root};
+use common::{demo, processes_with, root, temp};
 use serde_json::Value;
 
 const MARKER_VAR: &str = "MCP_TRIAGE_INTERRUPT_TEST_MARKER";
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcp-triage-interrupt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
 
 /// What a run printed, and how it ended.
 struct Ended {

@@ -9,6 +9,13 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+/// A path for `name` in a temporary folder of this test process.
+pub(crate) fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcp-triage-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
 pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
