@@ -76,6 +76,7 @@ pub(crate) fn caught() -> Option<Interrupt> {
 }
 
 /// True once a second signal arrived: the user asks twice, so the teardown skips its grace.
+#[cfg_attr(not(unix), allow(dead_code))]
 pub(crate) fn asked_twice() -> bool {
     state().count >= 2
 }

@@ -74,6 +74,7 @@ pub(crate) struct ProbeArgs {
     /// `--stdio -- COMMAND ARGS…`: the server to start (then there is no URL).
     pub(crate) stdio: Option<Vec<String>>,
     /// `--secret-env VAR` values: redacted from every output like a token.
+    #[cfg_attr(not(unix), allow(dead_code))]
     pub(crate) secret_values: Vec<String>,
     token: Option<String>,
     secret_headers: Vec<(String, String)>,
