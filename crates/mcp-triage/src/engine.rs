@@ -475,7 +475,7 @@ fn run_id_of(random: u64) -> String {
     let mut z = random.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    format!("{:016x}", z ^ (z >> 31))
+    crate::exchange::run_id_text(z ^ (z >> 31))
 }
 
 /// A session id we are willing to send back: visible ASCII, bounded.
@@ -2011,14 +2011,6 @@ impl RunReport {
         if local_failure {
             return exit::LOCAL;
         }
-        self.exit_code(fail_under)
-    }
-
-    /// [`RunReport::exit_status`] when every output was written.
-    pub fn exit_code(&self, fail_under: Option<u8>) -> u8 {
-        if let Some(by) = self.interrupted_by {
-            return exit::of_interrupt(by);
-        }
         if self.ended == Some(RunEnd::ConnectFailed) {
             return exit::UNREACHABLE;
         }
@@ -2037,6 +2029,11 @@ impl RunReport {
             return exit::BELOW_FAIL_UNDER;
         }
         exit::OK
+    }
+
+    /// [`RunReport::exit_status`] when every output was written.
+    pub fn exit_code(&self, fail_under: Option<u8>) -> u8 {
+        self.exit_status(fail_under, false)
     }
 
     /// The score is below the bar `fail_under` (pairs of A, B, C told apart by structure); "n/a"

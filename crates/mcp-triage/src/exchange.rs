@@ -167,6 +167,19 @@ pub struct Response {
     pub body_base64: Option<String>,
 }
 
+/// A run id as every shell writes it (through the engine): 16 lowercase hex digits.
+pub(crate) fn run_id_text(bits: u64) -> String {
+    format!("{bits:016x}")
+}
+
+/// Whether `id` is a run id as [`run_id_text`] writes it.
+pub(crate) fn is_run_id(id: &str) -> bool {
+    id.len() == 16
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
 impl Exchange {
     /// Says that an abort was the run's deadline, not the user: what the shell reports as aborted
     /// after the run's time limit passed becomes a deadline stop.

@@ -417,6 +417,8 @@ fn plan_of_report(report: &Value) -> Option<RecordedPlan> {
         .get("mode")
         .and_then(Value::as_str)
         .and_then(Mode::parse)?;
+    // `skipped` read as the report wrote it (a deserializer would be bundle the page does not need).
+    let by_user = serde_json::to_value(SkipReason::SkippedByUser).ok();
     let edits = match mode {
         Mode::Quick => Vec::new(),
         Mode::Review => report
@@ -425,9 +427,6 @@ fn plan_of_report(report: &Value) -> Option<RecordedPlan> {
             .iter()
             .filter_map(|p| {
                 let probe = ProbeName::parse(p.get("probe")?.as_str()?)?;
-                // Read as the report wrote it (a deserializer would be bundle the page does not
-                // need).
-                let by_user = serde_json::to_value(SkipReason::SkippedByUser).ok();
                 let skipped_by_user = p
                     .get("skipped")
                     .is_some_and(|s| Some(s) == by_user.as_ref());
@@ -505,8 +504,9 @@ pub fn replay_recording(
     let Some((connect, _)) = connect else {
         return Err(ReplayProblem::NoConnect);
     };
-    let one_run =
-        crate::runs::one_run(captures, &recording.sources).map_err(ReplayProblem::MixedRuns)?;
+    let methods: Vec<Option<&str>> = recorded.iter().map(|m| rpc_method(m.as_ref())).collect();
+    let one_run = crate::runs::one_run(captures, &methods, &recording.sources)
+        .map_err(ReplayProblem::MixedRuns)?;
     let has_token = captures
         .iter()
         .any(|c| has_header(&c.request.headers, "authorization"));

@@ -10,8 +10,6 @@
 
 use std::fmt;
 
-use serde_json::Value;
-
 use crate::exchange::Exchange;
 
 /// How a set of captures was found to be one run.
@@ -103,32 +101,25 @@ fn server_of(ex: &Exchange) -> Option<String> {
     (!url.is_empty() && !path.starts_with("/.well-known/")).then(|| url.to_string())
 }
 
-fn is_initialize(ex: &Exchange) -> bool {
-    ex.request
-        .body
-        .as_deref()
-        .and_then(|b| serde_json::from_str::<Value>(b).ok())
-        .and_then(|m| m.get("method").and_then(Value::as_str).map(str::to_string))
-        .as_deref()
-        == Some("initialize")
-}
-
 /// A server, and the session it gave where one is known.
 type ServerSession = (String, Option<String>);
 
-/// Groups `captures` (labelled by `sources`, one each) into runs: one run, or the groups.
+/// Groups `captures` (labelled by `sources`, one each; `methods` is each request's JSON-RPC method,
+/// as the caller already read it) into runs: one run, or the groups.
 /// A run id as the engine writes it (16 lowercase hex digits); anything else is read as none, and is
 /// never echoed in a message.
 fn run_id_of(ex: &Exchange) -> Option<&str> {
-    ex.run_id.as_deref().filter(|id| {
-        id.len() == 16
-            && id
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-    })
+    ex.run_id
+        .as_deref()
+        .filter(|id| crate::exchange::is_run_id(id))
 }
 
-pub(crate) fn one_run(captures: &[Exchange], sources: &[String]) -> Result<OneRun, MixedRuns> {
+pub(crate) fn one_run(
+    captures: &[Exchange],
+    methods: &[Option<&str>],
+    sources: &[String],
+) -> Result<OneRun, MixedRuns> {
+    let is_initialize = |i: usize| methods.get(i).copied().flatten() == Some("initialize");
     let label = |i: usize| {
         sources
             .get(i)
@@ -169,11 +160,15 @@ pub(crate) fn one_run(captures: &[Exchange], sources: &[String]) -> Result<OneRu
     // to an initialize that carried it (the no-token check's initialize may be given a session of
     // its own by a server that does not check).
     let with_token = |c: &Exchange| c.request.header("authorization").is_some();
-    let token_sent = captures.iter().any(|c| is_initialize(c) && with_token(c));
+    let token_sent = captures
+        .iter()
+        .enumerate()
+        .any(|(i, c)| is_initialize(i) && with_token(c));
     let given: Vec<Option<String>> = captures
         .iter()
-        .map(|c| {
-            (is_initialize(c) && (!token_sent || with_token(c)))
+        .enumerate()
+        .map(|(i, c)| {
+            (is_initialize(i) && (!token_sent || with_token(c)))
                 .then(|| c.response.as_ref().and_then(|r| session_header(&r.headers)))
                 .flatten()
         })
@@ -286,6 +281,19 @@ mod tests {
             body_base64: None,
         });
         e
+    }
+
+    /// `one_run` with each request's method read from its body, as replay reads it.
+    fn one_run(captures: &[Exchange], sources: &[String]) -> Result<OneRun, MixedRuns> {
+        let bodies: Vec<Option<serde_json::Value>> = captures
+            .iter()
+            .map(|c| serde_json::from_str(c.request.body.as_deref()?).ok())
+            .collect();
+        let methods: Vec<Option<&str>> = bodies
+            .iter()
+            .map(|b| b.as_ref()?.get("method")?.as_str())
+            .collect();
+        super::one_run(captures, &methods, sources)
     }
 
     fn labels(n: usize) -> Vec<String> {
