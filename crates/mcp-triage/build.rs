@@ -31,10 +31,10 @@ const CAUSE_GROUPS: &[&str] = &[
     "transport",
 ];
 
-/// The labels of one `labelled_enum!` in `src/cause.rs` (`Name = "label",` lines inside `ENUM {`).
+/// The labels of one `labelled_enum!` in `src/vocabulary/cause.rs` (`Name = "label",` lines inside `ENUM {`).
 fn labels(source: &str, name: &str) -> Vec<String> {
     let Some(start) = source.find(&format!("    {name} {{")) else {
-        panic!("src/cause.rs: no enum {name}");
+        panic!("src/vocabulary/cause.rs: no enum {name}");
     };
     let body = &source[start..];
     let end = body.find("\n    }").unwrap_or(body.len());
@@ -179,7 +179,7 @@ fn parse(text: &str, causes: &[String], flags: &[String]) -> Vec<Rule> {
         if !known.iter().any(|k| k == label) {
             fail(
                 r.line,
-                &format!("no {what} is labelled {label:?} (src/cause.rs)"),
+                &format!("no {what} is labelled {label:?} (src/vocabulary/cause.rs)"),
             );
         }
         if r.places.is_empty() {
@@ -233,11 +233,11 @@ fn parse(text: &str, causes: &[String], flags: &[String]) -> Vec<Rule> {
 
 fn main() {
     println!("cargo::rerun-if-changed=rules/phrases.rules");
-    println!("cargo::rerun-if-changed=src/cause.rs");
+    println!("cargo::rerun-if-changed=src/vocabulary/cause.rs");
     let text = std::fs::read_to_string("rules/phrases.rules")
         .unwrap_or_else(|e| panic!("rules/phrases.rules: {e}"));
-    let cause_rs =
-        std::fs::read_to_string("src/cause.rs").unwrap_or_else(|e| panic!("src/cause.rs: {e}"));
+    let cause_rs = std::fs::read_to_string("src/vocabulary/cause.rs")
+        .unwrap_or_else(|e| panic!("src/vocabulary/cause.rs: {e}"));
     let rules = parse(
         &text,
         &labels(&cause_rs, "Cause"),
@@ -273,7 +273,7 @@ fn main() {
     out.push_str(
         "/// Per rule: where its words were seen, and the fixtures it must fire on (read by tests only).\n",
     );
-    out.push_str("pub(crate) static PROVENANCE: &[(&str, &[&str], &[&str])] = &[\n");
+    out.push_str("#[cfg(any(test, feature = \"testing\"))]\npub(crate) static PROVENANCE: &[(&str, &[&str], &[&str])] = &[\n");
     for r in &rules {
         let _ = writeln!(out, "    ({:?}, &{:?}, &{:?}),", r.id, r.seen, r.fires);
     }

@@ -12,7 +12,7 @@ mod common;
 use std::process::Command;
 
 use common::{demo, root, temp, text};
-use mcp_triage::leak;
+use mcp_triage::testing::leak;
 
 /// What one run of the action left: its exit status, log, summary and outputs.
 struct Ran {

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use common::{demo, hostile, probe, python_peer, run, temp, text};
-use mcp_triage::leak::{self, Sentinels};
+use mcp_triage::testing::leak::{self, Sentinels};
 use serde_json::Value;
 
 const TOKEN: [(&str, &str); 1] = [("T", "demo-token")];

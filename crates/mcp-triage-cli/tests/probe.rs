@@ -10,7 +10,7 @@ mod common;
 use std::process::Command;
 
 use common::{demo, hostile, probe, python_peer, text};
-use mcp_triage::leak::{self, Sentinels};
+use mcp_triage::testing::leak::{self, Sentinels};
 
 #[test]
 fn probe_reaches_a_typescript_server_without_cors_and_reports_the_seeds_three_failures() {

@@ -13,7 +13,7 @@ mod common;
 use std::process::{Command, Output};
 
 use common::{processes_with, root, text};
-use mcp_triage::leak::{self, Sentinels};
+use mcp_triage::testing::leak::{self, Sentinels};
 use serde_json::Value;
 
 const MARKER_VAR: &str = "MCP_TRIAGE_STDIO_TEST_MARKER";

@@ -1,9 +1,25 @@
-//! MCP Triage core: decode and classify MCP exchanges captured on the wire, with no I/O and no clock.
+//! MCP Triage core: decode and classify MCP exchanges captured on the wire, plan and run the probes
+//! as a sans-IO state machine, and write what a run found, with no I/O, no clock and no randomness of
+//! its own.
 //!
-//! This crate contains no networking code and never reads the time or a random source. Callers hand it
-//! what they saw (an [`Exchange`]: request, response bytes and headers, how reading ended) and the limits
-//! to apply; it hands back a [`Verdict`]. Classification is total: garbage in gives a `malformed` or
-//! `unknown` verdict with reasons, never an error or a panic.
+//! Callers hand it what they saw (an [`Exchange`]: request, response bytes and headers, how reading
+//! ended), the time and the limits to apply; it hands back a [`Verdict`], the next requests and the
+//! run's report. Classification is total: garbage in gives a `malformed` or `unknown` verdict with
+//! reasons, never an error or a panic.
+//!
+//! # How data flows
+//!
+//! The folders are the stages, each importing only from the ones above it:
+//!
+//! 1. `vocabulary`: the words every stage shares (causes, limits, headers, the exchange record, steps);
+//! 2. `secrets`: credentials, redaction in every encoding, requests recorded with secrets marked;
+//! 3. `decode`: bytes in, events out (bodies, SSE, JSON-RPC, challenges, stdio lines, the reader);
+//! 4. `judge`: verdicts, spec verdicts, advice, assessment, a run's summary;
+//! 5. `run`: endpoints, the CORS doctor, the catalogue, consent, plan files, the engine;
+//! 6. `output`: exports, share links, replays.
+//!
+//! The modules below are the public surface: what the shells (page, CLI) and the packages call.
+//! Everything else is private to the crate.
 
 /// One table → an enum's variants, its stable snake_case identifiers (serde and `as_str` agree),
 /// parsing and `Display`: every identifier other tools read is spelled once.
@@ -44,58 +60,89 @@ macro_rules! labelled_enum {
     };
 }
 
-pub mod advice;
-mod assess;
-mod body;
-mod catalogue;
-pub mod cause;
-mod challenge;
-mod classify;
-pub mod cors;
-pub mod endpoint;
-pub mod engine;
-pub mod exchange;
-pub mod export;
-mod header;
-mod jsonrpc;
-pub mod leak;
-pub mod limits;
-pub mod plan_file;
-mod reader;
-pub mod redact;
-pub mod replay;
-mod rules;
-mod runs;
-pub mod share;
-mod spec;
-mod sse;
-pub mod stdio;
-mod summary;
-mod withhold;
-
-pub use assess::{Assessment, assess};
-pub use catalogue::{SkipReason, ToolRisk};
-pub use cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};
-pub use classify::{Options, Verdict, classify};
-pub use exchange::{Exchange, ExchangeError, Request, Response};
-pub use limits::Limits;
-pub use reader::{Next, ReadEvent, ReadFailure, RequestReader, head_deadline_ms};
-pub use spec::{Conformance, Probe, SpecVerdict};
-pub use summary::{score_text, summarize};
-
-/// A phrase rule's id, where its words were seen, and the fixtures it must fire on.
-pub type RuleProvenance = (
-    &'static str,
-    &'static [&'static str],
-    &'static [&'static str],
-);
-
-/// Every phrase rule of `rules/phrases.rules` with its provenance, in file order: for the
-/// reason-pinning test (`tests/pins.rs`). Nothing in the page calls it, so none of it reaches the
-/// bundle.
+mod decode;
+mod judge;
+mod output;
+mod run;
+mod secrets;
+#[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]
-pub fn phrase_rule_provenance() -> &'static [RuleProvenance] {
-    rules::PROVENANCE
+pub mod testing;
+mod vocabulary;
+
+pub use decode::reader::{Next, ReadEvent, ReadFailure, RequestReader, head_deadline_ms};
+pub use judge::assess::{Assessment, assess};
+pub use judge::classify::{Options, Verdict, classify};
+pub use judge::spec::{Conformance, Probe, SpecVerdict};
+pub use judge::summary::{score_text, summarize};
+pub use run::catalogue::{SkipReason, ToolRisk};
+pub use vocabulary::cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};
+pub use vocabulary::exchange::{Exchange, ExchangeError, Request, Response};
+pub use vocabulary::limits::Limits;
+
+/// What to tell an agent: the advice table, apart from detection.
+pub mod advice {
+    pub use crate::judge::advice::*;
+}
+
+/// The vocabulary of a verdict and of how a run ended.
+pub mod cause {
+    pub use crate::vocabulary::cause::*;
+}
+
+/// The CORS doctor: what a browser's preflight would say, and why.
+pub mod cors {
+    pub use crate::run::cors::*;
+}
+
+/// The endpoint a user names (HTTP URL or stdio command), checked.
+pub mod endpoint {
+    pub use crate::run::endpoint::*;
+}
+
+/// The run: configuration, steps, the engine, its records and report, and the exit codes.
+pub mod engine {
+    pub use crate::run::engine::*;
+}
+
+/// The `mcp-exchange/1` record.
+pub mod exchange {
+    pub use crate::vocabulary::exchange::*;
+}
+
+/// The JSON report, Markdown and JUnit.
+pub mod export {
+    pub use crate::output::export::*;
+}
+
+/// Limits on everything that comes from outside.
+pub mod limits {
+    pub use crate::vocabulary::limits::*;
+}
+
+/// Plan files: `--write-plan` and `--plan`.
+pub mod plan_file {
+    pub use crate::run::plan_file::*;
+}
+
+/// Credentials and redaction.
+pub mod redact {
+    pub use crate::secrets::redact::*;
+}
+
+/// Replays of recordings, reports and pastes.
+pub mod replay {
+    pub use crate::output::replay::*;
+}
+
+/// Share links.
+pub mod share {
+    pub use crate::output::share::*;
+}
+
+/// The stdio transport's lines and endings.
+pub mod stdio {
+    pub use crate::decode::stdio::*;
 }
 
 #[cfg(all(test, target_arch = "wasm32"))]

@@ -73,7 +73,7 @@ fn exchange(out: &Outgoing, response: Option<Response>) -> Exchange {
         server: None,
         vantage: Vantage::Browser,
         protocol_version: None,
-        request: mcp_triage::engine::recorded_request(out, &[], &[], true),
+        request: mcp_triage::testing::recorded_request(out, &[], &[], true),
         response,
         transport_error: None,
         transport_error_detail: None,

@@ -9,7 +9,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use mcp_triage::{Exchange, Options, classify, phrase_rule_provenance};
+use mcp_triage::testing::phrase_rule_provenance;
+use mcp_triage::{Exchange, Options, classify};
 
 /// The fixture roots a `fires` glob may name, and where they are.
 fn roots() -> Vec<(&'static str, PathBuf)> {

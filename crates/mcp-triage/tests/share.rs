@@ -170,7 +170,7 @@ fn decoder_fuzz_smoke() {
 fn make_link_builds_redacts_fits_and_shows_exactly_what_the_link_opens_to() {
     let report = mcp_triage::engine::RunReport::from_exchanges(
         "https://mcp.example.com/mcp/secretpath",
-        mcp_triage::exchange::from_paste(
+        mcp_triage::testing::exchanges_of_paste(
             &format!("HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer realm=\"{SECRET}\"\r\n\r\n{SECRET}"),
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}",
         )
@@ -197,12 +197,13 @@ fn make_link_builds_redacts_fits_and_shows_exactly_what_the_link_opens_to() {
 #[test]
 fn a_paste_is_sniffed_once_in_the_core_and_an_empty_one_is_refused_with_words() {
     assert_eq!(
-        mcp_triage::exchange::from_paste("  []", ""),
+        mcp_triage::testing::exchanges_of_paste("  []", ""),
         Err("Nothing to classify.".into())
     );
     let raw =
-        mcp_triage::exchange::from_paste("HTTP/1.1 405 Method Not Allowed\r\n\r\n", "").unwrap();
+        mcp_triage::testing::exchanges_of_paste("HTTP/1.1 405 Method Not Allowed\r\n\r\n", "")
+            .unwrap();
     assert_eq!(raw.len(), 1);
     assert_eq!(raw[0].response.as_ref().unwrap().status, 405);
-    assert!(mcp_triage::exchange::from_paste("{not json", "").is_err());
+    assert!(mcp_triage::testing::exchanges_of_paste("{not json", "").is_err());
 }

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::process::ExitCode;
 
-use mcp_triage::leak::{self, FORMS, Sentinels};
+use mcp_triage::testing::leak::{self, FORMS, Sentinels};
 use serde_json::{Value, json};
 
 fn stdin_json() -> Result<Value, String> {

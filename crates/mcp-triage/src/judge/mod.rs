@@ -1,0 +1,12 @@
+//! Verdicts: what one exchange means (`classify`, with the phrase rules as data), what the spec says
+//! of it (`spec`), what an agent should do (`advice`, a table apart from detection), one exchange's
+//! assessment, and a run's summary and score.
+//!
+//! May import: `vocabulary`, `secrets`, `decode`.
+
+pub(crate) mod advice;
+pub(crate) mod assess;
+pub(crate) mod classify;
+pub(crate) mod rules;
+pub(crate) mod spec;
+pub(crate) mod summary;

@@ -1,0 +1,359 @@
+//! The run summary: can an agent tell the three failures apart by structure alone (the
+//! distinguishability score, 0–3), and the finding in one sentence.
+
+use serde::Serialize;
+
+use crate::judge::classify::Verdict;
+use crate::vocabulary::cause::{Channel, StopReason};
+
+/// One pair of probes and whether structure separates them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Pair {
+    /// The pair, e.g. `A,B`.
+    pub pair: &'static str,
+    /// True when a structured field differs.
+    pub distinct: bool,
+    /// The structured fields that differ (`channel`, `jsonrpc_code`, `http_status`).
+    pub by: Vec<&'static str>,
+}
+
+/// The summary of A, B and C.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RunSummary {
+    /// How many of the judged pairs differ by structure alone; `None` when no pair was judged.
+    pub score: Option<u8>,
+    /// How many of (A,B), (A,C), (B,C) were judged: both probes answered (read to their end).
+    pub judged: u8,
+    /// Each pair that could be judged.
+    pub pairs: Vec<Pair>,
+    /// The finding in one sentence.
+    pub finding: String,
+}
+
+fn differences(x: &Verdict, y: &Verdict) -> Vec<&'static str> {
+    let mut by = Vec::new();
+    if x.channel != y.channel {
+        by.push("channel");
+    }
+    if x.jsonrpc_code != y.jsonrpc_code {
+        by.push("jsonrpc_code");
+    }
+    if x.http_status != y.http_status {
+        by.push("http_status");
+    }
+    by
+}
+
+fn shape(v: &Verdict) -> String {
+    match (v.channel, v.jsonrpc_code) {
+        (Channel::ToolError, _) => "isError: true".into(),
+        (Channel::JsonrpcError, Some(code)) => format!("JSON-RPC error {code}"),
+        (Channel::Http, Some(code)) => format!(
+            "HTTP {} with JSON-RPC error {code}",
+            v.http_status.unwrap_or(0)
+        ),
+        (Channel::Http, None) => format!("HTTP {}", v.http_status.unwrap_or(0)),
+        (Channel::Success, _) => "a successful result".into(),
+        (Channel::Network, _) if v.cause == crate::vocabulary::cause::Cause::ServerExited => {
+            "a crash of the server process".into()
+        }
+        (channel, _) => channel.as_str().replace('_', " "),
+    }
+}
+
+const NAMES: [&str; 3] = ["an unknown tool", "bad arguments", "a thrown exception"];
+
+/// "probe B", "probes A and C", "probes A, B and C".
+fn probe_list(names: &[&str]) -> String {
+    match names {
+        [one] => format!("probe {one}"),
+        [init @ .., last] => format!("probes {} and {last}", init.join(", ")),
+        [] => String::new(),
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// Why a probe has no verdict to compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Missing {
+    /// It was not sent (skipped, or the run ended first).
+    NotRun,
+    /// It was sent but not answered to its end.
+    Stopped(StopReason),
+}
+
+/// Summarises probes A, B and C (any may be missing: skipped, or not provoked).
+pub fn summarize(a: Option<&Verdict>, b: Option<&Verdict>, c: Option<&Verdict>) -> RunSummary {
+    summarize_answered([a, b, c].map(|v| v.ok_or(Missing::NotRun)))
+}
+
+/// Summarises A, B and C from what was answered: a probe cut by a deadline, the size cap, Cancel, a
+/// redirect or a blocked request says what stopped it, and is never read as the server's answer.
+pub(crate) fn summarize_answered(outcomes: [Result<&Verdict, Missing>; 3]) -> RunSummary {
+    let probes = outcomes.map(Result::ok);
+    let mut pairs = Vec::new();
+    for (pair, i, j) in [("A,B", 0, 1), ("A,C", 0, 2), ("B,C", 1, 2)] {
+        if let (Some(x), Some(y)) = (probes[i], probes[j]) {
+            let by = differences(x, y);
+            pairs.push(Pair {
+                pair,
+                distinct: !by.is_empty(),
+                by,
+            });
+        }
+    }
+    let [Some(a), Some(b), Some(c)] = probes else {
+        use crate::vocabulary::cause::ProbeName;
+        let names = [ProbeName::A, ProbeName::B, ProbeName::C];
+        let pick = |want: &dyn Fn(&Missing) -> bool| -> Vec<&str> {
+            names
+                .iter()
+                .zip(&outcomes)
+                .filter(|(_, o)| o.as_ref().err().is_some_and(want))
+                .map(|(n, _)| n.as_str())
+                .collect()
+        };
+        let not_run = pick(&|m| *m == Missing::NotRun);
+        // Stopped probes grouped by what stopped them, in probe order.
+        let mut reasons: Vec<StopReason> = Vec::new();
+        for o in &outcomes {
+            if let Err(Missing::Stopped(why)) = o
+                && !reasons.contains(why)
+            {
+                reasons.push(*why);
+            }
+        }
+        let mut parts = Vec::new();
+        for why in &reasons {
+            let these = pick(&|m| *m == Missing::Stopped(*why));
+            if !these.is_empty() {
+                parts.push(format!(
+                    "{} not answered ({})",
+                    probe_list(&these),
+                    why.describe()
+                ));
+            }
+        }
+        if !not_run.is_empty() {
+            parts.push(format!("{} did not run", probe_list(&not_run)));
+        }
+        let judged = pairs.len() as u8;
+        return RunSummary {
+            score: (judged > 0).then(|| pairs.iter().filter(|p| p.distinct).count() as u8),
+            judged,
+            pairs,
+            finding: format!(
+                "{}, so the three failures cannot all be compared.",
+                capitalise(&parts.join("; "))
+            ),
+        };
+    };
+    let score = pairs.iter().filter(|p| p.distinct).count() as u8;
+    let shapes = [shape(a), shape(b), shape(c)];
+    let finding = match score {
+        0 => {
+            let text = if a.channel == Channel::ToolError {
+                "text"
+            } else {
+                "message"
+            };
+            format!(
+                "An unknown tool, bad arguments and a thrown exception all arrive as {}; only the {text} tells them apart",
+                shapes[0]
+            )
+        }
+        3 => format!(
+            "An unknown tool, bad arguments and a thrown exception arrive three different ways ({} / {} / {}): structure alone tells them apart",
+            shapes[0], shapes[1], shapes[2]
+        ),
+        _ => {
+            // Equal structure is an equivalence: if two pairs matched, the third would too. So a
+            // score that is neither 0 nor 3 is 2, with exactly one pair alike.
+            let (i, j, k) = match pairs.iter().find(|p| !p.distinct).map(|p| p.pair) {
+                Some("A,B") => (0, 1, 2),
+                Some("A,C") => (0, 2, 1),
+                _ => (1, 2, 0),
+            };
+            format!(
+                "{} and {} both arrive as {}, so only the text tells them apart; {} arrives as {}",
+                capitalise(NAMES[i]),
+                NAMES[j],
+                shapes[i],
+                NAMES[k],
+                shapes[k]
+            )
+        }
+    };
+    RunSummary {
+        score: Some(score),
+        judged: 3,
+        pairs,
+        finding: format!("{finding}."),
+    }
+}
+
+/// The challenge as a short quote: `Bearer error="invalid_token", resource_metadata="…"`.
+fn challenge_text(c: &crate::decode::challenge::Challenge) -> String {
+    let params: Vec<String> = c
+        .params
+        .iter()
+        .map(|(k, v)| format!("{k}=\"{}\"", v.chars().take(120).collect::<String>()))
+        .collect();
+    if params.is_empty() {
+        c.scheme.clone()
+    } else {
+        format!("{} {}", c.scheme, params.join(", "))
+    }
+}
+
+/// The score as people read it: "k of m pairs", or "n/a" when no pair was judged. A CLI's
+/// `--fail-under N` compares k with N, and "n/a" is below any N ≥ 1.
+pub fn score_text(score: Option<u8>, judged: Option<u8>) -> String {
+    match (score, judged) {
+        (Some(k), Some(m)) if m > 0 => format!("{k} of {m} pairs"),
+        _ => "n/a".into(),
+    }
+}
+
+/// The first sentence of a report: what happened, cause first. When the connection failed, the
+/// user cancelled or the run's deadline passed, that is the headline (never a comparison of answers
+/// that did not come); otherwise it is the finding.
+pub(crate) fn headline(
+    connect: Option<(&Verdict, Option<StopReason>)>,
+    connected: bool,
+    ended: Option<crate::vocabulary::cause::RunEnd>,
+    summary: &RunSummary,
+) -> String {
+    use crate::vocabulary::cause::RunEnd;
+    if !connected && let Some((v, stop)) = connect {
+        let method = v.request_method.as_deref().unwrap_or("initialize");
+        return match (stop, v.http_status) {
+            (Some(StopReason::Blocked), _) => format!(
+                "Your browser could not read the server's answer to {method}: its CORS settings or the network stopped it (the CORS doctor below names the step)."
+            ),
+            (Some(StopReason::Cancelled), _) => {
+                format!("You cancelled the run before the server answered {method}.")
+            }
+            (Some(why), _) => format!("The server's answer to {method} was not read: {}.", why.describe()),
+            (None, Some(401)) => match &v.challenge {
+                Some(c) => format!(
+                    "The server asked for a token (401): its challenge is {}.",
+                    challenge_text(c)
+                ),
+                None => "The server asked for a token (401), without a WWW-Authenticate challenge.".into(),
+            },
+            (None, Some(403)) => "The server refused this caller (403): the token is valid but not allowed, or this page's Origin is refused.".into(),
+            (None, _) if v.cause == crate::vocabulary::cause::Cause::ServerExited => format!(
+                "The server process exited before it answered {method}, so no probe could run (its last stderr lines are in the report)."
+            ),
+            (None, Some(status)) if status >= 300 => {
+                format!("The server answered {method} with HTTP {status}, so no probe could run.")
+            }
+            (None, _) => format!(
+                "The server's answer to {method} could not be used ({}), so no probe could run.",
+                v.cause.as_str().replace('_', " ")
+            ),
+        };
+    }
+    // Lead with how the run ended; the finding's own mention of that reason is then said once.
+    let lead = match ended {
+        Some(RunEnd::Cancelled) => Some((StopReason::Cancelled, "You cancelled the run.")),
+        Some(RunEnd::DeadlinePassed) => Some((StopReason::Deadline, "The run's deadline passed.")),
+        Some(RunEnd::Interrupted) => Some((
+            StopReason::Interrupted,
+            "The run was interrupted before it finished (a signal stopped it).",
+        )),
+        _ => None,
+    };
+    match lead {
+        Some((why, lead)) => {
+            let said_once = summary
+                .finding
+                .replace(&format!(" ({})", why.describe()), "");
+            format!("{lead} {said_once}")
+        }
+        None => summary.finding.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::vocabulary::cause::{Cause, DecidedBy};
+
+    fn v(channel: Channel, code: Option<i64>, status: u16) -> Verdict {
+        Verdict {
+            channel,
+            cause: Cause::Unknown,
+            decided_by: DecidedBy::Structure,
+            jsonrpc_code: code,
+            evidence: vec![],
+            flags: vec![],
+            http_status: Some(status),
+            body_kind: None,
+            problems: vec![],
+            message: None,
+            request_method: None,
+            tool_name: None,
+            challenge: None,
+            unrelated_messages: 0,
+            server_requests: vec![],
+            response_matched: true,
+            rule: None,
+            fired: vec![],
+        }
+    }
+
+    #[test]
+    fn seed_scores_zero_with_the_seed_sentence() {
+        let t = v(Channel::ToolError, None, 200);
+        let s = summarize(Some(&t), Some(&t), Some(&t));
+        assert_eq!(s.score, Some(0));
+        assert_eq!(
+            s.finding,
+            "An unknown tool, bad arguments and a thrown exception all arrive as isError: true; only the text tells them apart."
+        );
+    }
+
+    #[test]
+    fn old_ts_scores_two() {
+        let frame = v(Channel::JsonrpcError, Some(-32602), 200);
+        let tool = v(Channel::ToolError, None, 200);
+        let s = summarize(Some(&frame), Some(&frame), Some(&tool));
+        assert_eq!(s.score, Some(2));
+        assert!(
+            s.finding.starts_with(
+                "An unknown tool and bad arguments both arrive as JSON-RPC error -32602"
+            ),
+            "{}",
+            s.finding
+        );
+        assert_eq!(s.pairs[1].by, vec!["channel", "jsonrpc_code"]);
+    }
+
+    #[test]
+    fn all_different_scores_three_and_missing_probes_say_so() {
+        let a = v(Channel::JsonrpcError, Some(-32602), 200);
+        let b = v(Channel::ToolError, None, 200);
+        let c = v(Channel::JsonrpcError, Some(-32603), 200);
+        assert_eq!(summarize(Some(&a), Some(&b), Some(&c)).score, Some(3));
+        let s = summarize(Some(&a), None, Some(&c));
+        // Only (A,C) could be judged: it differs (-32602 against -32603).
+        assert_eq!((s.score, s.judged), (Some(1), 1));
+        assert_eq!(score_text(s.score, Some(s.judged)), "1 of 1 pairs");
+        assert!(s.finding.contains("Probe B did not run"));
+        let none = summarize(Some(&a), None, None);
+        assert_eq!((none.score, none.judged), (None, 0));
+        assert_eq!(score_text(none.score, Some(none.judged)), "n/a");
+    }
+}

@@ -1,0 +1,645 @@
+//! Taking results away: the run as JSON, a Markdown table for a GitHub issue, a JUnit file for CI,
+//! and `curl` per request.
+//! The endpoint appears as its origin only unless the user opts in to path and query (keys live there).
+
+use serde_json::Value;
+
+use crate::run::endpoint::Endpoint;
+use crate::run::engine::{RunReport, Step};
+use crate::secrets::redact::{self, Secrets};
+use crate::vocabulary::exchange::Request;
+
+/// Hides the endpoint's path and query wherever they appear in text (keys often live there): the
+/// full URL becomes `origin/[path hidden]`, the query `[query hidden]`, and the path itself — also
+/// percent-encoded — `/[path hidden]`, wherever a server echoed it (metadata URLs, 404 pages).
+#[derive(Debug, Clone)]
+pub struct Scrub {
+    origin: String,
+    replacements: Vec<(String, String)>,
+    /// The path's and the query's pieces as secrets: echoed in any encoding, they are hidden too.
+    pieces: Secrets,
+}
+
+/// `%XX` escapes decoded (invalid UTF-8 replaced). The leak checker (`leak.rs`) has its own decoder on
+/// purpose: it shares no code with what it checks.
+fn percent_decoded(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = text.get(i + 1..i + 3).map(|h| u8::from_str_radix(h, 16));
+        match (b[i], hex) {
+            (b'%', Some(Ok(v))) => {
+                out.push(v);
+                i += 3;
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Stands for the origin while the path is hidden (a path like `/mcp` also occurs inside
+/// `https://mcp.example.com`). A private-use character: never in a URL, never in our own text.
+const ORIGIN_HELD: &str = "\u{F8FF}origin\u{F8FF}";
+
+impl Scrub {
+    /// The replacements for one endpoint.
+    pub fn new(endpoint: &Endpoint) -> Scrub {
+        let mut replacements = Vec::new();
+        if endpoint.url != endpoint.origin() {
+            replacements.push((
+                endpoint.url.clone(),
+                format!("{}/[path hidden]", endpoint.origin()),
+            ));
+        }
+        let (path, query) = match endpoint.path_and_query.split_once('?') {
+            Some((p, q)) => (p.to_string(), Some(q.to_string())),
+            None => (endpoint.path_and_query.clone(), None),
+        };
+        if let Some(q) = query.filter(|q| !q.is_empty()) {
+            replacements.push((q, "[query hidden]".into()));
+        }
+        let path = path.trim_end_matches('/').to_string();
+        if path.len() > 1 {
+            let encoded: String = path
+                .bytes()
+                .map(|b| {
+                    if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                        char::from(b).to_string()
+                    } else {
+                        format!("%{b:02X}")
+                    }
+                })
+                .collect();
+            replacements.push((encoded, "[path hidden]".into()));
+            replacements.push((path, "/[path hidden]".into()));
+        }
+        // The browser's URL parser percent-encodes what it sends, while a server may echo the
+        // pieces decoded (and then in any encoding): both spellings are secrets.
+        let raw: Vec<&str> = endpoint
+            .path_and_query
+            .split(['/', '?', '&', '='])
+            .chain([endpoint.path_and_query.as_str()])
+            .collect();
+        let decoded: Vec<String> = raw.iter().map(|p| percent_decoded(p)).collect();
+        // The matcher reads printable ASCII only: a decoded piece with other characters is
+        // replaced as it is.
+        for (r, d) in raw.iter().zip(&decoded) {
+            if d != r && d.len() >= crate::vocabulary::limits::MIN_SECRET_RUN {
+                replacements.push((d.clone(), "[path hidden]".into()));
+            }
+        }
+        let pieces = Secrets::new(raw.into_iter().chain(decoded.iter().map(String::as_str)));
+        Scrub {
+            origin: endpoint.origin(),
+            replacements,
+            pieces,
+        }
+    }
+
+    /// The text with the endpoint's path and query hidden (the origin itself is left whole).
+    pub fn apply(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for (from, to) in &self.replacements {
+            if out.contains(from.as_str()) {
+                out = out
+                    .replace(&self.origin, ORIGIN_HELD)
+                    .replace(from.as_str(), to)
+                    .replace(ORIGIN_HELD, &self.origin);
+            }
+        }
+        // Pieces of 8+ characters echoed in another encoding (hex, base64, escapes).
+        let held = out.replace(&self.origin, ORIGIN_HELD);
+        let (hidden, n) = redact::redact_exact_with(&held, &self.pieces, "[path hidden]");
+        if n > 0 {
+            out = hidden.replace(ORIGIN_HELD, &self.origin);
+        }
+        out
+    }
+
+    fn walk(&self, value: &mut Value) {
+        match value {
+            Value::String(s) => *s = self.apply(s),
+            Value::Array(items) => items.iter_mut().for_each(|v| self.walk(v)),
+            Value::Object(map) => map.values_mut().for_each(|v| self.walk(v)),
+            _ => {}
+        }
+    }
+}
+
+/// Hides the endpoint's path and query in every string of `value`.
+pub fn scrub_endpoint(value: &mut Value, endpoint: &Endpoint) {
+    Scrub::new(endpoint).walk(value);
+}
+
+fn redact_strings(value: &mut Value, secrets: &Secrets) {
+    match value {
+        Value::String(s) => *s = redact::redact(s, secrets).0,
+        Value::Array(items) => items.iter_mut().for_each(|v| redact_strings(v, secrets)),
+        Value::Object(map) => map.values_mut().for_each(|v| redact_strings(v, secrets)),
+        _ => {}
+    }
+}
+
+/// The JSON report's format and version: a field added to it keeps the version, a field renamed or
+/// removed makes a new one (other tools read these files).
+pub const REPORT_FORMAT: &str = "mcp-triage-report/1";
+
+/// The run as pretty JSON (the user's own file: full content), endpoint reduced to its origin unless
+/// `include_path`; every string goes through redaction once more (a backstop: records are redacted
+/// when captured).
+pub fn report_json(
+    report: &RunReport,
+    endpoint: &Endpoint,
+    include_path: bool,
+    secrets: &Secrets,
+) -> String {
+    report_json_with_share(report, endpoint, include_path, secrets, None)
+}
+
+/// [`report_json`] with the run's share link as a top-level `"share"` field (a field added keeps
+/// [`REPORT_FORMAT`]), for the command line's `--json --share`.
+pub fn report_json_with_share(
+    report: &RunReport,
+    endpoint: &Endpoint,
+    include_path: bool,
+    secrets: &Secrets,
+    share: Option<&str>,
+) -> String {
+    let mut v = serde_json::to_value(report).unwrap_or(Value::Null);
+    if let Some(m) = v.as_object_mut() {
+        m.insert("format".into(), Value::String(REPORT_FORMAT.into()));
+        if let Some(link) = share {
+            m.insert("share".into(), Value::String(link.into()));
+        }
+    }
+    redact_strings(&mut v, secrets);
+    if !include_path {
+        scrub_endpoint(&mut v, endpoint);
+    }
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+/// Server text for inside a code span: one line, capped, no backtick (it would end the span), `|`
+/// escaped (it would end the table cell even inside a span).
+fn md_cell(text: &str) -> String {
+    md_cell_within(text, 160)
+}
+
+/// [`md_cell`] with its own length cap (in characters).
+fn md_cell_within(text: &str, cap: usize) -> String {
+    let one_line: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let cut: String = one_line.chars().take(cap).collect();
+    let cut = if one_line.chars().count() > cap {
+        format!("{cut}…")
+    } else {
+        cut
+    };
+    cut.replace('|', "\\|").replace('`', "'")
+}
+
+/// Server text for running Markdown: [`md_cell`], and every character that Markdown or HTML would
+/// read as markup (emphasis, links, images, headings, tags, entities) escaped with a backslash, so
+/// a pasted report shows the server's words and nothing else.
+fn md_text(text: &str) -> String {
+    md_text_within(text, 160)
+}
+
+/// [`md_text`] with its own length cap (in characters).
+fn md_text_within(text: &str, cap: usize) -> String {
+    md_cell_within(text, cap)
+        .chars()
+        .flat_map(|c| {
+            let escape = matches!(
+                c,
+                '\\' | '*'
+                    | '_'
+                    | '['
+                    | ']'
+                    | '('
+                    | ')'
+                    | '#'
+                    | '!'
+                    | '<'
+                    | '>'
+                    | '&'
+                    | '~'
+                    | '{'
+                    | '}'
+            );
+            escape.then_some('\\').into_iter().chain(std::iter::once(c))
+        })
+        .collect::<String>()
+        // md_cell already escaped `|` as `\|`; the loop above doubled that backslash.
+        .replace("\\\\|", "\\|")
+}
+
+/// A Markdown report: the finding, and one row per probe and check. Server text is escaped (Markdown
+/// and HTML) and redacted once more with the run's secrets.
+pub fn markdown(
+    report: &RunReport,
+    endpoint: &Endpoint,
+    include_path: bool,
+    secrets: &Secrets,
+) -> String {
+    let shown = if include_path {
+        endpoint.url.clone()
+    } else {
+        endpoint.origin()
+    };
+    // Redacted before escaping: an escape inserted into an echoed secret would hide it from the
+    // matcher. The whole text is redacted once more at the end.
+    let md_cell = |t: &str| md_cell(&redact::redact(t, secrets).0);
+    let md_text = |t: &str| md_text(&redact::redact(t, secrets).0);
+    let mut out = String::new();
+    out.push_str("### MCP Triage report\n\n");
+    // The headline first, whole (it is what the page leads with).
+    out.push_str(&format!("{}\n\n", md_text_within(&report.headline, 1000)));
+    out.push_str(&format!("- Endpoint: `{}`\n", md_cell(&shown)));
+    if let Some(server) = report.server_text() {
+        out.push_str(&format!("- Server: {}\n", md_text(&server)));
+    }
+    out.push_str(&format!("- Protocol version: {}\n", report.protocol_text()));
+    let score =
+        crate::judge::summary::score_text(report.summary.score, Some(report.summary.judged));
+    out.push_str(&format!("- Distinguishability: {score}\n\n"));
+    out.push_str("| Probe | Call | HTTP | Channel | Cause | JSON-RPC code | Decided by | Agent should | Spec |\n");
+    out.push_str("|---|---|---|---|---|---|---|---|---|\n");
+    // Rows in the order of the page's cards (A–D, then the checks), not in the order answers came.
+    let groups = report.card_groups();
+    for r in groups.probes.iter().chain(&groups.checks) {
+        let label = match r.step {
+            Step::Probe(p) => p.as_str().to_string(),
+            Step::NoToken => "no token".into(),
+            _ => "GET".into(),
+        };
+        let a = &r.assessment;
+        let v = &a.verdict;
+        let call = v
+            .tool_name
+            .clone()
+            .unwrap_or_else(|| r.exchange.request.method.clone());
+        out.push_str(&format!(
+            "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} |\n",
+            label.trim(),
+            md_cell(&call),
+            // The HTTP status, or `stdio` for a run over a child process's stdin and stdout.
+            v.carrier().trim_start_matches("HTTP "),
+            v.channel,
+            v.cause,
+            v.jsonrpc_code
+                .map(|c| c.to_string())
+                .unwrap_or_else(|| "—".into()),
+            v.decided_by,
+            match r.exchange.stop_reason() {
+                Some(why) => format!("— (not answered: {})", why.describe()),
+                None => a.advice.action.as_str().replace('_', " "),
+            },
+            a.spec
+                .as_ref()
+                .map(|s| s.conformance.as_str().to_string())
+                .unwrap_or_else(|| "—".into()),
+        ));
+    }
+    for line in report.probes.iter().filter_map(|p| p.skip_line()) {
+        out.push_str(&format!("\n{line}."));
+    }
+
+    out.push_str("\n\n_Generated by MCP Triage; tokens are never included._\n");
+    let out = redact::redact(&out, secrets).0;
+    if include_path {
+        out
+    } else {
+        Scrub::new(endpoint).apply(&out)
+    }
+}
+
+/// Text for XML character data or an attribute: characters XML 1.0 cannot carry dropped, markup
+/// characters escaped, length capped.
+fn xml_text(text: &str, cap: usize) -> String {
+    let mut out = String::new();
+    for c in text.chars().take(cap) {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
+            c => out.push(c),
+        }
+    }
+    if text.chars().count() > cap {
+        out.push('…');
+    }
+    out
+}
+
+/// How one JUnit test case ended.
+enum CaseEnd {
+    Passed,
+    /// A spec deviation, or a score below the bar.
+    Failure(String),
+    /// The probe could not run, or was not answered.
+    Skipped(String),
+    /// The server could not be reached, or refused the run at connect.
+    Error(String),
+}
+
+/// A JUnit XML report for CI: one test case per probe (A–D) and transport check, one for the
+/// connection and one for the score. A spec deviation fails its case, a probe that could not run or
+/// was not answered is skipped, a run that could not connect is an error, and the score fails when
+/// it is below `fail_under` (the command line's `--fail-under`). Server text is redacted, escaped for
+/// XML, and the endpoint's path hidden unless `include_path`.
+pub fn junit(
+    report: &RunReport,
+    endpoint: &Endpoint,
+    include_path: bool,
+    secrets: &Secrets,
+    fail_under: Option<u8>,
+) -> String {
+    let shown = if include_path {
+        endpoint.url.clone()
+    } else {
+        endpoint.origin()
+    };
+    let scrub = Scrub::new(endpoint);
+    let clean = |t: &str| {
+        let t = redact::redact(t, secrets).0;
+        if include_path { t } else { scrub.apply(&t) }
+    };
+    let mut cases: Vec<(String, &str, CaseEnd, String)> = Vec::new();
+    let groups = report.card_groups();
+    // The connection.
+    // An error only when the run stopped at connect (as the exit status says), about the last
+    // connect answer (in auto, a refused discover comes before the initialize that decided).
+    let stopped_at_connect = report.ended == Some(crate::vocabulary::cause::RunEnd::ConnectFailed);
+    let connect_end = match groups.connect_failed.last().filter(|_| stopped_at_connect) {
+        Some(r) => CaseEnd::Error(format!(
+            "the run could not start: {} ({})",
+            r.assessment.verdict.cause,
+            r.exchange
+                .stop_reason()
+                .map(|s| s.describe().to_string())
+                .unwrap_or_else(|| r.assessment.advice.server.to_string())
+        )),
+        None if stopped_at_connect => {
+            CaseEnd::Error(format!("the run could not start: {}", report.headline))
+        }
+        None => CaseEnd::Passed,
+    };
+    cases.push((
+        "Connect".into(),
+        "mcp-triage.connect",
+        connect_end,
+        report.headline.clone(),
+    ));
+    // A run a signal stopped is an error of the run, whatever its probes say.
+    if let Some(by) = report.interrupted_by {
+        cases.push((
+            "Run".into(),
+            "mcp-triage.run",
+            CaseEnd::Error(format!(
+                "the run was interrupted by {} before it finished: what it recorded is reported",
+                by.signal_name()
+            )),
+            report.headline.clone(),
+        ));
+    }
+    // Probes A–D, each with its record, or why it did not run.
+    for planned in &report.probes {
+        let step = Step::Probe(planned.probe);
+        let record = groups.probes.iter().find(|r| r.step == step);
+        let (end, out) = match record {
+            Some(r) => record_case(r),
+            None => (
+                CaseEnd::Skipped(planned.skip_line().unwrap_or_else(|| {
+                    format!(
+                        "Probe {} did not run: the run stopped before it",
+                        planned.probe.as_str()
+                    )
+                })),
+                String::new(),
+            ),
+        };
+        cases.push((step.title().into(), "mcp-triage.probes", end, out));
+    }
+    for r in &groups.checks {
+        let (end, out) = record_case(r);
+        cases.push((r.step.title().into(), "mcp-triage.checks", end, out));
+    }
+    // The score.
+    let score =
+        crate::judge::summary::score_text(report.summary.score, Some(report.summary.judged));
+    let below = fail_under.filter(|_| report.below_fail_under(fail_under));
+    let score_end = match below {
+        Some(n) => CaseEnd::Failure(format!(
+            "distinguishability {score}, below the bar of {n}: {}",
+            report.summary.finding
+        )),
+        None => CaseEnd::Passed,
+    };
+    cases.push((
+        "Distinguishability of A, B and C by structure".into(),
+        "mcp-triage.score",
+        score_end,
+        format!("{score}: {}", report.summary.finding),
+    ));
+
+    let count = |f: fn(&CaseEnd) -> bool| cases.iter().filter(|c| f(&c.2)).count();
+    let failures = count(|e| matches!(e, CaseEnd::Failure(_)));
+    let errors = count(|e| matches!(e, CaseEnd::Error(_)));
+    let skipped = count(|e| matches!(e, CaseEnd::Skipped(_)));
+    let suite = xml_text(&clean(&format!("MCP Triage: {shown}")), 300);
+    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    xml.push_str(&format!(
+        "<testsuites name=\"MCP Triage\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\">\n",
+        cases.len()
+    ));
+    xml.push_str(&format!(
+        "  <testsuite name=\"{suite}\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\">\n",
+        cases.len()
+    ));
+    for (name, class, end, out) in &cases {
+        xml.push_str(&format!(
+            "    <testcase classname=\"{class}\" name=\"{}\">\n",
+            xml_text(name, 200)
+        ));
+        let element = |tag: &str, message: &str| {
+            let m = xml_text(&clean(message), 1000);
+            format!("      <{tag} message=\"{m}\">{m}</{tag}>\n")
+        };
+        match end {
+            CaseEnd::Passed => {}
+            CaseEnd::Failure(m) => xml.push_str(&element("failure", m)),
+            CaseEnd::Skipped(m) => xml.push_str(&format!(
+                "      <skipped message=\"{}\"/>\n",
+                xml_text(&clean(m), 1000)
+            )),
+            CaseEnd::Error(m) => xml.push_str(&element("error", m)),
+        }
+        if !out.is_empty() {
+            xml.push_str(&format!(
+                "      <system-out>{}</system-out>\n",
+                xml_text(&clean(out), 4000)
+            ));
+        }
+        xml.push_str("    </testcase>\n");
+    }
+    xml.push_str("  </testsuite>\n</testsuites>\n");
+    redact::redact(&xml, secrets).0
+}
+
+/// How a probe's or check's answer ends as a test case, and what its output says.
+fn record_case(r: &crate::run::engine::Record) -> (CaseEnd, String) {
+    let a = &r.assessment;
+    let v = &a.verdict;
+    let mut out = format!("{} · decided by {}\n", v.outcome_line(), v.decided_by);
+    for e in v.evidence.iter().take(3) {
+        out.push_str(&format!("evidence: {}\n", e.fact));
+    }
+    out.push_str(&format!(
+        "agent: {}\nserver: {}",
+        a.advice.agent, a.advice.server
+    ));
+    if let Some(why) = r.exchange.stop_reason() {
+        return (CaseEnd::Skipped(why.not_answered()), out);
+    }
+    match &a.spec {
+        Some(s) if s.conformance == crate::Conformance::Deviates => (
+            CaseEnd::Failure(format!(
+                "deviates from {}: {} ({})",
+                s.version, s.reason, s.link
+            )),
+            out,
+        ),
+        _ => (CaseEnd::Passed, out),
+    }
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// The environment variable that stands for an extra secret header.
+pub fn header_env_name(name: &str) -> String {
+    let clean: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("MCP_HEADER_{clean}")
+}
+
+/// A `curl` command that repeats a recorded request: full URL, the token as `$MCP_TOKEN`, extra secret
+/// headers as `$MCP_HEADER_<NAME>`. Everything literal is single-quoted (a header name may hold `$`,
+/// a backtick or `'`); the variables stand outside the quotes, so the shell expands them and nothing
+/// else: `-H 'X-Key: '"$MCP_HEADER_X_KEY"`.
+pub fn curl(request: &Request, secret_header_names: &[String]) -> String {
+    let mut parts = vec!["curl -sS -N".to_string()];
+    if request.method != "GET" {
+        parts.push(format!("-X {}", request.method));
+    }
+    parts.push(shell_quote(&request.url));
+    for (k, v) in &request.headers {
+        if k.eq_ignore_ascii_case("authorization") {
+            parts.push(format!(
+                "-H {}\"$MCP_TOKEN\"",
+                shell_quote("Authorization: Bearer ")
+            ));
+        } else if secret_header_names
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case(k))
+        {
+            parts.push(format!(
+                "-H {}\"${}\"",
+                shell_quote(&format!("{k}: ")),
+                header_env_name(k)
+            ));
+        } else {
+            parts.push(format!("-H {}", shell_quote(&format!("{k}: {v}"))));
+        }
+    }
+    if let Some(body) = &request.body {
+        parts.push(format!("--data-raw {}", shell_quote(body)));
+    }
+    parts.join(" \\\n  ")
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::run::endpoint::parse_endpoint;
+
+    #[test]
+    fn curl_uses_variables_for_secrets_and_quotes_the_body() {
+        let req = Request {
+            method: "POST".into(),
+            url: "https://mcp.example.com/mcp?k=1".into(),
+            headers: vec![
+                ("Content-Type".into(), "application/json".into()),
+                ("Authorization".into(), "Bearer [REDACTED]".into()),
+                ("X-Api-Key".into(), "[REDACTED]".into()),
+            ],
+            body: Some(r#"{"a":"it's"}"#.into()),
+        };
+        let c = curl(&req, &["X-Api-Key".into()]);
+        assert!(c.contains("'https://mcp.example.com/mcp?k=1'"));
+        assert!(c.contains(r#"-H 'Authorization: Bearer '"$MCP_TOKEN""#));
+        assert!(c.contains(r#"-H 'X-Api-Key: '"$MCP_HEADER_X_API_KEY""#));
+        assert!(c.contains(r#"--data-raw '{"a":"it'\''s"}'"#));
+        assert!(!c.contains("REDACTED"));
+    }
+
+    #[test]
+    fn endpoint_paths_and_queries_are_hidden() {
+        let ep =
+            parse_endpoint("https://mcp.example.com/v1/secretpath/mcp?api_key=abc123xyz").unwrap();
+        let mut v = serde_json::json!({"url": "https://mcp.example.com/v1/secretpath/mcp?api_key=abc123xyz", "echo": ["key api_key=abc123xyz"]});
+        scrub_endpoint(&mut v, &ep);
+        let text = v.to_string();
+        assert!(
+            !text.contains("secretpath") && !text.contains("abc123xyz"),
+            "{text}"
+        );
+        assert!(text.contains("https://mcp.example.com/[path hidden]"));
+        // A piece of the path or query echoed in another encoding is hidden too.
+        let hex: String = "secretpath".bytes().map(|b| format!("{b:02x}")).collect();
+        let scrub = Scrub::new(&ep);
+        let out = scrub.apply(&format!("echo {hex} and abc123xyz"));
+        assert!(!out.contains(&hex) && !out.contains("abc123xyz"), "{out}");
+    }
+
+    #[test]
+    fn a_path_piece_the_browser_percent_encoded_is_hidden_when_echoed_decoded_in_any_encoding() {
+        // As the browser's URL parser sends `/äöüßäöüß/mcp`: no window of the encoded form occurs
+        // in the decoded one, so only the decoded piece as a secret can hide it.
+        let ep = parse_endpoint(
+            "https://mcp.example.com/%C3%A4%C3%B6%C3%BC%C3%9F%C3%A4%C3%B6%C3%BC%C3%9F/mcp",
+        )
+        .unwrap();
+        let scrub = Scrub::new(&ep);
+        let decoded = "äöüßäöüß";
+        let base64 = crate::secrets::redact::base64url(decoded.as_bytes());
+        for echo in [decoded.to_string(), base64] {
+            let out = scrub.apply(&format!("echo {echo}"));
+            assert!(!out.contains(&echo), "{out}");
+        }
+    }
+}

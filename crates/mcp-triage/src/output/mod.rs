@@ -1,0 +1,11 @@
+//! What leaves a run: the JSON report and Markdown/JUnit exports, share links (versioned, allowlisted,
+//! withheld where a server's content is not ours to publish), and replays of recordings and pastes,
+//! grouped into runs.
+//!
+//! May import: every other folder.
+
+pub(crate) mod export;
+pub(crate) mod replay;
+pub(crate) mod runs;
+pub(crate) mod share;
+pub(crate) mod withhold;

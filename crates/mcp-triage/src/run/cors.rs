@@ -1,0 +1,484 @@
+//! The CORS doctor: when a browser `fetch` rejects, a few token-free requests (at most six, plus one
+//! preflight per extra header the user added, itself capped at [`MAX_EXTRA_HEADERS`]) find the step
+//! that was blocked, and the diagnosis says what the server must allow, worded as "most likely".
+
+use serde::Serialize;
+
+use crate::run::endpoint::Endpoint;
+use crate::vocabulary::header;
+use crate::vocabulary::limits::MAX_EXTRA_HEADERS;
+
+/// Request headers MCP clients send and servers must allow.
+pub const ALLOW_HEADERS: &[&str] = &[
+    "Authorization",
+    "Content-Type",
+    "Accept",
+    header::SESSION_ID,
+    header::PROTOCOL_VERSION,
+    header::METHOD,
+    header::NAME,
+    header::LAST_EVENT_ID,
+];
+
+/// Response headers a browser client must be able to read.
+pub const EXPOSE_HEADERS: &[&str] = &[
+    header::SESSION_ID,
+    header::PROTOCOL_VERSION,
+    "WWW-Authenticate",
+];
+
+/// One diagnostic request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DiagRequest {
+    /// A stable name for the step.
+    pub step: &'static str,
+    /// What the step tells, in words.
+    pub question: &'static str,
+    /// `no-cors` or `cors`.
+    pub mode: &'static str,
+    /// Headers to send (never a real token; an extra header carries a dummy value).
+    pub headers: Vec<(String, String)>,
+    /// Body; `None` for the no-cors request, which follows redirects (the Fetch standard requires
+    /// that for no-cors), so nothing of ours reaches a redirect target.
+    pub body: Option<String>,
+    /// The extra header this step preflights (step `allow_extra_header`).
+    pub header: Option<String>,
+}
+
+/// The outcome of a diagnostic request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum DiagOutcome {
+    /// `fetch` resolved (status 0 for an opaque no-cors answer).
+    Answered { status: u16 },
+    /// `fetch` rejected.
+    Rejected { detail: String },
+}
+
+/// The ordered plan; run it in order and stop at the first rejection. `extra_headers` are the names
+/// of the headers the user added (at most [`MAX_EXTRA_HEADERS`] are preflighted, one step each, so
+/// the finding can name the one the server does not allow).
+pub fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
+    let body = r#"{"jsonrpc":"2.0","id":"mcp-triage-diagnosis","method":"ping"}"#.to_string();
+    let json = |extra: &[(&str, &str)]| {
+        let mut h = vec![
+            ("Content-Type".to_string(), "application/json".to_string()),
+            (
+                "Accept".to_string(),
+                "application/json, text/event-stream".to_string(),
+            ),
+        ];
+        h.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        h
+    };
+    let version = if modern { "2026-07-28" } else { "2025-11-25" };
+    let mut steps = vec![
+        DiagRequest {
+            step: "host_answers",
+            question: "does the host answer at all (a no-cors request)?",
+            mode: "no-cors",
+            headers: Vec::new(),
+            body: None,
+            header: None,
+        },
+        DiagRequest {
+            step: "allow_origin",
+            question: "does it send Access-Control-Allow-Origin for this page (a CORS-simple request)?",
+            mode: "cors",
+            headers: vec![("Content-Type".into(), "text/plain".into())],
+            body: Some(body.clone()),
+            header: None,
+        },
+        DiagRequest {
+            step: "preflight_json",
+            question: "does its preflight allow Content-Type: application/json?",
+            mode: "cors",
+            headers: json(&[]),
+            body: Some(body.clone()),
+            header: None,
+        },
+        DiagRequest {
+            step: "allow_authorization",
+            question: "does its preflight allow Authorization?",
+            mode: "cors",
+            headers: json(&[("Authorization", "Bearer probe")]),
+            body: Some(body.clone()),
+            header: None,
+        },
+        DiagRequest {
+            step: "allow_protocol_version",
+            question: "does its preflight allow Mcp-Protocol-Version?",
+            mode: "cors",
+            headers: json(&[
+                ("Authorization", "Bearer probe"),
+                (header::PROTOCOL_VERSION, version),
+            ]),
+            body: Some(body.clone()),
+            header: None,
+        },
+    ];
+    if modern {
+        steps.push(DiagRequest {
+            step: "allow_method_name",
+            question: "does its preflight allow Mcp-Method and Mcp-Name?",
+            mode: "cors",
+            headers: json(&[
+                ("Authorization", "Bearer probe"),
+                (header::PROTOCOL_VERSION, version),
+                (header::METHOD, "ping"),
+                (header::NAME, "probe"),
+            ]),
+            body: Some(body.clone()),
+            header: None,
+        });
+    } else {
+        steps.push(DiagRequest {
+            step: "allow_session_id",
+            question: "does its preflight allow Mcp-Session-Id?",
+            mode: "cors",
+            headers: json(&[
+                ("Authorization", "Bearer probe"),
+                (header::PROTOCOL_VERSION, version),
+                (header::SESSION_ID, "mcp-triage-probe"),
+            ]),
+            body: Some(body.clone()),
+            header: None,
+        });
+    }
+    for name in extra_headers.iter().take(MAX_EXTRA_HEADERS) {
+        steps.push(DiagRequest {
+            step: "allow_extra_header",
+            question: "does its preflight allow the extra header you added?",
+            mode: "cors",
+            headers: json(&[
+                ("Authorization", "Bearer probe"),
+                (header::PROTOCOL_VERSION, version),
+                (name.as_str(), "mcp-triage-probe"),
+            ]),
+            body: Some(body.clone()),
+            header: Some(name.clone()),
+        });
+    }
+    steps
+}
+
+/// A copy-paste fix for one SDK.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Snippet {
+    /// Which stack.
+    pub stack: &'static str,
+    /// The code.
+    pub code: String,
+}
+
+/// What the doctor concluded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnosis {
+    /// The step that was blocked, if one was.
+    pub blocked_step: Option<&'static str>,
+    /// The conclusion, worded as "most likely".
+    pub conclusion: String,
+    /// Extra context (mixed content, Local Network Access).
+    pub context: Vec<String>,
+    /// Request headers the server must allow (MCP's, then the user's extra ones).
+    pub allow_headers: Vec<String>,
+    /// Response headers the server must expose.
+    pub expose_headers: Vec<&'static str>,
+    /// Fixes per SDK.
+    pub snippets: Vec<Snippet>,
+}
+
+fn is_loopback_origin(origin: &str) -> bool {
+    [
+        "http://localhost",
+        "http://127.0.0.1",
+        "https://localhost",
+        "https://127.0.0.1",
+        "http://[::1]",
+    ]
+    .iter()
+    .any(|p| origin == *p || origin.starts_with(&format!("{p}:")))
+}
+
+/// Header names rendered for one language's snippet and joined.
+fn list(headers: &[&str], render: impl Fn(&str) -> String, sep: &str) -> String {
+    headers
+        .iter()
+        .map(|h| render(h))
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// The CORS doctor as a state machine: it hands out its token-free requests one at a time, takes
+/// each outcome, stops at the first refused step (the ones after it would say nothing new), and
+/// gives the diagnosis.
+#[derive(Debug, Clone)]
+pub struct Doctor {
+    plan: Vec<DiagRequest>,
+    results: Vec<(DiagRequest, DiagOutcome)>,
+    stopped: bool,
+}
+
+impl Doctor {
+    /// A doctor for a run of this era (`modern`: 2026-07-28's headers) and these extra headers.
+    pub fn new(modern: bool, extra_headers: &[String]) -> Doctor {
+        Doctor {
+            plan: plan(modern, extra_headers),
+            results: Vec::new(),
+            stopped: false,
+        }
+    }
+
+    /// The next request to send, if any.
+    pub fn next_request(&self) -> Option<&DiagRequest> {
+        if self.stopped {
+            return None;
+        }
+        self.plan.get(self.results.len())
+    }
+
+    /// The outcome of the request [`Doctor::next_request`] handed out.
+    pub fn record(&mut self, outcome: DiagOutcome) {
+        let Some(req) = self.next_request().cloned() else {
+            return;
+        };
+        self.stopped = matches!(outcome, DiagOutcome::Rejected { .. });
+        self.results.push((req, outcome));
+    }
+
+    /// The diagnosis from what was recorded.
+    pub fn diagnosis(&self, page_origin: &str, endpoint: &Endpoint) -> Diagnosis {
+        diagnose(page_origin, endpoint, &self.results)
+    }
+}
+
+/// Concludes from the outcomes of [`plan`] (in order, possibly cut after the first rejection).
+pub fn diagnose(
+    page_origin: &str,
+    endpoint: &Endpoint,
+    results: &[(DiagRequest, DiagOutcome)],
+) -> Diagnosis {
+    let mut context = Vec::new();
+    if page_origin.starts_with("https:") && endpoint.scheme == "http" && !endpoint.is_loopback() {
+        context.push(
+            "This https page cannot reach an http:// endpoint (mixed content): use https.".into(),
+        );
+    }
+    if !is_loopback_origin(page_origin) && endpoint.is_local_network() {
+        context.push(
+            "This public page is reaching a loopback or private address: Chrome asks for Local Network Access \
+             permission first, and a refusal looks exactly like a network error."
+                .into(),
+        );
+    }
+    let blocked_request = results
+        .iter()
+        .find(|(_, o)| matches!(o, DiagOutcome::Rejected { .. }))
+        .map(|(r, _)| r);
+    let blocked = blocked_request.map(|r| r.step);
+    let mut allow_headers: Vec<String> = ALLOW_HEADERS.iter().map(|h| h.to_string()).collect();
+    allow_headers.extend(
+        results
+            .iter()
+            .filter_map(|(r, _)| r.header.clone())
+            .filter(|h| !ALLOW_HEADERS.iter().any(|a| a.eq_ignore_ascii_case(h))),
+    );
+    let conclusion = match blocked {
+        Some("allow_extra_header") => format!(
+            "Most likely the preflight does not allow the {} header you added: list it in \
+             Access-Control-Allow-Headers.",
+            blocked_request
+                .and_then(|r| r.header.as_deref())
+                .unwrap_or("extra")
+        ),
+        Some("host_answers") => format!(
+            "Most likely the host {} does not answer at all from this browser (not running, wrong port, DNS, a \
+             firewall, or a refused permission), so this is not a CORS setting.",
+            endpoint.origin()
+        ),
+        Some("allow_origin") => format!(
+            "Most likely the server sends no Access-Control-Allow-Origin for {page_origin}: add CORS middleware \
+             that allows exactly this origin."
+        ),
+        Some("preflight_json") => "Most likely the server does not answer the CORS preflight (OPTIONS) or does not \
+             allow Content-Type: application/json."
+            .into(),
+        Some("allow_authorization") => {
+            "Most likely the preflight does not allow the Authorization header.".into()
+        }
+        Some("allow_protocol_version") => {
+            "Most likely the preflight does not allow the Mcp-Protocol-Version header.".into()
+        }
+        Some("allow_session_id") => "Most likely the preflight does not allow the Mcp-Session-Id header.".into(),
+        Some("allow_method_name") => {
+            "Most likely the preflight does not allow the Mcp-Method / Mcp-Name headers (2026-07-28).".into()
+        }
+        _ => "Every diagnostic request got through: the failure most likely came from something only the real \
+              request had (a response header that is not exposed, a redirect, or a server that fails on the \
+              real payload)."
+            .into(),
+    };
+    let origin = page_origin;
+    let allow_names: Vec<&str> = allow_headers.iter().map(String::as_str).collect();
+    let allow = list(&allow_names, |h| format!("'{h}'"), ", ");
+    let expose = list(EXPOSE_HEADERS, |h| format!("'{h}'"), ", ");
+    let allow_py = list(&allow_names, |h| format!("\"{h}\""), ", ");
+    let expose_py = list(EXPOSE_HEADERS, |h| format!("\"{h}\""), ", ");
+    let rust_name = |h: &str| format!("HeaderName::from_static(\"{}\")", h.to_ascii_lowercase());
+    let allow_rs = list(&allow_names, rust_name, ",\n        ");
+    let expose_rs = list(EXPOSE_HEADERS, rust_name, ",\n        ");
+    let snippets = vec![
+        Snippet {
+            stack: "TypeScript SDK (Express + cors)",
+            code: format!(
+                "import cors from 'cors';\n\napp.use(cors({{\n  origin: ['{origin}'],\n  allowedHeaders: [{allow}],\n  exposedHeaders: [{expose}],\n  maxAge: 600,\n}}));"
+            ),
+        },
+        Snippet {
+            stack: "Python SDK (Starlette CORSMiddleware + transport security)",
+            code: format!(
+                "from starlette.middleware.cors import CORSMiddleware\nfrom mcp.server.transport_security import TransportSecuritySettings\n\n# Allow this page through the SDK's Origin check too:\nmcp = MCPServer(\"my-server\", transport_security=TransportSecuritySettings(\n    allowed_origins=[\"{origin}\"],\n))\napp = mcp.streamable_http_app()\napp.add_middleware(\n    CORSMiddleware,\n    allow_origins=[\"{origin}\"],\n    allow_methods=[\"GET\", \"POST\", \"DELETE\"],\n    allow_headers=[{allow_py}],\n    expose_headers=[{expose_py}],\n    max_age=600,\n)"
+            ),
+        },
+        Snippet {
+            stack: "rmcp (tower-http CorsLayer)",
+            code: format!(
+                "use std::time::Duration;\nuse http::{{HeaderName, HeaderValue, Method}};\nuse tower_http::cors::CorsLayer;\n\nlet cors = CorsLayer::new()\n    .allow_origin(HeaderValue::from_static(\"{origin}\"))\n    .allow_methods([Method::GET, Method::POST, Method::DELETE])\n    .allow_headers([\n        {allow_rs},\n    ])\n    .expose_headers([\n        {expose_rs},\n    ])\n    .max_age(Duration::from_secs(600));"
+            ),
+        },
+    ];
+    Diagnosis {
+        blocked_step: blocked,
+        conclusion,
+        context,
+        allow_headers,
+        expose_headers: EXPOSE_HEADERS.to_vec(),
+        snippets,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::run::endpoint::parse_endpoint;
+
+    #[test]
+    fn the_doctor_hands_out_its_plan_in_order_and_stops_at_the_first_refusal() {
+        let mut doctor = Doctor::new(false, &[]);
+        let planned = plan(false, &[]);
+        assert_eq!(doctor.next_request(), Some(&planned[0]));
+        doctor.record(DiagOutcome::Answered { status: 0 });
+        assert_eq!(doctor.next_request(), Some(&planned[1]));
+        doctor.record(DiagOutcome::Rejected {
+            detail: "blocked".into(),
+        });
+        assert_eq!(doctor.next_request(), None, "nothing after a refusal");
+        let ep = parse_endpoint("https://mcp.example.com/mcp").unwrap();
+        let d = doctor.diagnosis("https://triage.example", &ep);
+        assert_eq!(d, diagnose("https://triage.example", &ep, &doctor.results));
+        assert!(d.blocked_step.is_some());
+    }
+
+    #[test]
+    fn plan_fits_the_budget_and_never_carries_a_real_token() {
+        for modern in [false, true] {
+            let p = plan(modern, &[]);
+            assert!(p.len() <= 6);
+            assert_eq!(p[0].mode, "no-cors");
+            assert!(
+                p[0].body.is_none() && p[0].headers.is_empty(),
+                "the no-cors request is bare"
+            );
+            for r in &p {
+                for (k, v) in &r.headers {
+                    if k.eq_ignore_ascii_case("authorization") {
+                        assert_eq!(v, "Bearer probe");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_rejection_names_the_step() {
+        let ep = parse_endpoint("https://mcp.example.com/mcp").unwrap();
+        let steps = plan(false, &[]);
+        let results: Vec<_> = steps
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let o = if i < 3 {
+                    DiagOutcome::Answered { status: 200 }
+                } else {
+                    DiagOutcome::Rejected {
+                        detail: "TypeError".into(),
+                    }
+                };
+                (s.clone(), o)
+            })
+            .collect();
+        let d = diagnose("https://triage.example", &ep, &results[..4]);
+        assert_eq!(d.blocked_step, Some("allow_authorization"));
+        assert!(d.conclusion.starts_with("Most likely"));
+        assert!(d.snippets[0].code.contains("https://triage.example"));
+        assert!(d.snippets.iter().all(|s| !s.code.contains("'*'")));
+    }
+
+    #[test]
+    fn an_extra_header_the_preflight_refuses_is_named_and_added_to_the_fix() {
+        let ep = parse_endpoint("https://mcp.example.com/mcp").unwrap();
+        let extra: Vec<String> = (0..12).map(|i| format!("X-Extra-{i}")).collect();
+        let steps = plan(false, &extra);
+        assert_eq!(
+            steps.len(),
+            6 + MAX_EXTRA_HEADERS,
+            "one preflight per extra header, capped"
+        );
+        let results: Vec<_> = steps
+            .iter()
+            .map(|s| {
+                let o = if s.header.as_deref() == Some("X-Extra-1") {
+                    DiagOutcome::Rejected {
+                        detail: "TypeError".into(),
+                    }
+                } else {
+                    DiagOutcome::Answered { status: 200 }
+                };
+                (s.clone(), o)
+            })
+            .take_while(|(s, _)| s.header.as_deref() != Some("X-Extra-2"))
+            .collect();
+        let d = diagnose("https://triage.example", &ep, &results);
+        assert_eq!(d.blocked_step, Some("allow_extra_header"));
+        assert!(
+            d.conclusion.contains("X-Extra-1 header"),
+            "{}",
+            d.conclusion
+        );
+        assert!(d.allow_headers.iter().any(|h| h == "X-Extra-1"));
+        assert!(d.snippets[0].code.contains("'X-Extra-1'"));
+        // Without extra headers, a run whose every step got through says so.
+        let clean: Vec<_> = plan(false, &[])
+            .into_iter()
+            .map(|s| (s, DiagOutcome::Answered { status: 200 }))
+            .collect();
+        let d = diagnose("https://triage.example", &ep, &clean);
+        assert_eq!(d.blocked_step, None);
+        assert!(
+            d.conclusion
+                .starts_with("Every diagnostic request got through")
+        );
+    }
+
+    #[test]
+    fn local_network_access_is_named_for_public_pages() {
+        let ep = parse_endpoint("http://127.0.0.1:8787/mcp").unwrap();
+        let d = diagnose("https://triage.example", &ep, &[]);
+        assert!(d.context.iter().any(|c| c.contains("Local Network Access")));
+        let d = diagnose("http://127.0.0.1:8080", &ep, &[]);
+        assert!(d.context.is_empty());
+    }
+}

@@ -1,0 +1,23 @@
+//! What only tests use: the leak checker (every encoding a secret could leave in, and a finder). Built
+//! for the crate's own tests and behind the `testing` feature, which the integration tests and the
+//! CLI's `leakcheck` binary enable; never part of the public surface.
+//!
+//! May import: every other folder.
+
+pub mod leak;
+
+/// A phrase rule's id, where its words were seen, and the fixtures it must fire on.
+pub type RuleProvenance = (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+/// Every phrase rule of `rules/phrases.rules` with its provenance, in file order: for the
+/// reason-pinning test (`tests/pins.rs`).
+pub fn phrase_rule_provenance() -> &'static [RuleProvenance] {
+    crate::judge::rules::PROVENANCE
+}
+
+pub use crate::output::replay::exchanges_of_paste;
+pub use crate::secrets::recorded::recorded_request;
