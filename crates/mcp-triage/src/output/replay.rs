@@ -750,7 +750,10 @@ pub fn openable_endpoint(recorded: &str) -> &str {
 
 /// What a user pasted: an `mcp-exchange/1` JSON (one, an array, or a report's records), or a raw HTTP response with the
 /// request body they sent (its URL is a placeholder: a paste names no endpoint). Never empty on `Ok`.
-pub fn exchanges_of_paste(capture: &str, request_body: &str) -> Result<Vec<Exchange>, String> {
+pub(crate) fn exchanges_of_paste(
+    capture: &str,
+    request_body: &str,
+) -> Result<Vec<Exchange>, String> {
     let trimmed = capture.trim_start();
     let list = if trimmed.starts_with('{') || trimmed.starts_with('[') {
         read_captures(trimmed)?.exchanges

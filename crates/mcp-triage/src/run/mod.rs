@@ -5,6 +5,7 @@
 //! May import: `vocabulary`, `secrets`, `decode`, `judge`.
 
 pub(crate) mod catalogue;
+pub(crate) mod consent;
 pub(crate) mod cors;
 pub(crate) mod endpoint;
 pub(crate) mod engine;

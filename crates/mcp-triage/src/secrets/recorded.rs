@@ -24,7 +24,7 @@ pub(crate) fn unanswered_exchange(
 
 /// Builds the recorded request of an outgoing request as the shell sent it, with the token shown as
 /// `Bearer [REDACTED]` (the only form in which requests are ever stored).
-pub fn recorded_request(
+pub(crate) fn recorded_request(
     out: &Outgoing,
     secret_header_names: &[String],
     plain_headers: &[(String, String)],

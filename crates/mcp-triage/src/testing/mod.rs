@@ -19,5 +19,20 @@ pub fn phrase_rule_provenance() -> &'static [RuleProvenance] {
     crate::judge::rules::PROVENANCE
 }
 
-pub use crate::output::replay::exchanges_of_paste;
-pub use crate::secrets::recorded::recorded_request;
+/// The request as a shell records it (see the engine tests).
+pub fn recorded_request(
+    out: &crate::vocabulary::step::Outgoing,
+    secret_header_names: &[String],
+    plain_headers: &[(String, String)],
+    token_sent: bool,
+) -> crate::vocabulary::exchange::Request {
+    crate::secrets::recorded::recorded_request(out, secret_header_names, plain_headers, token_sent)
+}
+
+/// The exchanges a paste holds, before they are grouped into runs.
+pub fn exchanges_of_paste(
+    capture: &str,
+    request_body: &str,
+) -> Result<Vec<crate::vocabulary::exchange::Exchange>, String> {
+    crate::output::replay::exchanges_of_paste(capture, request_body)
+}

@@ -1,0 +1,116 @@
+//! The command line's exit statuses, decided once in one precedence table (documented in
+//! `mcp-triage --help`).
+
+use super::report::RunReport;
+use crate::run::catalogue::SkipReason;
+use crate::vocabulary::cause::{Interrupt, RunEnd};
+use crate::vocabulary::step::Step;
+
+/// The run completed.
+pub const OK: u8 = 0;
+/// `classify`: an input was not an exchange.
+pub const NOT_AN_EXCHANGE: u8 = 1;
+/// A usage error.
+pub const USAGE: u8 = 2;
+/// The server could not be reached, or refused the run at connect (a 401, a 403…).
+pub const UNREACHABLE: u8 = 3;
+/// A probe that was planned could not run to an answer (a deadline, the size cap, a refusal).
+pub const PROBE_NOT_RUN: u8 = 4;
+/// The score is below `--fail-under` ("n/a" is below any N of at least 1).
+pub const BELOW_FAIL_UNDER: u8 = 5;
+/// A local failure (an output file could not be written).
+pub const LOCAL: u8 = 6;
+/// SIGINT (Ctrl-C) interrupted the run: 128 + 2, as a shell reports a process it ended.
+pub const SIGINT: u8 = 130;
+/// SIGTERM interrupted the run: 128 + 15.
+pub const SIGTERM: u8 = 143;
+
+/// The status for a run a signal interrupted.
+pub fn of_interrupt(by: Interrupt) -> u8 {
+    match by {
+        Interrupt::Sigint => SIGINT,
+        Interrupt::Sigterm => SIGTERM,
+    }
+}
+
+/// Every exit status of the command line, in precedence order: the first row that applies is
+/// the status. The one table `--help` and the README print (a test holds the README to it).
+pub const TABLE: &[(u8, &str)] = &[
+    (
+        SIGINT,
+        "interrupted by SIGINT (Ctrl-C): what was recorded is still written, and says so",
+    ),
+    (SIGTERM, "interrupted by SIGTERM: the same"),
+    (
+        LOCAL,
+        "a local failure: an output could not be made or written",
+    ),
+    (
+        USAGE,
+        "a usage error, or input that replay cannot read (nothing was run)",
+    ),
+    (NOT_AN_EXCHANGE, "classify: an input was not an exchange"),
+    (
+        UNREACHABLE,
+        "the server could not be reached, or refused the run at connect",
+    ),
+    (PROBE_NOT_RUN, "a planned probe could not run to an answer"),
+    (BELOW_FAIL_UNDER, "the score is below --fail-under"),
+    (OK, "the run completed"),
+];
+
+/// [`TABLE`] as text: a heading and one line a status.
+pub fn table_text() -> String {
+    let mut out = String::from("Exit status (the first that applies, top to bottom):\n");
+    for (code, meaning) in TABLE {
+        out.push_str(&format!("  {code:>3}  {meaning}\n"));
+    }
+    out.pop();
+    out
+}
+
+impl RunReport {
+    /// The exit status of this run for the command line, by [`exit::TABLE`]'s precedence: the
+    /// signal that interrupted it, else [`exit::LOCAL`] when `local_failure` (an output could not
+    /// be made or written), else the lowest that applies of [`exit::UNREACHABLE`],
+    /// [`exit::PROBE_NOT_RUN`] and [`exit::BELOW_FAIL_UNDER`], else [`exit::OK`].
+    pub fn exit_status(&self, fail_under: Option<u8>, local_failure: bool) -> u8 {
+        if let Some(by) = self.interrupted_by {
+            return of_interrupt(by);
+        }
+        if local_failure {
+            return LOCAL;
+        }
+        if self.ended == Some(RunEnd::ConnectFailed) {
+            return UNREACHABLE;
+        }
+        let cut = self
+            .records
+            .iter()
+            .any(|r| matches!(r.step, Step::Probe(_)) && r.exchange.stop_reason().is_some());
+        let ran_out = self
+            .probes
+            .iter()
+            .any(|p| p.choice.is_some() && p.skipped == Some(SkipReason::RunEnded));
+        if cut || ran_out {
+            return PROBE_NOT_RUN;
+        }
+        if self.below_fail_under(fail_under) {
+            return BELOW_FAIL_UNDER;
+        }
+        OK
+    }
+
+    /// [`RunReport::exit_status`] when every output was written.
+    pub fn exit_code(&self, fail_under: Option<u8>) -> u8 {
+        self.exit_status(fail_under, false)
+    }
+
+    /// The score is below the bar `fail_under` (pairs of A, B, C told apart by structure); "n/a"
+    /// is below any bar of at least 1.
+    pub fn below_fail_under(&self, fail_under: Option<u8>) -> bool {
+        fail_under.is_some_and(|n| {
+            n >= 1 && (self.summary.judged == 0 || self.summary.score.unwrap_or(0) < n)
+        })
+    }
+}

@@ -1,0 +1,33 @@
+//! The probe plan as a sans-IO state machine: given what has been received and the time now, which
+//! requests to send next. The shell (browser module or a test) sends them and hands back exchanges.
+//!
+//! Connect per era, then run probe A alongside `tools/list` and B, C, D together once the catalogue is
+//! known, with the transport checks (no token, GET) beside them. Wave targets (sequential rounds of
+//! non-OPTIONS requests up to the last probe response, leaving out paging beyond the first page and the
+//! closing DELETE): legacy stateless 3, legacy stateful 4, +1 with auto, 2026-07-28 2.
+//!
+//! One concern a file: `config` (what a run is asked), `state` (the engine and the requests it
+//! builds), `poll` (the loop), `plan` (choices, consent, review, the end), `handle` (what came back),
+//! `record`, `report` and `report_view` (what the run found), `exit` (the command line's statuses).
+//! Files import their siblings by name, never this file; it only gathers what the crate uses.
+//!
+//! May import: `vocabulary`, `secrets`, `decode`, `judge`, and `run`'s catalogue, consent and plan files.
+
+mod config;
+pub mod exit;
+mod handle;
+mod plan;
+mod poll;
+mod record;
+mod report;
+mod report_view;
+mod state;
+
+pub(crate) use crate::run::consent::CHOSEN_BY_YOU;
+pub use crate::run::consent::{ConsentRow, PlannedProbe, ProbeEdit, Proposal};
+pub use crate::vocabulary::cause::ProbeName;
+pub use crate::vocabulary::step::{Outgoing, Step};
+pub use config::{DEFAULT_LEGACY, ERA_CHOICES, EngineConfig, Era, MODERN, Mode, Poll, Progress};
+pub use record::{Record, resource_metadata_record, resource_metadata_request};
+pub use report::{CardGroups, RunReport};
+pub use state::{Engine, usable_session_id};

@@ -1,0 +1,205 @@
+//! What a report says for people: card groups, spec verdicts, the server and protocol lines, and a
+//! report rebuilt from recorded exchanges.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::config::{DEFAULT_LEGACY, Era, MODERN, Mode};
+use super::record::Record;
+use super::report::{
+    CardGroups, RunReport, card_rank, conclusions, connect_outcome, headline_of, once_per_run_notes,
+};
+use crate::judge::assess::assess;
+use crate::judge::classify::Options;
+use crate::run::consent::planned;
+use crate::vocabulary::cause::ProbeName;
+use crate::vocabulary::cause::RunEnd;
+use crate::vocabulary::exchange::Exchange;
+use crate::vocabulary::limits::Limits;
+use crate::vocabulary::step::Step;
+
+impl RunReport {
+    /// The records grouped and ordered as the page shows them (and the Markdown lists them).
+    pub fn card_groups(&self) -> CardGroups {
+        let mut ranked: Vec<(usize, Arc<Record>)> = self
+            .records
+            .iter()
+            .filter_map(|r| card_rank(r.step).map(|k| (k, r.clone())))
+            .collect();
+        ranked.sort_by_key(|(k, _)| *k);
+        let (probes, checks): (Vec<_>, Vec<_>) = ranked
+            .into_iter()
+            .partition(|(_, r)| matches!(r.step, Step::Probe(_)));
+        let probes: Vec<Arc<Record>> = probes.into_iter().map(|(_, r)| r).collect();
+        let stopped_at_connect = probes.is_empty();
+        let (connect_failed, connect) = self
+            .records
+            .iter()
+            .filter(|r| card_rank(r.step).is_none())
+            .cloned()
+            .partition(|r| {
+                stopped_at_connect && matches!(r.step, Step::Initialize | Step::Discover)
+            });
+        CardGroups {
+            connect_failed,
+            probes,
+            checks: checks.into_iter().map(|(_, r)| r).collect(),
+            connect,
+        }
+    }
+
+    /// The spec verdicts of the probes and checks, in card order.
+    pub fn spec_verdicts(&self) -> Vec<(Step, crate::judge::spec::SpecVerdict)> {
+        let groups = self.card_groups();
+        groups
+            .probes
+            .iter()
+            .chain(&groups.checks)
+            .filter_map(|r| r.assessment.spec.clone().map(|s| (r.step, s)))
+            .collect()
+    }
+
+    /// `serverInfo` as "name version", when the server said.
+    pub fn server_text(&self) -> Option<String> {
+        let info = self.server_info.as_ref()?;
+        let field = |k: &str| info.get(k).and_then(Value::as_str).unwrap_or("");
+        let name = field("name");
+        Some(
+            format!(
+                "{} {}",
+                if name.is_empty() { "?" } else { name },
+                field("version")
+            )
+            .trim_end()
+            .to_string(),
+        )
+    }
+
+    /// The protocol version the run spoke, or that none was negotiated.
+    pub fn protocol_text(&self) -> &str {
+        self.negotiated_version
+            .as_deref()
+            .unwrap_or("not negotiated")
+    }
+
+    /// "3 sequential rounds" (how many waves the probes needed), when probes ran.
+    pub fn rounds_text(&self) -> Option<String> {
+        self.waves
+            .map(|w| format!("{w} sequential round{}", if w == 1 { "" } else { "s" }))
+    }
+
+    /// A request of the run got no readable answer (a POST blocked by CORS or the network) and the
+    /// user did not cancel: the CORS doctor's token-free requests can say which step is missing.
+    pub fn needs_cors_doctor(&self) -> bool {
+        let blocked = self.records.iter().any(|r| {
+            r.exchange.transport_error == Some(crate::vocabulary::exchange::TransportError::Network)
+                && r.exchange.request.method == "POST"
+        });
+        blocked && self.ended != Some(RunEnd::Cancelled)
+    }
+
+    /// The run spoke (or was set to speak) 2026-07-28: the CORS doctor checks that era's headers.
+    pub fn speaks_modern(&self) -> bool {
+        self.negotiated_version.as_deref() == Some(MODERN) || self.era == Era::Modern
+    }
+
+    /// The server asked for a token at connect (a 401 before any probe): the page may offer its
+    /// demo token in one click when this endpoint is the demo server its own demo file names.
+    pub fn offers_demo_token(&self, demo_endpoint: &str) -> bool {
+        let (connect, connected) = connect_outcome(&self.records);
+        let refused = connect.is_some_and(|r| r.assessment.verdict.http_status == Some(401));
+        !connected && refused && self.endpoint == demo_endpoint
+    }
+
+    /// A report from recorded exchanges (examples, pasted captures): each exchange's step comes from
+    /// its `intent` (A–D, `no_token`, `get`) or its JSON-RPC method.
+    pub fn from_exchanges(endpoint: &str, exchanges: Vec<Exchange>) -> RunReport {
+        let mut records = Vec::new();
+        let mut negotiated = None;
+        let mut server_info = None;
+        let mut pages = 0;
+        for ex in exchanges {
+            let method = ex
+                .request
+                .body
+                .as_deref()
+                .and_then(|b| serde_json::from_str::<Value>(b).ok())
+                .and_then(|v| v.get("method").and_then(Value::as_str).map(str::to_string));
+            let probe = ex.intent.as_deref().and_then(ProbeName::parse);
+            let step = match (
+                ex.intent.as_deref(),
+                method.as_deref(),
+                ex.request.method.as_str(),
+            ) {
+                _ if let Some(p) = probe => Step::Probe(p),
+                (Some("no_token"), ..) => Step::NoToken,
+                (Some("get"), ..) | (_, _, "GET") => Step::Get,
+                (_, _, "DELETE") => Step::Delete,
+                (_, Some("initialize"), _) => Step::Initialize,
+                (_, Some("server/discover"), _) => Step::Discover,
+                (_, Some("notifications/initialized"), _) => Step::Initialized,
+                (_, Some("tools/list"), _) => {
+                    pages += 1;
+                    Step::ToolsList(pages)
+                }
+                _ => Step::Reply(records.len() as u32),
+            };
+            if negotiated.is_none() {
+                negotiated = ex.negotiated_version.clone();
+            }
+            let opts = Options {
+                intent: ex.intent.clone(),
+                negotiated_version: negotiated.clone(),
+                limits: Limits::default(),
+                missing_fields: Vec::new(),
+            };
+            let assessment = assess(&ex, &opts);
+            if matches!(step, Step::Initialize | Step::Discover)
+                && let Some(m) = &assessment.verdict.message
+            {
+                server_info = m
+                    .pointer("/result/serverInfo")
+                    .or_else(|| m.pointer("/result/_meta/io.modelcontextprotocol~1serverInfo"))
+                    .cloned();
+                if negotiated.is_none() {
+                    negotiated = m
+                        .pointer("/result/protocolVersion")
+                        .and_then(Value::as_str)
+                        .map(str::to_string);
+                }
+            }
+            records.push(Arc::new(Record {
+                step,
+                wave: 0,
+                exchange: ex,
+                assessment,
+            }));
+        }
+        let version = negotiated
+            .clone()
+            .unwrap_or_else(|| DEFAULT_LEGACY.to_string());
+        let (summary, origin, c_not_provoked) = conclusions(&records, &version);
+        let headline = headline_of(&records, Some(RunEnd::Recorded), &summary);
+        let notes = once_per_run_notes(&records);
+        RunReport {
+            endpoint: endpoint.to_string(),
+            headline,
+            era: Era::Legacy(version),
+            mode: Mode::Quick,
+            negotiated_version: negotiated,
+            server_info,
+            session: false,
+            probes: std::array::from_fn(|i| planned(ProbeName::ALL[i])),
+            records,
+            summary,
+            origin,
+            c_not_provoked,
+            waves: None,
+            ended: Some(RunEnd::Recorded),
+            interrupted_by: None,
+            notes,
+            tools: Vec::new(),
+        }
+    }
+}
