@@ -20,6 +20,7 @@ use crate::components::target_form::{FormState, FormValues, TargetForm, random_s
 use crate::net::{self, DemoConfig};
 use crate::state::{AppState, Phase};
 use mcp_triage::engine::Mode;
+use mcp_triage::engine::RunPhase;
 
 pub(crate) fn location_hash() -> String {
     web_sys::window()
@@ -158,10 +159,7 @@ fn Tool(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> imp
     let on_key = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
         move |ev: web_sys::KeyboardEvent| {
             if ev.key() == "Escape"
-                && matches!(
-                    state.phase.get_untracked(),
-                    Phase::Connecting | Phase::Running | Phase::Review | Phase::Consent
-                )
+                && matches!(state.phase.get_untracked(), Phase::Run(p) if p.under_way())
             {
                 state.cancel();
             }
@@ -184,19 +182,19 @@ fn Tool(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> imp
                 <Examples />
                 <Paste />
             </details>
-            <Show when=move || phase.get() == Phase::Review>
+            <Show when=move || phase.get() == Phase::Run(RunPhase::Review)>
                 <PlanReview />
             </Show>
-            <Show when=move || phase.get() == Phase::Consent>
+            <Show when=move || phase.get() == Phase::Run(RunPhase::Consent)>
                 <ConsentStep />
             </Show>
-            <Show when=move || !matches!(phase.get(), Phase::Form | Phase::Review) && !state.steps.get().is_empty()>
+            <Show when=move || !matches!(phase.get(), Phase::Form | Phase::Run(RunPhase::Review)) && !state.steps.get().is_empty()>
                 <RunProgress />
             </Show>
-            <Show when=move || matches!(phase.get(), Phase::Connecting | Phase::Running)>
+            <Show when=move || matches!(phase.get(), Phase::Run(p) if p.is_moving())>
                 <LiveCards />
             </Show>
-            <Show when=move || matches!(phase.get(), Phase::Done | Phase::Cancelled)>
+            <Show when=move || phase.get().shows_results()>
                 <Results />
             </Show>
         </main>

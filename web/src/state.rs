@@ -11,30 +11,31 @@ use mcp_triage::Limits;
 use mcp_triage::cors::{self, Diagnosis};
 use mcp_triage::endpoint::Endpoint;
 use mcp_triage::engine::{
-    Engine, EngineConfig, Mode, PlannedProbe, ProbeEdit, ProbeName, Progress, RunReport, Step,
+    ConsentPolicy, Engine, EngineConfig, Mode, PlanEntry, PlannedProbe, Progress, RunPhase,
+    RunReport, Step,
 };
 use mcp_triage::exchange::Exchange;
 
 use crate::components::target_form::{FormValues, run_config};
 use crate::net::{self, Credentials, FlightEvent, Flights};
 
-/// Where the user is.
+/// Where the user is: the page's own states around a run, and the run's phase as the engine
+/// gives it ([`Engine::phase`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
-    /// The form.
+    /// The form, before a run.
     Form,
-    /// Connecting and listing tools.
-    Connecting,
-    /// Review first: the plan is shown for edits.
-    Review,
-    /// Quick check's consent step: proposals for B, C and D wait for the user's OK.
-    Consent,
-    /// Probes are running.
-    Running,
-    /// Results are shown.
-    Done,
-    /// The user cancelled; partial results are shown.
-    Cancelled,
+    /// A run, where the engine says it is.
+    Run(RunPhase),
+    /// A report made from recorded exchanges (an example or a pasted capture): no run.
+    Recorded,
+}
+
+impl Phase {
+    /// Results are shown in full: a run that ended, or a recorded report.
+    pub fn shows_results(self) -> bool {
+        matches!(self, Phase::Recorded | Phase::Run(RunPhase::Ended(_)))
+    }
 }
 
 /// Everything the UI reads.
@@ -110,6 +111,11 @@ impl AppState {
         self.log.update(|l| l.push(line));
     }
 
+    /// Shows where the run is, as the engine says.
+    fn show_phase(&self, engine: &Engine) {
+        self.phase.set(Phase::Run(engine.phase()));
+    }
+
     /// Shows the engine's progress list.
     fn show_progress(&self, engine: &Engine) {
         self.steps.set(engine.progress());
@@ -160,7 +166,7 @@ impl AppState {
         );
         self.source.set(Some(source));
         self.report.set(Some(report));
-        self.phase.set(Phase::Done);
+        self.phase.set(Phase::Recorded);
         focus_results();
     }
 
@@ -174,10 +180,7 @@ impl AppState {
 
     /// True while a run is under way (the form's buttons are off).
     pub fn busy(&self) -> bool {
-        matches!(
-            self.phase.get(),
-            Phase::Connecting | Phase::Running | Phase::Review | Phase::Consent
-        )
+        matches!(self.phase.get(), Phase::Run(p) if p.under_way())
     }
 
     /// Starts a run with the form's values and a random seed; does nothing when they do not pass
@@ -230,19 +233,21 @@ impl AppState {
             started_at: Rc::new(Cell::new(started_at)),
         };
         self.run.set_value(Some(run.clone()));
-        self.phase.set(Phase::Connecting);
+        self.show_phase(&run.engine.borrow());
         self.say("run started");
         let state = *self;
         spawn_local(async move { state.drive(run).await });
     }
 
-    /// Applies Review first edits and continues.
-    pub fn continue_after_review(&self, edits: Vec<(ProbeName, ProbeEdit)>) -> Result<(), String> {
+    /// Applies the review form's rows (a person's: [`ConsentPolicy::Person`]) and continues.
+    pub fn continue_after_review(&self, rows: &[PlanEntry]) -> Result<(), String> {
         let Some(run) = self.run.get_value() else {
             return Err("no run to continue".into());
         };
-        run.engine.borrow_mut().apply_review(&edits)?;
-        self.phase.set(Phase::Running);
+        run.engine
+            .borrow_mut()
+            .apply_plan(ConsentPolicy::Person, rows)?;
+        self.show_phase(&run.engine.borrow());
         self.say("plan confirmed");
         let state = *self;
         spawn_local(async move { state.drive(run).await });
@@ -262,7 +267,7 @@ impl AppState {
             return;
         };
         run.engine.borrow_mut().answer_consent(run_them);
-        self.phase.set(Phase::Running);
+        self.show_phase(&run.engine.borrow());
         self.say(if run_them {
             "you agreed: B, C and D run with the proposed tools"
         } else {
@@ -281,9 +286,9 @@ impl AppState {
         run.engine.borrow_mut().cancel();
         let n = run.flights.abort_all();
         self.say(format!("aborted {n} request(s) in flight"));
-        if matches!(self.phase.get_untracked(), Phase::Review | Phase::Consent) {
+        if matches!(self.phase.get_untracked(), Phase::Run(p) if p.waits_for_consent()) {
             self.report.set(Some(run.engine.borrow().report()));
-            self.phase.set(Phase::Cancelled);
+            self.show_phase(&run.engine.borrow());
             self.say("run cancelled");
         }
     }
@@ -395,22 +400,21 @@ impl AppState {
                     self.plan.set(Some(run.engine.borrow().plan().clone()));
                     self.tools.set(run.engine.borrow().report().tools);
                     self.report.set(Some(run.engine.borrow().report()));
-                    self.phase.set(Phase::Review);
+                    self.show_phase(&run.engine.borrow());
                     self.say("waiting for your review");
                     return;
                 }
                 if run.engine.borrow().awaiting_consent() {
                     self.consent.set(run.engine.borrow().consent_rows());
-                    self.phase.set(Phase::Consent);
+                    self.show_phase(&run.engine.borrow());
                     self.say("waiting for your OK on the proposed tools");
                     focus_heading("consent-heading");
                     return;
                 }
                 break;
             }
-            if self.phase.get_untracked() == Phase::Connecting && run.engine.borrow().past_connect()
-            {
-                self.phase.set(Phase::Running);
+            if self.phase.get_untracked() == Phase::Run(RunPhase::Connecting) {
+                self.show_phase(&run.engine.borrow());
             }
             // Wake for the next answer, or for the engine's own deadline, whichever comes first.
             let wake_at = run.engine.borrow().poll_timeout();
@@ -457,11 +461,7 @@ impl AppState {
             self.say("a request got no readable response: running the CORS doctor");
             self.run_doctor(&run, &report).await;
         }
-        self.phase.set(if cancelled {
-            Phase::Cancelled
-        } else {
-            Phase::Done
-        });
+        self.show_phase(&run.engine.borrow());
         self.say(if cancelled {
             "run cancelled"
         } else {

@@ -5,7 +5,10 @@
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
-use mcp_triage::engine::{Engine, EngineConfig, Era, Mode, Outgoing, RunReport, Step, exit};
+use mcp_triage::engine::{
+    ConsentPolicy, DECLINED_WITHOUT_A_PERSON, Engine, EngineConfig, Era, Mode, Outgoing, RunPhase,
+    RunReport, Step, exit,
+};
 use mcp_triage::exchange::{Exchange, Transport};
 use mcp_triage::redact::Credentials;
 use mcp_triage::{Limits, endpoint};
@@ -453,24 +456,30 @@ pub(crate) fn drive(
             break;
         }
         if poll.send.is_empty() {
-            if engine.awaiting_review()
-                && let Some(plan) = &args.plan
-            {
-                engine
-                    .apply_review(&plan.edits())
-                    .map_err(|e| (exit::USAGE, format!("the plan cannot run: {e}")))?;
-                progress("  running the plan".into());
-                continue;
-            }
-            if engine.awaiting_consent() {
-                if let Some(file) = &args.write_plan {
-                    write_plan(file, engine, secrets)?;
-                    written = true;
+            match engine.phase() {
+                RunPhase::Review if args.plan.is_some() => {
+                    let Some(plan) = &args.plan else { break };
+                    engine
+                        .apply_plan(ConsentPolicy::CommittedPlan, &plan.probes)
+                        .map_err(|e| (exit::USAGE, format!("the plan cannot run: {e}")))?;
+                    progress("  running the plan".into());
+                    continue;
                 }
-                // No plan: only tools declared read-only run; the report says what was skipped.
-                progress("  tools not declared read-only are not called without a plan".into());
-                engine.answer_consent(false);
-                continue;
+                RunPhase::Consent => {
+                    if let Some(file) = &args.write_plan {
+                        write_plan(file, engine, secrets)?;
+                        written = true;
+                    }
+                    // No plan: the policy for a run without a person answers; the report says
+                    // what was skipped.
+                    let policy = ConsentPolicy::Unattended;
+                    if let Some(answer) = policy.answer_without_asking() {
+                        progress(format!("  {DECLINED_WITHOUT_A_PERSON}"));
+                        engine.answer_consent(answer);
+                        continue;
+                    }
+                }
+                _ => {}
             }
             // Every request is handed back before the next poll, so nothing is in flight here:
             // the engine waits for nothing this shell can give.

@@ -6,8 +6,11 @@
 
 mod common;
 
-use mcp_triage::cause::{Cause, Channel, StopReason};
-use mcp_triage::engine::{Engine, EngineConfig, Era, Mode, Outgoing, ProbeEdit, ProbeName, Step};
+use mcp_triage::cause::{Cause, Channel, RunEnd, StopReason};
+use mcp_triage::engine::{
+    ConsentPolicy, Engine, EngineConfig, Era, Mode, Outgoing, PlanEntry, ProbeEdit, ProbeName,
+    RunPhase, Step,
+};
 use mcp_triage::exchange::{Exchange, Response, Vantage};
 use mcp_triage::redact::Secrets;
 use mcp_triage::{Limits, SkipReason};
@@ -1561,4 +1564,156 @@ fn poll_timeout_names_the_run_deadline_so_a_shell_wakes_for_it_without_any_answe
     let woke = engine.poll(at);
     assert!(woke.abort_all, "the deadline, with nothing answered");
     assert_eq!(engine.poll_timeout(), None, "ended");
+}
+
+/// Every distinct phase a run passes through, in order, with `respond` playing the server and
+/// `at_consent` answering the consent step.
+fn phases(mut engine: Engine, at_consent: Option<bool>) -> Vec<RunPhase> {
+    let mut seen = vec![engine.phase()];
+    let note = |p: RunPhase, seen: &mut Vec<RunPhase>| {
+        if seen.last() != Some(&p) {
+            seen.push(p);
+        }
+    };
+    let mut now = 0.0;
+    for _ in 0..50 {
+        if engine.phase() == RunPhase::Consent
+            && let Some(answer) = at_consent
+        {
+            engine.answer_consent(answer);
+            note(engine.phase(), &mut seen);
+        }
+        let poll = engine.poll(now);
+        note(engine.phase(), &mut seen);
+        if poll.done || poll.send.is_empty() {
+            break;
+        }
+        for out in poll.send {
+            let ex = match out.step {
+                Step::ToolsList(_) => unannotated_tools(&out),
+                _ => serve("ts-1.29.0-stateless", "pv2025-06-18", &out),
+            };
+            engine.handle(out.step, ex);
+            note(engine.phase(), &mut seen);
+        }
+        now += 1.0;
+    }
+    seen
+}
+
+#[test]
+fn the_phase_is_the_one_answer_from_the_first_request_to_the_end() {
+    let quick = || Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, true));
+    assert_eq!(
+        phases(quick(), Some(true)),
+        vec![
+            RunPhase::Connecting,
+            RunPhase::Running,
+            RunPhase::Consent,
+            RunPhase::Running,
+            RunPhase::Ended(RunEnd::Complete),
+        ],
+        "a Quick check that asks for consent and gets it"
+    );
+    // Nobody answers: the run waits at the consent step, and says so.
+    assert_eq!(phases(quick(), None).last(), Some(&RunPhase::Consent));
+    // Cancelled while waiting: it ends at once (nothing is in flight at the consent step).
+    let mut engine = quick();
+    let mut sent = Vec::new();
+    until_consent(&mut engine, &mut sent);
+    engine.cancel();
+    assert_eq!(engine.phase(), RunPhase::Ended(RunEnd::Cancelled));
+    // Cancelled with a request in flight: stopping until the shell hands it back.
+    let mut engine = quick();
+    let first = engine.poll(0.0).send;
+    engine.cancel();
+    assert_eq!(engine.phase(), RunPhase::Stopping(RunEnd::Cancelled));
+    for out in first {
+        let ex = exchange(&out, None);
+        engine.handle(out.step, ex);
+    }
+    assert_eq!(engine.phase(), RunPhase::Ended(RunEnd::Cancelled));
+}
+
+#[test]
+fn one_consent_policy_turns_a_plan_into_edits_for_the_page_and_a_committed_plan_alike() {
+    let engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Review, true));
+    let mut engine = until_review(engine, |out, _| unannotated_tools(out));
+    assert_eq!(engine.phase(), RunPhase::Review);
+    let a = engine.plan()[0]
+        .choice
+        .clone()
+        .expect("A names an unknown tool");
+    let row = |probe, tool: Option<&str>, arguments: Option<Value>, skip, opt_in| PlanEntry {
+        probe,
+        skip,
+        tool: tool.map(str::to_string),
+        arguments,
+        opt_in,
+    };
+    let rows = vec![
+        // The call already planned keeps the plan (and its reserved id).
+        row(
+            ProbeName::A,
+            Some(&a.tool),
+            Some(a.arguments.clone()),
+            false,
+            false,
+        ),
+        // No tool named: the plan stands.
+        row(ProbeName::B, None, None, false, false),
+        row(ProbeName::C, Some("anything"), None, true, false),
+        row(ProbeName::D, Some("icp_list"), None, false, true),
+    ];
+    for policy in [ConsentPolicy::Person, ConsentPolicy::CommittedPlan] {
+        assert_eq!(
+            policy.edits(engine.plan(), &rows),
+            vec![
+                (ProbeName::A, ProbeEdit::Keep),
+                (ProbeName::B, ProbeEdit::Keep),
+                (ProbeName::C, ProbeEdit::Skip),
+                (
+                    ProbeName::D,
+                    ProbeEdit::Replace {
+                        tool: "icp_list".into(),
+                        arguments: json!({}),
+                        opt_in: true
+                    }
+                ),
+            ]
+        );
+    }
+    // Only a committed plan speaks for its author; a person ticks for themselves.
+    assert!(ConsentPolicy::CommittedPlan.keeps_file_opt_in());
+    assert!(!ConsentPolicy::Person.keeps_file_opt_in());
+    // Nobody there: proposals are declined; a person is asked.
+    assert_eq!(
+        ConsentPolicy::Unattended.answer_without_asking(),
+        Some(false)
+    );
+    assert_eq!(ConsentPolicy::Person.answer_without_asking(), None);
+    // The same rule decides what may run: a tool not declared read-only without its opt-in is
+    // refused, and nothing changes.
+    let mut refused = rows.clone();
+    refused[3].opt_in = false;
+    let before = engine.plan().clone();
+    let err = engine
+        .apply_plan(ConsentPolicy::Person, &refused)
+        .unwrap_err();
+    assert!(err.contains("tick the opt-in"), "{err}");
+    assert_eq!(engine.plan(), &before);
+    engine
+        .apply_plan(ConsentPolicy::CommittedPlan, &rows)
+        .unwrap();
+    assert_eq!(
+        engine.plan()[0].id,
+        before[0].id,
+        "a kept call keeps its id"
+    );
+    assert_eq!(engine.plan()[2].skipped, Some(SkipReason::SkippedByUser));
+    assert_eq!(
+        engine.plan()[3].choice.as_ref().map(|c| c.tool.as_str()),
+        Some("icp_list")
+    );
+    assert_ne!(engine.phase(), RunPhase::Review, "the run goes on");
 }

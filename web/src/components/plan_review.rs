@@ -3,9 +3,8 @@
 
 use leptos::prelude::*;
 use mcp_triage::ToolRisk;
-use mcp_triage::engine::{PlannedProbe, ProbeEdit, ProbeName};
+use mcp_triage::engine::{ConsentPolicy, PlannedProbe, ProbeName};
 use mcp_triage::plan_file::{self, PlanEntry};
-use serde_json::Value;
 
 use super::visible_text::VisibleText;
 use crate::state::AppState;
@@ -64,71 +63,40 @@ pub fn PlanReview() -> impl IntoView {
             .collect::<Vec<_>>(),
     );
     let tools_for_risk = tools.clone();
-    let run = move |_| {
-        let mut edits = Vec::new();
-        for (probe, tool, args, skip, opt_in, original) in rows.get_value() {
-            if skip.get_untracked() {
-                edits.push((probe, ProbeEdit::Skip));
-                continue;
-            }
-            let arguments: Value = match serde_json::from_str(&args.get_untracked()) {
-                Ok(v) => v,
-                Err(e) => {
-                    error.set(format!(
-                        "Probe {}: the arguments are not valid JSON ({e}).",
-                        probe.as_str()
-                    ));
-                    return;
-                }
-            };
-            let tool = tool.get_untracked();
-            let unchanged = original
-                .choice
-                .as_ref()
-                .is_some_and(|c| c.tool == tool && c.arguments == arguments);
-            if unchanged && original.skipped.is_none() {
-                edits.push((probe, ProbeEdit::Keep));
-            } else {
-                edits.push((
+    // The rows as a plan's entries: what Run sends to the core's consent policy and Save writes.
+    let entries = move || -> Result<Vec<PlanEntry>, String> {
+        rows.get_value()
+            .into_iter()
+            .map(|(probe, tool, args, skip, opt_in, _)| {
+                let name = tool.get_untracked();
+                let (skip, text) = (skip.get_untracked(), args.get_untracked());
+                // A skipped row's arguments are kept when they read, and never block the plan.
+                let arguments = if skip {
+                    serde_json::from_str(&text).ok()
+                } else {
+                    Some(plan_file::arguments_of(probe, &text)?)
+                };
+                Ok(PlanEntry {
                     probe,
-                    ProbeEdit::Replace {
-                        tool,
-                        arguments,
-                        opt_in: opt_in.get_untracked(),
-                    },
-                ));
-            }
-        }
-        match state.continue_after_review(edits) {
-            Ok(()) => error.set(String::new()),
-            Err(e) => error.set(e),
-        }
+                    skip,
+                    tool: (!name.trim().is_empty()).then_some(name),
+                    arguments,
+                    opt_in: opt_in.get_untracked(),
+                })
+            })
+            .collect()
+    };
+    let run = move |_| match entries().and_then(|rows| state.continue_after_review(&rows)) {
+        Ok(()) => error.set(String::new()),
+        Err(e) => error.set(e),
     };
     // plan.json: what the rows say now, as a file (the core writes it, redacting the run's secrets).
-    let save = move |_| {
-        let mut probes = Vec::new();
-        for (probe, tool, args, skip, opt_in, _) in rows.get_value() {
-            let name = tool.get_untracked();
-            let arguments = match serde_json::from_str::<Value>(&args.get_untracked()) {
-                Ok(v) => Some(v),
-                Err(e) => {
-                    error.set(format!(
-                        "Probe {}: the arguments are not valid JSON ({e}).",
-                        probe.as_str()
-                    ));
-                    return;
-                }
-            };
-            probes.push(PlanEntry {
-                probe,
-                skip: skip.get_untracked(),
-                tool: (!name.trim().is_empty()).then_some(name),
-                arguments,
-                opt_in: opt_in.get_untracked(),
-            });
+    let save = move |_| match entries() {
+        Ok(probes) => {
+            let text = plan_file::encode(probes, &state.secrets());
+            super::export_bar::download("plan.json", "application/json", &text);
         }
-        let text = plan_file::encode(probes, &state.secrets());
-        super::export_bar::download("plan.json", "application/json", &text);
+        Err(e) => error.set(e),
     };
     // Loading fills the rows and sends nothing; opt-ins in the file are shown, never ticked for you.
     let loaded = RwSignal::new(String::new());
@@ -172,8 +140,8 @@ pub fn PlanReview() -> impl IntoView {
                 tool.set(entry.tool);
                 args.set(entry.arguments);
                 skip.set(entry.skip);
-                // A file never opts in for the person reading it.
-                opt_in.set(false);
+                // A file never opts in for the person reading it (the core's consent policy).
+                opt_in.set(entry.file_opts_in && ConsentPolicy::Person.keeps_file_opt_in());
             }
             error.set(String::new());
             loaded.set(message);

@@ -2,7 +2,8 @@
 
 use leptos::prelude::*;
 
-use mcp_triage::engine::Progress;
+use mcp_triage::cause::RunEnd;
+use mcp_triage::engine::{Progress, RunPhase};
 
 use crate::state::{AppState, Phase};
 
@@ -10,13 +11,11 @@ use crate::state::{AppState, Phase};
 #[component]
 pub fn RunProgress() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let running = move || matches!(state.phase.get(), Phase::Connecting | Phase::Running);
+    let running = move || matches!(state.phase.get(), Phase::Run(p) if p.is_moving());
     view! {
         <section class="progress" data-testid="progress" aria-label="Progress" aria-live="polite">
             <h2>{move || match state.phase.get() {
-                Phase::Connecting => "Connecting…",
-                Phase::Running => "Running probes…",
-                Phase::Cancelled => "Cancelled",
+                Phase::Run(p) if p.is_moving() || p == RunPhase::Ended(RunEnd::Cancelled) => p.label(),
                 _ => "Run",
             }}</h2>
             // Always in place (disabled when idle), so nothing below it moves when a run ends.

@@ -1,7 +1,10 @@
 //! Consent: the plan of each probe, the edits a person or a plan file may make to it, and the
 //! proposals a person is asked to agree to before a tool that is not declared read-only is called.
+//!
+//! [`ConsentPolicy`] is the one rule for what runs without a person and which plan edits are
+//! allowed: the page's plan review, `--plan` and `--write-plan` all go through it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::run::catalogue::{Choice, SkipReason, ToolInfo, ToolRisk};
@@ -94,3 +97,173 @@ pub(crate) fn planned(probe: ProbeName) -> PlannedProbe {
 /// Why a probe calls what it calls when Review first (or a plan file) chose the call: the mark a
 /// replay reads to make the same edit.
 pub(crate) const CHOSEN_BY_YOU: &str = "chosen by you";
+
+/// What the plan says about one probe.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanEntry {
+    /// Which probe.
+    pub probe: ProbeName,
+    /// Do not send it.
+    #[serde(default)]
+    pub skip: bool,
+    /// The tool to call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// The `arguments` object.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<Value>,
+    /// The author of the plan accepted side effects of this call (the page shows it, unticked).
+    #[serde(default)]
+    pub opt_in: bool,
+}
+
+labelled_enum! {
+    /// Who may agree, in this run, to calling a tool that is not declared read-only.
+    ConsentPolicy {
+        /// A person is there (the page): the consent step waits for their answer, and only their
+        /// own tick opts a call in (a loaded plan file's opt-ins are shown, never ticked for them).
+        Person = "person",
+        /// Nobody is (the command line without a plan, CI): only tools declared read-only are
+        /// called; a proposal is declined.
+        Unattended = "unattended",
+        /// A committed plan file (the command line's `--plan`): its author's consent, so its
+        /// opt-ins stand.
+        CommittedPlan = "committed_plan",
+    }
+}
+
+/// What the consent step gets when nobody is there to answer it.
+pub const DECLINED_WITHOUT_A_PERSON: &str =
+    "tools not declared read-only are not called without a plan";
+
+impl ConsentPolicy {
+    /// The answer to the consent step without asking: `None` when a person answers it, else
+    /// `Some(false)` (proposals are declined; see [`DECLINED_WITHOUT_A_PERSON`]).
+    pub fn answer_without_asking(self) -> Option<bool> {
+        match self {
+            ConsentPolicy::Person => None,
+            ConsentPolicy::Unattended | ConsentPolicy::CommittedPlan => Some(false),
+        }
+    }
+
+    /// Whether a row a plan file opts in stays opted in: only a committed plan speaks for its
+    /// author; a person loading a file ticks for themselves.
+    pub fn keeps_file_opt_in(self) -> bool {
+        self == ConsentPolicy::CommittedPlan
+    }
+
+    /// The edits a plan's rows ask of the planned probes, by one rule for every shell: a skipped row
+    /// skips; a row that names no tool, or the call already planned, keeps the plan; any other row
+    /// replaces the call (its `arguments`, `{}` when absent), with the row's opt-in as this policy
+    /// reads it. Rows come in any order; [`crate::run::engine::Engine::apply_review`] applies them
+    /// in probe order.
+    pub fn edits(
+        self,
+        planned: &[PlannedProbe],
+        rows: &[PlanEntry],
+    ) -> Vec<(ProbeName, ProbeEdit)> {
+        rows.iter()
+            .map(|row| {
+                let arguments = row
+                    .arguments
+                    .clone()
+                    .unwrap_or_else(|| serde_json::json!({}));
+                let tool = row.tool.as_deref().map(str::trim).filter(|t| !t.is_empty());
+                let as_planned = planned
+                    .iter()
+                    .find(|p| p.probe == row.probe)
+                    .is_some_and(|p| {
+                        p.skipped.is_none()
+                            && p.choice.as_ref().is_some_and(|c| {
+                                Some(c.tool.as_str()) == row.tool.as_deref()
+                                    && c.arguments == arguments
+                            })
+                    });
+                let edit = match tool {
+                    _ if row.skip => ProbeEdit::Skip,
+                    None => ProbeEdit::Keep,
+                    Some(_) if as_planned => ProbeEdit::Keep,
+                    Some(_) => ProbeEdit::Replace {
+                        tool: row.tool.clone().unwrap_or_default(),
+                        arguments,
+                        opt_in: row.opt_in,
+                    },
+                };
+                (row.probe, edit)
+            })
+            .collect()
+    }
+}
+
+/// Whether an edit may be made: a tool name of 1 to 128 characters, an arguments object, and the
+/// opt-in where the tool needs it (`needs_opt_in` is [`needs_opt_in`]'s answer for the tool).
+pub(crate) fn allowed(
+    probe: ProbeName,
+    edit: &ProbeEdit,
+    needs_opt_in: impl Fn(&str) -> Option<&'static str>,
+) -> Result<(), String> {
+    let ProbeEdit::Replace {
+        tool,
+        arguments,
+        opt_in,
+    } = edit
+    else {
+        return Ok(());
+    };
+    if tool.trim().is_empty() || tool.len() > 128 {
+        return Err(format!(
+            "probe {}: the tool name must be 1 to 128 characters",
+            probe.as_str()
+        ));
+    }
+    if !arguments.is_object() {
+        return Err(format!(
+            "probe {}: arguments must be a JSON object",
+            probe.as_str()
+        ));
+    }
+    if !opt_in && let Some(why) = needs_opt_in(tool) {
+        return Err(format!(
+            "probe {}: {tool} {why}; tick the opt-in to call it",
+            probe.as_str()
+        ));
+    }
+    Ok(())
+}
+
+/// The one rule for calling a tool the user named: `None` when it may be called without opt-in
+/// (declared read-only, or absent from a catalogue read to its end, which makes the call a test
+/// of an unknown tool), otherwise why it needs the user's opt-in. A tool the run could not see
+/// (the catalogue was cut or failed) is not known to be read-only, so it needs opt-in.
+pub(crate) fn needs_opt_in(
+    tools: &[ToolInfo],
+    catalogue_read_whole: bool,
+    tool: &str,
+) -> Option<&'static str> {
+    match tools.iter().find(|t| t.name == tool) {
+        Some(t) if t.is_safe() => None,
+        Some(_) => Some("is not declared read-only and may have side effects"),
+        None if catalogue_read_whole => None,
+        None => Some(
+            "is not in the part of the catalogue this run could read, so its safety is unknown",
+        ),
+    }
+}
+
+/// What a plan review says under a tool name the user typed that `tools/list` did not list, before
+/// the run (the same rule as [`needs_opt_in`]); `None` for a listed tool or no name.
+pub(crate) fn unlisted_tool_note(
+    tools: &[ToolInfo],
+    catalogue_read_whole: bool,
+    tool: &str,
+) -> Option<&'static str> {
+    if tool.trim().is_empty() || tools.iter().any(|t| t.name == tool) {
+        return None;
+    }
+    Some(if catalogue_read_whole {
+        "not in tools/list: this will test an unknown tool"
+    } else {
+        "not in the part of the catalogue we could read: needs your opt-in"
+    })
+}

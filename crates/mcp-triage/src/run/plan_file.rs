@@ -28,25 +28,7 @@ pub struct PlanFile {
     pub probes: Vec<PlanEntry>,
 }
 
-/// What the plan says about one probe.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlanEntry {
-    /// Which probe.
-    pub probe: ProbeName,
-    /// Do not send it.
-    #[serde(default)]
-    pub skip: bool,
-    /// The tool to call.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool: Option<String>,
-    /// The `arguments` object.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub arguments: Option<Value>,
-    /// The author of the plan accepted side effects of this call (the page shows it, unticked).
-    #[serde(default)]
-    pub opt_in: bool,
-}
+pub use crate::run::consent::PlanEntry;
 
 /// What a loaded plan puts in the Review first form for one probe. A file never opts in for the
 /// person reading it: `opt_in` starts unticked whatever the file says (`file_opts_in` says what it
@@ -66,27 +48,6 @@ pub struct FormRow {
 }
 
 impl PlanFile {
-    /// The Review first edits this plan asks for, for a shell that runs it as committed (the command
-    /// line's `--plan`): a committed plan is its author's consent, so its opt-ins stand.
-    pub fn edits(&self) -> Vec<(ProbeName, crate::run::engine::ProbeEdit)> {
-        use crate::run::engine::ProbeEdit;
-        self.probes
-            .iter()
-            .map(|e| {
-                let edit = match (&e.tool, e.skip) {
-                    (_, true) => ProbeEdit::Skip,
-                    (Some(tool), false) => ProbeEdit::Replace {
-                        tool: tool.clone(),
-                        arguments: e.arguments.clone().unwrap_or_else(|| serde_json::json!({})),
-                        opt_in: e.opt_in,
-                    },
-                    (None, false) => ProbeEdit::Keep,
-                };
-                (e.probe, edit)
-            })
-            .collect()
-    }
-
     /// The form rows this plan fills in, and the message to show: nothing has been sent, and which
     /// probes the file opts in to side effects for (the user ticks those themselves).
     pub fn form_rows(&self) -> (Vec<FormRow>, String) {
@@ -209,6 +170,16 @@ pub fn decode(text: &str) -> Result<PlanFile, PlanProblem> {
         }
     }
     Ok(plan)
+}
+
+/// A plan row's arguments as a person typed them: a JSON value, or why not, naming the probe.
+pub fn arguments_of(probe: ProbeName, text: &str) -> Result<Value, String> {
+    serde_json::from_str(text).map_err(|e| {
+        format!(
+            "Probe {}: the arguments are not valid JSON ({e}).",
+            probe.as_str()
+        )
+    })
 }
 
 /// Writes a plan file. Anything of the run's secrets the user typed into a tool name or arguments

@@ -1,9 +1,9 @@
 //! A JSON-RPC error frame, whatever carried it: the cause from the code, our request, the probe's
 //! intent and the words of `message` and `error.data`.
 
-use super::Builder;
 use super::prose::{self, Text};
 use super::request::RequestFacts;
+use super::verdict::Builder;
 use crate::decode::jsonrpc::{self, ErrorCode};
 use crate::judge::rules::{self, Group, Place};
 use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag};

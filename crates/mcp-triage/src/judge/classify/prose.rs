@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use super::Builder;
 use super::request::RequestFacts;
+use super::verdict::Builder;
 use crate::judge::rules::{self, Group, Match, Place};
 use crate::vocabulary::cause::Channel;
 

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::KNOWN_VERSIONS;
+use super::verdict::KNOWN_VERSIONS;
 use crate::decode::body;
 use crate::decode::jsonrpc::{self, Message};
 use crate::vocabulary::cause::Cause;

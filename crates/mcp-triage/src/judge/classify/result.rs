@@ -2,9 +2,10 @@
 
 use serde_json::Value;
 
+use super::frame;
 use super::prose::{self, Text};
 use super::request::RequestFacts;
-use super::{Builder, Found, frame, pointer_for};
+use super::verdict::{Builder, Found, pointer_for};
 use crate::decode::body::{self, Origin};
 use crate::decode::jsonrpc::{self, Message};
 use crate::judge::rules::{self, Group, Kind, Place};

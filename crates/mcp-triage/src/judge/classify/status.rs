@@ -1,9 +1,10 @@
 //! Answers that are not a JSON-RPC answer on a 2xx: no response at all, a GET stream, and a status
 //! ≥ 300 (the status table, then our request, then the server's words).
 
+use super::frame;
 use super::prose::{self, Text};
 use super::request::{self, RequestFacts};
-use super::{Builder, Found, Verdict, frame, pointer_for};
+use super::verdict::{Builder, Found, Verdict, pointer_for};
 use crate::decode::body::{BodyKind, DecodedBody};
 use crate::decode::jsonrpc::{self, ErrorCode, Message};
 use crate::judge::rules::{self, Group, Place};

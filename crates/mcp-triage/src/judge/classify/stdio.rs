@@ -1,7 +1,8 @@
 //! A stdio exchange: the lines read from stdout instead of a status, headers and a body.
 
 use super::request::RequestFacts;
-use super::{Builder, frame, result, scan, status};
+use super::verdict::{Builder, scan};
+use super::{frame, result, status};
 use crate::decode::body::{self, BodyKind, DecodedBody, Origin};
 use crate::decode::jsonrpc::{self, Message};
 use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag};

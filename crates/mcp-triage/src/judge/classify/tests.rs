@@ -4,6 +4,8 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use super::*;
+use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag};
+use crate::vocabulary::exchange::{BodyEnd, Exchange};
 
 fn exchange(status: u16, ct: &str, body: &str) -> Exchange {
     let doc = serde_json::json!({

@@ -7,7 +7,7 @@
 //! closing DELETE): legacy stateless 3, legacy stateful 4, +1 with auto, 2026-07-28 2.
 //!
 //! One concern a file: `config` (what a run is asked), `state` (the engine and the requests it
-//! builds), `poll` (the loop), `plan` (choices, consent, review, the end), `handle` (what came back),
+//! builds), `poll` (the loop), `plan` (choices, consent, review, the end), `phase` (where the run is), `handle` (what came back),
 //! `record`, `report` and `report_view` (what the run found), `exit` (the command line's statuses).
 //! Files import their siblings by name, never this file; it only gathers what the crate uses.
 //!
@@ -16,6 +16,7 @@
 mod config;
 pub mod exit;
 mod handle;
+mod phase;
 mod plan;
 mod poll;
 mod record;
@@ -24,10 +25,14 @@ mod report_view;
 mod state;
 
 pub(crate) use crate::run::consent::CHOSEN_BY_YOU;
-pub use crate::run::consent::{ConsentRow, PlannedProbe, ProbeEdit, Proposal};
+pub use crate::run::consent::{
+    ConsentPolicy, ConsentRow, DECLINED_WITHOUT_A_PERSON, PlanEntry, PlannedProbe, ProbeEdit,
+    Proposal,
+};
 pub use crate::vocabulary::cause::ProbeName;
 pub use crate::vocabulary::step::{Outgoing, Step};
 pub use config::{DEFAULT_LEGACY, ERA_CHOICES, EngineConfig, Era, MODERN, Mode, Poll, Progress};
+pub use phase::RunPhase;
 pub use record::{Record, resource_metadata_record, resource_metadata_request};
 pub use report::{CardGroups, RunReport};
 pub use state::{Engine, usable_session_id};

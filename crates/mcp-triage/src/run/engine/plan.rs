@@ -6,7 +6,9 @@ use serde_json::json;
 use super::config::Mode;
 use super::state::{CatalogueState, ConsentState, Engine};
 use crate::run::catalogue::{self, Choice, SkipReason, ToolInfo};
-use crate::run::consent::{CHOSEN_BY_YOU, ConsentRow, PlannedProbe, ProbeEdit, Proposal};
+use crate::run::consent::{
+    self, CHOSEN_BY_YOU, ConsentPolicy, ConsentRow, PlanEntry, PlannedProbe, ProbeEdit, Proposal,
+};
 use crate::vocabulary::cause::ProbeName;
 use crate::vocabulary::cause::{Interrupt, RunEnd};
 use crate::vocabulary::step::{Outgoing, Step};
@@ -219,19 +221,9 @@ impl Engine {
         &self.tools
     }
 
-    /// The one rule for calling a tool the user named: `None` when it may be called without opt-in
-    /// (declared read-only, or absent from a catalogue read to its end, which makes the call a test
-    /// of an unknown tool), otherwise why it needs the user's opt-in. A tool the run could not see
-    /// (the catalogue was cut or failed) is not known to be read-only, so it needs opt-in.
+    /// The one rule for calling a tool the user named (see [`consent::needs_opt_in`]).
     pub fn needs_opt_in(&self, tool: &str) -> Option<&'static str> {
-        match self.tools.iter().find(|t| t.name == tool) {
-            Some(t) if t.is_safe() => None,
-            Some(_) => Some("is not declared read-only and may have side effects"),
-            None if self.catalogue_read_whole() => None,
-            None => Some(
-                "is not in the part of the catalogue this run could read, so its safety is unknown",
-            ),
-        }
+        consent::needs_opt_in(&self.tools, self.catalogue_read_whole(), tool)
     }
 
     /// `tools/list` was read to its end: a name not in it is certainly not a tool of the server.
@@ -239,47 +231,23 @@ impl Engine {
         self.catalogue == CatalogueState::Complete
     }
 
-    /// What Review first says under a tool name the user typed that `tools/list` did not list, before
-    /// the run (the same rule as [`Engine::needs_opt_in`]); `None` for a listed tool or no name.
+    /// What Review first says under a tool name the user typed that `tools/list` did not list (see
+    /// [`consent::unlisted_tool_note`]).
     pub fn unlisted_tool_note(&self, tool: &str) -> Option<&'static str> {
-        if tool.trim().is_empty() || self.tools.iter().any(|t| t.name == tool) {
-            return None;
-        }
-        Some(if self.catalogue_read_whole() {
-            "not in tools/list: this will test an unknown tool"
-        } else {
-            "not in the part of the catalogue we could read: needs your opt-in"
-        })
+        consent::unlisted_tool_note(&self.tools, self.catalogue_read_whole(), tool)
+    }
+
+    /// Applies a plan's rows (the page's review form, a committed plan file) as `policy` reads
+    /// them, and lets the run continue: [`ConsentPolicy::edits`], then [`Engine::apply_review`].
+    pub fn apply_plan(&mut self, policy: ConsentPolicy, rows: &[PlanEntry]) -> Result<(), String> {
+        let edits = policy.edits(&self.planned, rows);
+        self.apply_review(&edits)
     }
 
     /// Applies the user's edits (Review first) and lets the run continue.
     pub fn apply_review(&mut self, edits: &[(ProbeName, ProbeEdit)]) -> Result<(), String> {
         for (probe, edit) in edits {
-            if let ProbeEdit::Replace {
-                tool,
-                arguments,
-                opt_in,
-            } = edit
-            {
-                if tool.trim().is_empty() || tool.len() > 128 {
-                    return Err(format!(
-                        "probe {}: the tool name must be 1 to 128 characters",
-                        probe.as_str()
-                    ));
-                }
-                if !arguments.is_object() {
-                    return Err(format!(
-                        "probe {}: arguments must be a JSON object",
-                        probe.as_str()
-                    ));
-                }
-                if !opt_in && let Some(why) = self.needs_opt_in(tool) {
-                    return Err(format!(
-                        "probe {}: {tool} {why}; tick the opt-in to call it",
-                        probe.as_str()
-                    ));
-                }
-            }
+            consent::allowed(*probe, edit, |tool| self.needs_opt_in(tool))?;
         }
         // In probe order, whatever order the edits came in (a plan file lists them as its author
         // wrote them): each change takes the next JSON-RPC id, so the same plan gives the same
