@@ -10,11 +10,12 @@ use mcp_triage::engine::Mode;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::app::{
+use crate::components::target_form::{FormState, TargetForm};
+use crate::form::{FormValues, random_seed, run_config};
+use crate::net::{self, DemoConfig};
+use crate::page::{
     NO_SERVER_SUMMARY, OWN_FORM, SiteHeader, location_hash, reload_on_share_link, replace_fragment,
 };
-use crate::components::target_form::{FormState, FormValues, TargetForm, random_seed, run_config};
-use crate::net::{self, DemoConfig};
 use mcp_triage::engine::Engine;
 
 /// The id of the boot page's root: while it is on the page, the app module waits to be handed over.
@@ -315,25 +316,6 @@ fn mount_app(module: &JsValue, handoff: &Handoff, wave: &js_sys::Array) -> Resul
 /// True while the boot page is on screen (the app module then waits for its handoff).
 pub fn present() -> bool {
     element(BOOT_ROOT).is_some()
-}
-
-/// Mounts the app module: by itself, or with what the boot page handed over (JSON text) and the
-/// requests it sent already (JS objects, see [`net::InFlight::to_js`]).
-pub fn mount_app_module(handed_over: Option<&str>, wave: &JsValue) -> Result<(), String> {
-    let handoff: Option<Handoff> = match handed_over {
-        Some(text) => {
-            Some(serde_json::from_str(text).map_err(|e| format!("unreadable handoff: {e}"))?)
-        }
-        None => None,
-    };
-    let first_wave: Vec<Option<net::InFlight>> = wave
-        .dyn_ref::<js_sys::Array>()
-        .map(|a| a.iter().map(|f| net::InFlight::from_js(&f)).collect())
-        .unwrap_or_default();
-    leptos::mount::mount_to_body(
-        move || view! { <crate::App handoff=handoff first_wave=first_wave /> },
-    );
-    Ok(())
 }
 
 /// Mounts the boot page, then says the page is ready: the form is wired (typing works, and Quick

@@ -3,7 +3,9 @@
 pub mod app;
 pub mod boot;
 pub mod components;
+pub mod form;
 pub mod net;
+pub mod page;
 pub mod state;
 
 pub use app::App;

@@ -16,7 +16,7 @@ use mcp_triage::engine::{
 };
 use mcp_triage::exchange::Exchange;
 
-use crate::components::target_form::{FormValues, run_config};
+use crate::form::{FormValues, run_config};
 use crate::net::{self, Credentials, FlightEvent, Flights};
 
 /// Where the user is: the page's own states around a run, and the run's phase as the engine

@@ -1,6 +1,7 @@
 //! `mcp-triage`: the native command line. `probe` checks a live server over HTTP; `replay` runs the
 //! check again over recorded answers; `classify` reads `mcp-exchange/1` files and prints verdicts.
 
+mod drive;
 mod http;
 mod interrupt;
 mod output;

@@ -1,18 +1,15 @@
 //! `mcp-triage probe URL`: the page's check from a terminal, over the same core. This module reads
-//! the command line, drives the engine (`poll` / `handle` / `poll_timeout`) with the blocking HTTP
-//! shell in `http.rs`, and prints what the core reports. It decides nothing the core could.
+//! the command line and hands the run to its transport: the blocking HTTP shell in `http.rs`, or
+//! `stdio.rs`; both drive the engine through `drive.rs`. It decides nothing the core could.
 
-use std::io::{self, Read, Write};
-use std::time::{Duration, Instant};
+use std::io::{self, Read};
+use std::time::Duration;
 
-use mcp_triage::engine::{
-    ConsentPolicy, DECLINED_WITHOUT_A_PERSON, Engine, EngineConfig, Era, Mode, Outgoing, RunPhase,
-    RunReport, Step, exit,
-};
-use mcp_triage::exchange::{Exchange, Transport};
+use mcp_triage::engine::{Engine, Era, RunReport, exit};
 use mcp_triage::redact::Credentials;
 use mcp_triage::{Limits, endpoint};
 
+use crate::drive::{ProbeArgs, config, drive, endpoint_for, hand_back, render};
 use crate::output::{self, Output};
 use crate::{http, interrupt};
 
@@ -71,24 +68,6 @@ teardown as at the end of a run (a second signal skips its grace periods), and
 every output asked for is still written, saying the run was interrupted.
 
 {EXIT}"#;
-
-pub(crate) struct ProbeArgs {
-    url: String,
-    /// `--stdio -- COMMAND ARGS…`: the server to start (then there is no URL).
-    pub(crate) stdio: Option<Vec<String>>,
-    /// `--secret-env VAR` values: redacted from every output like a token.
-    #[cfg_attr(not(unix), allow(dead_code))]
-    pub(crate) secret_values: Vec<String>,
-    token: Option<String>,
-    secret_headers: Vec<(String, String)>,
-    plain_headers: Vec<(String, String)>,
-    era: Era,
-    seconds: u64,
-    origin: Option<String>,
-    pub(crate) output: Output,
-    plan: Option<mcp_triage::plan_file::PlanFile>,
-    write_plan: Option<String>,
-}
 
 fn split_pair(text: &str, flag: &str) -> Result<(String, String), String> {
     text.split_once('=')
@@ -229,28 +208,6 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
     })
 }
 
-/// The endpoint as the HTTP client will read it (its own URL parser), judged by the core's rules.
-pub(crate) fn endpoint_for(typed: &str, sends_secret: bool) -> Result<endpoint::Endpoint, String> {
-    let normalise = |s: &str| ureq::http::Uri::try_from(s).ok().map(|u| u.to_string());
-    endpoint::parse_endpoint_native(typed, normalise, sends_secret).map_err(|p| p.to_string())
-}
-
-/// The run's randomness (probe A's tool name, the run id): the standard library's per-process random
-/// hash keys (from the operating system), so nothing derived from it tells when or by which process
-/// the run was made.
-fn seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0),
-    );
-    h.write_u32(std::process::id());
-    h.finish()
-}
-
 /// Runs `mcp-triage probe …`; returns the exit status.
 pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
     let args = match parse(args) {
@@ -379,258 +336,6 @@ fn run(
         },
     )?;
     Ok(engine.report())
-}
-
-/// The engine's configuration for this command line (either transport).
-pub(crate) fn config(
-    ep: &endpoint::Endpoint,
-    args: &ProbeArgs,
-    has_token: bool,
-    secrets: mcp_triage::redact::Secrets,
-    limits: &Limits,
-) -> EngineConfig {
-    EngineConfig {
-        endpoint: ep.url.clone(),
-        era: args.era.clone(),
-        mode: if args.plan.is_some() {
-            Mode::Review
-        } else {
-            Mode::Quick
-        },
-        has_token,
-        random: seed(),
-        limits: limits.clone(),
-        client_version: env!("CARGO_PKG_VERSION").into(),
-        secrets,
-        transport: if args.stdio.is_some() {
-            Transport::Stdio
-        } else {
-            Transport::Http
-        },
-    }
-}
-
-/// Hands what happened to a request back to the engine, telling it first of a signal that
-/// interrupted the run (the engine then records the cut request as interrupted).
-pub(crate) fn hand_back(engine: &mut Engine, step: Step, exchange: Exchange) {
-    if let Some(by) = interrupt::caught() {
-        engine.interrupt(by);
-    }
-    engine.handle(step, exchange);
-}
-
-/// One request sent over the shell's transport, its answers handed to the engine (replies to
-/// server requests first, through [`hand_back`]); `run_left` is what the run's time limit leaves
-/// (zero: do not send).
-pub(crate) type Wire<'a> = dyn FnMut(&mut Engine, Outgoing, Option<Duration>) + 'a;
-
-/// Drives the engine to its end over `wire`: the same loop for HTTP and stdio. The plan, the
-/// consent step and the progress lines are handled here; what to send is the engine's.
-pub(crate) fn drive(
-    engine: &mut Engine,
-    args: &ProbeArgs,
-    secrets: &mcp_triage::redact::Secrets,
-    wire: &mut Wire<'_>,
-) -> Result<(), (u8, String)> {
-    let clock = Instant::now();
-    let now = || clock.elapsed().as_secs_f64() * 1000.0;
-    let err = io::stderr();
-    let progress = |line: String| {
-        let _ = writeln!(err.lock(), "{line}");
-    };
-    let mut written = false;
-    let mut said_interrupted = false;
-    loop {
-        if let Some(by) = interrupt::caught() {
-            engine.interrupt(by);
-            if !said_interrupted {
-                said_interrupted = true;
-                progress(format!(
-                    "  {}: stopping the run; what was recorded is still written",
-                    by.signal_name()
-                ));
-            }
-        }
-        let poll = engine.poll(now());
-        if poll.done {
-            break;
-        }
-        if poll.send.is_empty() {
-            match engine.phase() {
-                RunPhase::Review if args.plan.is_some() => {
-                    let Some(plan) = &args.plan else { break };
-                    engine
-                        .apply_plan(ConsentPolicy::CommittedPlan, &plan.probes)
-                        .map_err(|e| (exit::USAGE, format!("the plan cannot run: {e}")))?;
-                    progress("  running the plan".into());
-                    continue;
-                }
-                RunPhase::Consent => {
-                    if let Some(file) = &args.write_plan {
-                        write_plan(file, engine, secrets)?;
-                        written = true;
-                    }
-                    // No plan: the policy for a run without a person answers; the report says
-                    // what was skipped.
-                    let policy = ConsentPolicy::Unattended;
-                    if let Some(answer) = policy.answer_without_asking() {
-                        progress(format!("  {DECLINED_WITHOUT_A_PERSON}"));
-                        engine.answer_consent(answer);
-                        continue;
-                    }
-                }
-                _ => {}
-            }
-            // Every request is handed back before the next poll, so nothing is in flight here:
-            // the engine waits for nothing this shell can give.
-            break;
-        }
-        // One request at a time: answers are the same in any order (the core's guarantee). Each
-        // request gives up when the run's time limit does; what the limit left unsent goes back
-        // to the engine as never sent.
-        for out in poll.send {
-            let run_left = engine
-                .poll_timeout()
-                .map(|at| Duration::from_millis((at - now()).max(0.0) as u64));
-            let step = out.step;
-            // Nothing is sent once the run's time limit passed or a signal came.
-            if run_left != Some(Duration::ZERO) && interrupt::caught().is_none() {
-                progress(format!("→ {}", step.label()));
-            }
-            wire(engine, out, run_left);
-            progress(format!(
-                "← {}: {}",
-                step.label(),
-                progress_word(engine, step)
-            ));
-        }
-    }
-    if let Some(file) = &args.write_plan
-        && !written
-    {
-        write_plan(file, engine, secrets)?;
-    }
-    Ok(())
-}
-
-/// Writes the run's proposed plan (the core's) to `file`, redacting the run's secrets.
-fn write_plan(
-    file: &str,
-    engine: &Engine,
-    secrets: &mcp_triage::redact::Secrets,
-) -> Result<(), (u8, String)> {
-    let text = mcp_triage::plan_file::encode(engine.proposed_plan(), secrets);
-    std::fs::write(file, text).map_err(|e| (exit::LOCAL, format!("cannot write {file}: {e}")))?;
-    let _ = writeln!(
-        io::stderr(),
-        "  wrote the proposed plan to {file}: read it; set \"opt_in\": true where you agree to call a tool that is not declared read-only"
-    );
-    Ok(())
-}
-
-fn progress_word(engine: &Engine, step: mcp_triage::engine::Step) -> String {
-    use mcp_triage::engine::Progress;
-    match engine.progress_of(step) {
-        Progress::Done(s) => s,
-        Progress::TimedOut => "timed out".into(),
-        Progress::Aborted => "aborted".into(),
-        Progress::Sending | Progress::Streaming => "in flight".into(),
-    }
-}
-
-/// The terminal report: what the page's summary and cards say, as text (no colour), the endpoint's
-/// path and query hidden unless `include_path` (as in every other form).
-pub(crate) fn render(report: &RunReport, ep: &endpoint::Endpoint, include_path: bool) -> String {
-    let text = render_all(report, ep);
-    if include_path {
-        text
-    } else {
-        mcp_triage::export::Scrub::new(ep).apply(&text)
-    }
-}
-
-/// Lines of a stdio server's stderr tail the text report shows (the JSON report holds all of it).
-const STDERR_LINES_SHOWN: usize = 8;
-
-fn render_all(report: &RunReport, ep: &endpoint::Endpoint) -> String {
-    let mut out = String::new();
-    out.push_str(&format!("MCP Triage — {}\n\n", ep.url));
-    out.push_str(&format!("{}\n\n", report.headline));
-    out.push_str(&format!(
-        "Distinguishability by structure alone: {}\n",
-        mcp_triage::score_text(report.summary.score, Some(report.summary.judged))
-    ));
-    out.push_str(&format!(
-        "Server: {} · protocol {}{}\n\n",
-        report
-            .server_text()
-            .unwrap_or_else(|| "unknown server".into()),
-        report.protocol_text(),
-        report
-            .rounds_text()
-            .map(|r| format!(" · {r}"))
-            .unwrap_or_default()
-    ));
-    let groups = report.card_groups();
-    for r in groups
-        .connect_failed
-        .iter()
-        .chain(&groups.probes)
-        .chain(&groups.checks)
-    {
-        let a = &r.assessment;
-        let v = &a.verdict;
-        out.push_str(&format!("{}\n", r.step.title()));
-        out.push_str(&format!("  {}\n", v.outcome_line()));
-        for e in v.evidence.iter().take(3) {
-            out.push_str(&format!("  evidence: {}\n", e.fact));
-        }
-        let flags: Vec<&str> = v
-            .flags
-            .iter()
-            .filter(|f| !f.once_per_run())
-            .map(|f| f.as_str())
-            .collect();
-        if !flags.is_empty() {
-            out.push_str(&format!("  flags: {}\n", flags.join(", ")));
-        }
-        match r.exchange.stop_reason() {
-            Some(why) => out.push_str(&format!("  {}\n", why.not_answered())),
-            None => out.push_str(&format!(
-                "  agent: {} — {}\n  server: {}\n",
-                a.advice.action.as_str().replace('_', " "),
-                a.advice.agent,
-                a.advice.server
-            )),
-        }
-        if let Some(s) = &a.spec {
-            out.push_str(&format!(
-                "  spec {}: {} — {}\n",
-                s.version, s.conformance, s.reason
-            ));
-        }
-        if let Some(tail) = r
-            .exchange
-            .stdio
-            .as_ref()
-            .and_then(|io| io.stderr_tail.as_ref())
-        {
-            out.push_str("  stderr (its last lines):\n");
-            let lines: Vec<&str> = tail.lines().collect();
-            for line in &lines[lines.len().saturating_sub(STDERR_LINES_SHOWN)..] {
-                out.push_str(&format!("    | {line}\n"));
-            }
-        }
-        out.push('\n');
-    }
-    for line in report.probes.iter().filter_map(|p| p.skip_line()) {
-        out.push_str(&format!("{line}\n"));
-    }
-
-    for n in &report.notes {
-        out.push_str(&format!("note: {n}\n"));
-    }
-    out
 }
 
 #[cfg(test)]

@@ -187,7 +187,7 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
     let recorded = &replayed.report.endpoint;
     let parsed = match mcp_triage::endpoint::Endpoint::recorded_stdio(recorded) {
         Some(stdio) => Ok(stdio),
-        None => crate::probe::endpoint_for(replay::openable_endpoint(recorded), false),
+        None => crate::drive::endpoint_for(replay::openable_endpoint(recorded), false),
     };
     let ep = match parsed {
         Ok(e) => e,
@@ -199,5 +199,5 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
             return exit::USAGE;
         }
     };
-    output.emit(&replayed.report, &ep, &secrets, crate::probe::render)
+    output.emit(&replayed.report, &ep, &secrets, crate::drive::render)
 }

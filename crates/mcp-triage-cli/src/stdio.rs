@@ -21,8 +21,8 @@ use mcp_triage::limits::Limits;
 use mcp_triage::redact::Secrets;
 use mcp_triage::stdio::{Ending, Heard, Line, LineSplitter, StderrTail, Waiting};
 
+use crate::drive::{self, ProbeArgs};
 use crate::interrupt::{self, WakeGuard};
-use crate::probe::{self, ProbeArgs};
 
 /// How long a server may take to exit after its stdin closes, before its group is terminated.
 const GRACE: Duration = Duration::from_secs(2);
@@ -374,14 +374,14 @@ pub(crate) fn probe(args: &ProbeArgs, limits: &Limits) -> u8 {
             return exit::UNREACHABLE;
         }
     };
-    let mut engine = Engine::new(probe::config(&ep, args, false, secrets.clone(), limits));
-    let result = probe::drive(&mut engine, args, &secrets, &mut |engine, out, run_left| {
+    let mut engine = Engine::new(drive::config(&ep, args, false, secrets.clone(), limits));
+    let result = drive::drive(&mut engine, args, &secrets, &mut |engine, out, run_left| {
         let mut replies = Vec::new();
         let ex = server.exchange(engine, &out, limits, run_left, &mut replies);
         for (step, reply) in replies {
-            probe::hand_back(engine, step, reply);
+            drive::hand_back(engine, step, reply);
         }
-        probe::hand_back(engine, out.step, ex);
+        drive::hand_back(engine, out.step, ex);
     });
     server.stop();
     if let Err((code, msg)) = result {
@@ -389,5 +389,5 @@ pub(crate) fn probe(args: &ProbeArgs, limits: &Limits) -> u8 {
         return code;
     }
     let report = engine.report();
-    args.output.emit(&report, &ep, &secrets, probe::render)
+    args.output.emit(&report, &ep, &secrets, drive::render)
 }

@@ -6,42 +6,14 @@
 use crate::net::parse_endpoint;
 use leptos::prelude::*;
 use mcp_triage::Limits;
-use mcp_triage::endpoint::{Endpoint, check_token};
-use mcp_triage::engine::{ERA_CHOICES, EngineConfig, Era, Mode};
-use serde::{Deserialize, Serialize};
+use mcp_triage::endpoint::check_token;
+use mcp_triage::engine::{ERA_CHOICES, Mode};
 
-use crate::net::{Credentials, DemoConfig};
+use crate::form::{FormValues, header_problem};
+use crate::net::DemoConfig;
 
 /// One extra header being edited: a stable key, its name, its value, and whether it is a secret.
 type ExtraHeader = (usize, RwSignal<String>, RwSignal<String>, RwSignal<bool>);
-
-/// What the form holds, as plain values: what a start runs with, and what the boot page hands to
-/// the app module (in memory, never stored).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FormValues {
-    /// The endpoint as typed.
-    pub endpoint: String,
-    /// The bearer token as typed.
-    pub token: String,
-    /// A value of [`ERA_CHOICES`].
-    pub era: String,
-    /// The run's time limit as typed.
-    pub run_seconds: String,
-    /// Extra headers: name, value, secret.
-    pub extras: Vec<(String, String, bool)>,
-}
-
-impl Default for FormValues {
-    fn default() -> FormValues {
-        FormValues {
-            endpoint: String::new(),
-            token: String::new(),
-            era: ERA_CHOICES[0].0.to_string(),
-            run_seconds: mcp_triage::limits::RUN_SECONDS.2.to_string(),
-            extras: Vec::new(),
-        }
-    }
-}
 
 /// The form's signals, held by the form's owner.
 #[derive(Clone, Copy)]
@@ -105,82 +77,6 @@ impl FormState {
                 .collect(),
         }
     }
-}
-
-/// A run's random seed (request ids, probe arguments), drawn once per start.
-pub fn random_seed() -> u64 {
-    (js_sys::Math::random() * (u64::MAX as f64)) as u64
-}
-
-/// The limits with a test's shorter ones (`globalThis.mcpTriageTestLimits`, which only a test's
-/// init script sets: see [`Limits::with_test_overrides`]); a value the core refuses is reported on
-/// the console, where the browser tests fail on it, and the limits stay as they were.
-fn test_limits(limits: Limits) -> Limits {
-    let global = js_sys::global();
-    let name = wasm_bindgen::JsValue::from_str(mcp_triage::limits::TEST_LIMITS_GLOBAL);
-    let Some(text) = js_sys::Reflect::get(&global, &name)
-        .ok()
-        .and_then(|v| v.as_string())
-    else {
-        return limits;
-    };
-    match limits.clone().with_test_overrides(&text) {
-        Ok(shorter) => shorter,
-        Err(e) => {
-            web_sys::console::error_1(&e.into());
-            limits
-        }
-    }
-}
-
-/// What a start runs with: the endpoint, the engine's configuration and the credentials, from the
-/// form's values and a seed; `None` when the values do not pass the form's checks. The same values
-/// and seed give the same run, so the boot page and the app build it alike.
-pub fn run_config(
-    mode: Mode,
-    form: &FormValues,
-    random: u64,
-) -> Option<(Endpoint, EngineConfig, Credentials)> {
-    let ep = parse_endpoint(&form.endpoint).ok()?;
-    let secs = mcp_triage::limits::parse_run_seconds(&form.run_seconds).ok()?;
-    let max = Limits::default().max_token_bytes;
-    if check_token(&form.token, max).is_err()
-        || form
-            .extras
-            .iter()
-            .any(|(n, v, secret)| header_problem(n, v, *secret).is_some())
-    {
-        return None;
-    }
-    let (extra, plain): (Vec<_>, Vec<_>) = form
-        .extras
-        .iter()
-        .map(|(n, v, secret)| ((n.trim().to_string(), v.clone()), *secret))
-        .partition(|(_, secret)| *secret);
-    let strip = |v: Vec<((String, String), bool)>| v.into_iter().map(|(h, _)| h).collect();
-    let creds = Credentials::new(form.token.clone(), strip(extra), strip(plain));
-    let cfg = EngineConfig {
-        endpoint: ep.url.clone(),
-        era: Era::parse(&form.era).unwrap_or_else(Era::default_choice),
-        mode,
-        has_token: creds.has_token(),
-        random,
-        limits: test_limits(Limits::with_run_seconds(secs)),
-        client_version: env!("CARGO_PKG_VERSION").into(),
-        secrets: creds.secrets(),
-        transport: mcp_triage::exchange::Transport::Http,
-    };
-    Some((ep, cfg, creds))
-}
-
-/// Checks an extra header (the core's rule, with the run's size cap); `None` when fine.
-pub fn header_problem(name: &str, value: &str, secret: bool) -> Option<String> {
-    mcp_triage::endpoint::extra_header_problem(
-        name,
-        value,
-        secret,
-        Limits::default().max_token_bytes,
-    )
 }
 
 /// Endpoint, token, era; validation messages inline.

@@ -514,7 +514,7 @@ fn record_case(r: &crate::run::engine::Record) -> (CaseEnd, String) {
         return (CaseEnd::Skipped(why.not_answered()), out);
     }
     match &a.spec {
-        Some(s) if s.conformance == crate::Conformance::Deviates => (
+        Some(s) if s.conformance == crate::judge::spec::Conformance::Deviates => (
             CaseEnd::Failure(format!(
                 "deviates from {}: {} ({})",
                 s.version, s.reason, s.link
