@@ -21,6 +21,8 @@
 //! The modules below are the public surface: what the shells (page, CLI) and the packages call.
 //! Everything else is private to the crate.
 
+#![warn(unnameable_types)]
+
 /// One table → an enum's variants, its stable snake_case identifiers (serde and `as_str` agree),
 /// parsing and `Display`: every identifier other tools read is spelled once.
 macro_rules! labelled_enum {
@@ -70,11 +72,13 @@ mod secrets;
 pub mod testing;
 mod vocabulary;
 
+pub use decode::body::BodyKind;
+pub use decode::challenge::Challenge;
 pub use decode::reader::{Next, ReadEvent, ReadFailure, RequestReader, head_deadline_ms};
 pub use judge::assess::{Assessment, assess};
 pub use judge::classify::{Options, Verdict, classify};
 pub use judge::spec::{Conformance, Probe, SpecVerdict};
-pub use judge::summary::{score_text, summarize};
+pub use judge::summary::{Pair, RunSummary, score_text, summarize};
 pub use run::catalogue::{SkipReason, ToolRisk};
 pub use vocabulary::cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};
 pub use vocabulary::exchange::{Exchange, ExchangeError, Request, Response};
@@ -82,67 +86,97 @@ pub use vocabulary::limits::Limits;
 
 /// What to tell an agent: the advice table, apart from detection.
 pub mod advice {
-    pub use crate::judge::advice::*;
+    pub use crate::judge::advice::{Advice, AgentAction, Party, fitted, for_cause, for_flag};
 }
 
 /// The vocabulary of a verdict and of how a run ended.
 pub mod cause {
-    pub use crate::vocabulary::cause::*;
+    pub use crate::vocabulary::cause::{
+        Cause, Channel, DecidedBy, Evidence, EvidenceKind, Flag, Interrupt, RunEnd, StopReason,
+    };
 }
 
 /// The CORS doctor: what a browser's preflight would say, and why.
 pub mod cors {
-    pub use crate::run::cors::*;
+    pub use crate::run::cors::{DiagOutcome, DiagRequest, Diagnosis, Doctor, Snippet};
 }
 
 /// The endpoint a user names (HTTP URL or stdio command), checked.
 pub mod endpoint {
-    pub use crate::run::endpoint::*;
+    pub use crate::run::endpoint::{
+        Endpoint, EndpointProblem, TokenProblem, check_header_value, check_token,
+        extra_header_problem, parse_endpoint, parse_endpoint_native, parse_endpoint_with,
+    };
 }
 
 /// The run: configuration, steps, the engine, its records and report, and the exit codes.
 pub mod engine {
-    pub use crate::run::engine::*;
+    pub use crate::run::engine::{
+        CardGroups, Choice, ConsentPolicy, ConsentRow, DECLINED_WITHOUT_A_PERSON, ERA_CHOICES,
+        Engine, EngineConfig, Era, Mode, Outgoing, PlanEntry, PlannedProbe, Poll, ProbeEdit,
+        ProbeName, Progress, Proposal, Record, RunPhase, RunReport, Step, ToolInfo, exit,
+        resource_metadata_record, resource_metadata_request,
+    };
 }
 
 /// The `mcp-exchange/1` record.
 pub mod exchange {
-    pub use crate::vocabulary::exchange::*;
+    pub use crate::vocabulary::exchange::{
+        BodyEnd, Exchange, ExchangeError, FORMAT, ProcessExit, Request, Response, StdioCapture,
+        Transport, TransportError, Vantage,
+    };
 }
 
 /// The JSON report, Markdown and JUnit.
 pub mod export {
-    pub use crate::output::export::*;
+    pub use crate::output::export::{
+        REPORT_FORMAT, Scrub, curl, header_env_name, junit, markdown, report_json,
+        report_json_with_share,
+    };
 }
 
 /// Limits on everything that comes from outside.
 pub mod limits {
-    pub use crate::vocabulary::limits::*;
+    pub use crate::vocabulary::limits::{
+        Limits, MAX_EXTRA_HEADERS, RUN_SECONDS, TEST_LIMITS_ENV, TEST_LIMITS_GLOBAL,
+        parse_run_seconds,
+    };
 }
 
 /// Plan files: `--write-plan` and `--plan`.
 pub mod plan_file {
-    pub use crate::run::plan_file::*;
+    pub use crate::run::plan_file::{
+        FormRow, MAX_PLAN_BYTES, PLAN_FORMAT, PlanEntry, PlanFile, PlanProblem, arguments_of,
+        decode, encode,
+    };
 }
 
 /// Credentials and redaction.
 pub mod redact {
-    pub use crate::secrets::redact::*;
+    pub use crate::secrets::redact::{Credentials, Secrets, redact, redact_exchange};
 }
 
 /// Replays of recordings, reports and pastes.
 pub mod replay {
-    pub use crate::output::replay::*;
+    pub use crate::output::replay::{
+        MAX_CAPTURES, MixedRuns, OneRun, Pasted, RecordedPlan, Recording, ReplayProblem, Replayed,
+        RunGroup, from_paste, openable_endpoint, read_captures, replay, replay_recording,
+    };
 }
 
 /// Share links.
 pub mod share {
-    pub use crate::output::share::*;
+    pub use crate::output::share::{
+        BuildOptions, Built, Link, LinkOutcome, MAX_LINK, NO_ACTION, ResultShape, Share,
+        ShareError, ShareRow, VERSION, build, decode, encode, fit, make_link, redact_payload,
+    };
 }
 
 /// The stdio transport's lines and endings.
 pub mod stdio {
-    pub use crate::decode::stdio::*;
+    pub use crate::decode::stdio::{
+        Ending, Heard, Line, LineSplitter, StderrTail, Waiting, endpoint_of,
+    };
 }
 
 #[cfg(all(test, target_arch = "wasm32"))]

@@ -4,8 +4,9 @@
 // Test code: a panic is a failed test, not a crash on network data.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use mcp_triage::redact::{Secrets, encodings};
+use mcp_triage::redact::Secrets;
 use mcp_triage::share::{self, Share, ShareRow};
+use mcp_triage::testing::encodings;
 
 mod common;
 

@@ -21,13 +21,13 @@ use crate::vocabulary::limits::Limits;
 use crate::vocabulary::step::Outgoing;
 
 /// Bytes of stderr kept for the record (its end).
-pub const STDERR_TAIL_BYTES: usize = 2048;
+pub(crate) const STDERR_TAIL_BYTES: usize = 2048;
 /// Characters of a program name shown.
 const MAX_PROGRAM_CHARS: usize = 64;
 
 /// The name an output shows for `command`: its last path component, visible characters only,
 /// capped. Never its arguments or environment (they carry keys as often as URLs do).
-pub fn program_name(command: &str) -> String {
+pub(crate) fn program_name(command: &str) -> String {
     let base = command.rsplit(['/', '\\']).next().unwrap_or(command);
     let name: String = base
         .chars()
@@ -276,7 +276,7 @@ const UNKNOWN_EXIT: ProcessExit = ProcessExit {
     signal: None,
 };
 
-/// The last [`STDERR_TAIL_BYTES`] of stderr.
+/// The last `STDERR_TAIL_BYTES` of stderr.
 #[derive(Debug, Default)]
 pub struct StderrTail {
     buf: Vec<u8>,

@@ -76,7 +76,7 @@ macro_rules! row {
 }
 
 /// One row per cause, in the order of [`Cause::ALL`].
-pub const ADVICE: &[Advice] = &[
+pub(crate) const ADVICE: &[Advice] = &[
     row!(
         UnknownTool,
         PickAnotherTool,
@@ -521,7 +521,7 @@ pub fn for_flag(flag: Flag) -> &'static str {
 }
 
 /// The full URL of a spec section for a version.
-pub fn spec_url(version: &str, section: &str) -> String {
+pub(crate) fn spec_url(version: &str, section: &str) -> String {
     let section = if version == "2026-07-28" {
         section.replace("basic/transports#", "basic/transports/streamable-http#")
     } else {

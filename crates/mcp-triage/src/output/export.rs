@@ -132,7 +132,7 @@ impl Scrub {
 }
 
 /// Hides the endpoint's path and query in every string of `value`.
-pub fn scrub_endpoint(value: &mut Value, endpoint: &Endpoint) {
+pub(crate) fn scrub_endpoint(value: &mut Value, endpoint: &Endpoint) {
     Scrub::new(endpoint).walk(value);
 }
 

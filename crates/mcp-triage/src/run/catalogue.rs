@@ -27,7 +27,7 @@ pub struct ToolInfo {
 
 impl ToolInfo {
     /// Declared read-only: the only tools probes may call without the user's opt-in. A name longer
-    /// than [`MAX_TOOL_NAME_CHARS`](crate::vocabulary::limits::MAX_TOOL_NAME_CHARS) is never picked.
+    /// than `MAX_TOOL_NAME_CHARS` is never picked.
     pub fn is_safe(&self) -> bool {
         self.read_only == Some(true)
             && self.name.len() <= crate::vocabulary::limits::MAX_TOOL_NAME_CHARS
@@ -276,7 +276,7 @@ fn split_lower(text: &str, keep: impl Fn(char) -> bool) -> Vec<String> {
 }
 
 impl ToolInfo {
-    /// Its name or description suggests sensitive output ([`SENSITIVE_OUTPUT_WORDS`], or a plural).
+    /// Its name or description suggests sensitive output (`SENSITIVE_OUTPUT_WORDS`, or a plural).
     pub fn suggests_sensitive_output(&self) -> bool {
         words(&self.name)
             .into_iter()

@@ -9,7 +9,7 @@ use crate::vocabulary::header;
 use crate::vocabulary::limits::MAX_EXTRA_HEADERS;
 
 /// Request headers MCP clients send and servers must allow.
-pub const ALLOW_HEADERS: &[&str] = &[
+pub(crate) const ALLOW_HEADERS: &[&str] = &[
     "Authorization",
     "Content-Type",
     "Accept",
@@ -21,7 +21,7 @@ pub const ALLOW_HEADERS: &[&str] = &[
 ];
 
 /// Response headers a browser client must be able to read.
-pub const EXPOSE_HEADERS: &[&str] = &[
+pub(crate) const EXPOSE_HEADERS: &[&str] = &[
     header::SESSION_ID,
     header::PROTOCOL_VERSION,
     "WWW-Authenticate",
@@ -58,7 +58,7 @@ pub enum DiagOutcome {
 /// The ordered plan; run it in order and stop at the first rejection. `extra_headers` are the names
 /// of the headers the user added (at most [`MAX_EXTRA_HEADERS`] are preflighted, one step each, so
 /// the finding can name the one the server does not allow).
-pub fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
+pub(crate) fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
     let body = r#"{"jsonrpc":"2.0","id":"mcp-triage-diagnosis","method":"ping"}"#.to_string();
     let json = |extra: &[(&str, &str)]| {
         let mut h = vec![
@@ -253,7 +253,7 @@ impl Doctor {
 }
 
 /// Concludes from the outcomes of [`plan`] (in order, possibly cut after the first rejection).
-pub fn diagnose(
+pub(crate) fn diagnose(
     page_origin: &str,
     endpoint: &Endpoint,
     results: &[(DiagRequest, DiagOutcome)],

@@ -295,7 +295,7 @@ pub enum TokenProblem {
     TooLong { max: usize },
     /// The `Bearer ` prefix was pasted too.
     HasBearerPrefix,
-    /// A secret shorter than [`MIN_SECRET_RUN`]: redaction could not tell it from ordinary text.
+    /// A secret shorter than `MIN_SECRET_RUN`: redaction could not tell it from ordinary text.
     TooShort { min: usize },
 }
 
@@ -333,7 +333,7 @@ pub fn check_token(token: &str, max_bytes: usize) -> Result<(), TokenProblem> {
 }
 
 /// Checks an extra header a user adds (name, value, secret or plain); `None` when it may be sent.
-/// A header the run sets itself ([`crate::vocabulary::header::SET_BY_THE_RUN`]) may not be replaced.
+/// A header the run sets itself (`crate::vocabulary::header::SET_BY_THE_RUN`) may not be replaced.
 pub fn extra_header_problem(
     name: &str,
     value: &str,
@@ -362,7 +362,7 @@ pub fn extra_header_problem(
 }
 
 /// Checks a header value we will send: a secret one (the token, a secret extra header) must be at
-/// least [`MIN_SECRET_RUN`] characters; a plain one (`X-Tenant: acme`) may be short. Empty is fine.
+/// least `MIN_SECRET_RUN` characters; a plain one (`X-Tenant: acme`) may be short. Empty is fine.
 pub fn check_header_value(token: &str, max_bytes: usize, secret: bool) -> Result<(), TokenProblem> {
     if token.contains(['\r', '\n']) {
         return Err(TokenProblem::LineBreak);

@@ -16,7 +16,7 @@ pub const PLAN_FORMAT: &str = "mcp-triage-plan/1";
 /// The largest plan file read (checked before parsing).
 pub const MAX_PLAN_BYTES: usize = 64 * 1024;
 /// The deepest nesting of arguments a plan may hold.
-pub const MAX_ARGUMENT_DEPTH: usize = 16;
+pub(crate) const MAX_ARGUMENT_DEPTH: usize = 16;
 
 /// A plan file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -36,3 +36,8 @@ pub fn exchanges_of_paste(
 ) -> Result<Vec<crate::vocabulary::exchange::Exchange>, String> {
     crate::output::replay::exchanges_of_paste(capture, request_body)
 }
+
+/// Every form of `secret` redaction looks for (the share tests check none survives a link).
+pub fn encodings(secret: &str) -> Vec<String> {
+    crate::secrets::redact::encodings(secret)
+}

@@ -364,7 +364,7 @@ impl Exchange {
 }
 
 /// Finds the first header with this name, ignoring ASCII case.
-pub fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+pub(crate) fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
     headers
         .iter()
         .find(|(k, _)| k.eq_ignore_ascii_case(name))
@@ -414,7 +414,7 @@ impl Response {
 }
 
 /// Decodes standard base64 (with or without padding, no whitespace); `None` when invalid.
-pub fn decode_base64(text: &str) -> Option<Vec<u8>> {
+pub(crate) fn decode_base64(text: &str) -> Option<Vec<u8>> {
     fn value(c: u8) -> Option<u32> {
         match c {
             b'A'..=b'Z' => Some(u32::from(c - b'A')),
@@ -476,7 +476,11 @@ mod tests {
 
 /// Builds an exchange from a raw HTTP response as pasted (status line, headers, blank line, body) and
 /// the request body that was sent. For servers a browser cannot reach (no CORS): paste what curl saw.
-pub fn from_raw_http(response: &str, request_body: &str, url: &str) -> Result<Exchange, String> {
+pub(crate) fn from_raw_http(
+    response: &str,
+    request_body: &str,
+    url: &str,
+) -> Result<Exchange, String> {
     let text = response.trim_start();
     let (head, body) = match text.find("\r\n\r\n") {
         Some(i) => (&text[..i], &text[i + 4..]),

@@ -2,11 +2,11 @@
 
 /// The shortest secret a run accepts (token and secret headers), and the shortest run of a secret
 /// form that redaction removes: any 8 consecutive characters of a secret, in any encoding, are a leak.
-pub const MIN_SECRET_RUN: usize = 8;
+pub(crate) const MIN_SECRET_RUN: usize = 8;
 
 /// The longest tool name a probe picks or a rule searches for: a longer one is never called and
 /// never looked for in text (searching a 100 KB name in MBs of text is how a server stalls a page).
-pub const MAX_TOOL_NAME_CHARS: usize = 128;
+pub(crate) const MAX_TOOL_NAME_CHARS: usize = 128;
 
 /// The most extra request headers a run sends (the form offers no more; the CORS doctor preflights
 /// each one, so this also bounds its requests at six plus this many).

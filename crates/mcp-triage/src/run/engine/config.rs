@@ -7,9 +7,9 @@ use crate::vocabulary::limits::Limits;
 use crate::vocabulary::step::Outgoing;
 
 /// The version a legacy connection asks for by default.
-pub const DEFAULT_LEGACY: &str = "2025-11-25";
+pub(crate) const DEFAULT_LEGACY: &str = "2025-11-25";
 /// The stateless era.
-pub const MODERN: &str = "2026-07-28";
+pub(crate) const MODERN: &str = "2026-07-28";
 
 /// Which protocol era to speak.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -87,7 +87,7 @@ pub struct EngineConfig {
     pub limits: Limits,
     /// This tool's version, sent as clientInfo.
     pub client_version: String,
-    /// The run's secrets: every exchange is redacted with them the moment [`Engine::handle`] gets it.
+    /// The run's secrets: every exchange is redacted with them the moment [`Engine::handle`](super::state::Engine::handle) gets it.
     pub secrets: crate::secrets::redact::Secrets,
     /// Streamable HTTP, or a child process over stdio (then there are no headers, no token, no
     /// GET stream and no session to close: only the JSON-RPC lines).

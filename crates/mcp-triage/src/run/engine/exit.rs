@@ -70,10 +70,10 @@ pub fn table_text() -> String {
 }
 
 impl RunReport {
-    /// The exit status of this run for the command line, by [`exit::TABLE`]'s precedence: the
-    /// signal that interrupted it, else [`exit::LOCAL`] when `local_failure` (an output could not
-    /// be made or written), else the lowest that applies of [`exit::UNREACHABLE`],
-    /// [`exit::PROBE_NOT_RUN`] and [`exit::BELOW_FAIL_UNDER`], else [`exit::OK`].
+    /// The exit status of this run for the command line, by [`TABLE`]'s precedence: the
+    /// signal that interrupted it, else [`LOCAL`] when `local_failure` (an output could not
+    /// be made or written), else the lowest that applies of [`UNREACHABLE`],
+    /// [`PROBE_NOT_RUN`] and [`BELOW_FAIL_UNDER`], else [`OK`].
     pub fn exit_status(&self, fail_under: Option<u8>, local_failure: bool) -> u8 {
         if let Some(by) = self.interrupted_by {
             return of_interrupt(by);

@@ -24,6 +24,7 @@ mod report;
 mod report_view;
 mod state;
 
+pub use crate::run::catalogue::{Choice, ToolInfo};
 pub(crate) use crate::run::consent::CHOSEN_BY_YOU;
 pub use crate::run::consent::{
     ConsentPolicy, ConsentRow, DECLINED_WITHOUT_A_PERSON, PlanEntry, PlannedProbe, ProbeEdit,
@@ -31,8 +32,9 @@ pub use crate::run::consent::{
 };
 pub use crate::vocabulary::cause::ProbeName;
 pub use crate::vocabulary::step::{Outgoing, Step};
-pub use config::{DEFAULT_LEGACY, ERA_CHOICES, EngineConfig, Era, MODERN, Mode, Poll, Progress};
+pub(crate) use config::MODERN;
+pub use config::{ERA_CHOICES, EngineConfig, Era, Mode, Poll, Progress};
 pub use phase::RunPhase;
 pub use record::{Record, resource_metadata_record, resource_metadata_request};
 pub use report::{CardGroups, RunReport};
-pub use state::{Engine, usable_session_id};
+pub use state::Engine;

@@ -221,7 +221,7 @@ impl Engine {
         &self.tools
     }
 
-    /// The one rule for calling a tool the user named (see [`consent::needs_opt_in`]).
+    /// The one rule for calling a tool the user named (see `consent::needs_opt_in`).
     pub fn needs_opt_in(&self, tool: &str) -> Option<&'static str> {
         consent::needs_opt_in(&self.tools, self.catalogue_read_whole(), tool)
     }
@@ -232,7 +232,7 @@ impl Engine {
     }
 
     /// What Review first says under a tool name the user typed that `tools/list` did not list (see
-    /// [`consent::unlisted_tool_note`]).
+    /// `consent::unlisted_tool_note`).
     pub fn unlisted_tool_note(&self, tool: &str) -> Option<&'static str> {
         consent::unlisted_tool_note(&self.tools, self.catalogue_read_whole(), tool)
     }

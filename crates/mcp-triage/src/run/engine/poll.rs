@@ -12,7 +12,7 @@ use crate::vocabulary::step::{Outgoing, Step};
 impl Engine {
     /// When the shell must call [`Engine::poll`] again even if nothing arrives: the run's
     /// deadline (on the shell's clock, once the run has started and until it has ended). A shell
-    /// arms one timer for it, as for a request's [`crate::decode::reader::RequestClock`].
+    /// arms one timer for it, as for a request's `crate::decode::reader::RequestClock`.
     pub fn poll_timeout(&self) -> Option<f64> {
         if self.ended.is_some() {
             return None;

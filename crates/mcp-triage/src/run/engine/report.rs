@@ -115,7 +115,7 @@ pub struct RunReport {
     /// Every exchange in order of arrival. Shared with the engine: a report made after every
     /// exchange copies pointers, never bodies (a run may keep up to 32 MiB of them).
     pub records: Vec<Arc<Record>>,
-    /// The first sentence: what happened, cause first (see [`summary::headline`]).
+    /// The first sentence: what happened, cause first (see `summary::headline`).
     pub headline: String,
     /// Distinguishability and the finding.
     pub summary: RunSummary,

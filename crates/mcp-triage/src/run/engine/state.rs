@@ -88,7 +88,7 @@ pub(super) fn run_id_of(random: u64) -> String {
 }
 
 /// A session id we are willing to send back: visible ASCII, bounded.
-pub fn usable_session_id(value: &str, limits: &Limits) -> bool {
+pub(crate) fn usable_session_id(value: &str, limits: &Limits) -> bool {
     !value.is_empty()
         && !value.contains(crate::secrets::redact::MARK)
         && value.len() <= limits.max_session_id_bytes

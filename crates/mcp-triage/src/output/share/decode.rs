@@ -1,0 +1,188 @@
+//! Opening a fragment: its length, prefix and version checked first, then strict decoding, then
+//! every field checked against the caps and identifiers of its declared version, then migration;
+//! any failure is one error, never a partial result.
+
+use crate::judge::advice::AgentAction;
+use crate::judge::spec::Conformance;
+use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag, RunEnd, StopReason};
+
+use super::cap;
+use super::codec::{decode_base64url, inflate};
+use super::error::{MAX_FRAGMENT, ShareError};
+use super::payload::{NO_ACTION, Share};
+use super::versions::{
+    ENDED_SINCE, INTENT_SINCE, STDIO_SINCE, cause_since, flag_since, migrate, stop_since,
+};
+
+fn check(ok: bool, what: &str) -> Result<(), ShareError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(ShareError::BadPayload(what.to_string()))
+    }
+}
+
+fn within(s: &str, max: usize) -> bool {
+    s.chars().count() <= max
+}
+
+fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
+    check(p.v == declared, "version")?;
+    check(
+        within(&p.tool, cap::SHORT) && within(&p.date, cap::SHORT),
+        "tool or date",
+    )?;
+    check(within(&p.endpoint, cap::ENDPOINT), "endpoint")?;
+    check(
+        !p.endpoint.starts_with("stdio:") || declared >= STDIO_SINCE,
+        "endpoint",
+    )?;
+    check(
+        p.version.as_deref().is_none_or(|v| within(v, cap::SHORT)),
+        "version",
+    )?;
+    check(
+        p.server
+            .as_ref()
+            .is_none_or(|(n, v)| within(n, cap::NAME) && within(v, cap::SHORT)),
+        "server",
+    )?;
+    check(p.score.is_none_or(|s| s <= 3), "score")?;
+    check(
+        p.pairs
+            .is_none_or(|m| declared >= 4 && m <= 3 && p.score.is_none_or(|s| s <= m)),
+        "pairs",
+    )?;
+    check(within(&p.finding, cap::TEXT), "finding")?;
+    check(
+        p.ended
+            .as_deref()
+            .is_none_or(|e| declared >= ENDED_SINCE && RunEnd::parse(e).is_some()),
+        "ended",
+    )?;
+    check(p.rows.len() <= cap::ITEMS * 2, "rows")?;
+    check(
+        p.notes.len() <= cap::ITEMS && p.notes.iter().all(|n| within(n, cap::LINE)),
+        "notes",
+    )?;
+    for row in &p.rows {
+        check(
+            matches!(
+                row.step.as_str(),
+                "A" | "B" | "C" | "D" | "no_token" | "get" | "connect"
+            ),
+            "step",
+        )?;
+        check(Channel::parse(&row.channel).is_some(), "channel")?;
+        check(
+            Cause::parse(&row.cause).is_some_and(|c| cause_since(c) <= declared),
+            "cause",
+        )?;
+        check(
+            match DecidedBy::parse(&row.decided_by) {
+                Some(DecidedBy::Intent) => declared >= INTENT_SINCE,
+                other => other.is_some(),
+            },
+            "decided_by",
+        )?;
+        check(
+            row.tool.as_deref().is_none_or(|t| within(t, cap::NAME)),
+            "tool",
+        )?;
+        check(row.evidence.len() <= cap::ITEMS, "evidence")?;
+        for (fact, matched) in &row.evidence {
+            check(
+                within(fact, cap::LINE) && matched.as_deref().is_none_or(|m| within(m, cap::NAME)),
+                "evidence",
+            )?;
+        }
+        check(
+            AgentAction::parse(&row.action).is_some() || (declared >= 5 && row.action == NO_ACTION),
+            "action",
+        )?;
+        check(
+            row.stopped.as_deref().is_none_or(|s| {
+                StopReason::parse(s).is_some_and(|r| stop_since(r) <= declared)
+                    && row.action == NO_ACTION
+            }),
+            "stopped",
+        )?;
+        check(
+            row.flags.len() <= cap::ITEMS
+                && row
+                    .flags
+                    .iter()
+                    .all(|f| Flag::parse(f).is_some_and(|f| flag_since(f) <= declared)),
+            "flags",
+        )?;
+        if let Some((conf, version, link, reason)) = &row.spec {
+            // Up to v4 the third value was spelled `notapplicable`.
+            let known = match conf.as_str() {
+                "notapplicable" => declared < 5,
+                "not_applicable" => declared >= 5,
+                other => Conformance::parse(other).is_some(),
+            };
+            check(known, "spec")?;
+            check(
+                within(version, cap::SHORT) && within(reason, cap::TEXT),
+                "spec",
+            )?;
+            check(
+                within(link, cap::LINE) && link.starts_with("https://modelcontextprotocol.io/"),
+                "spec link",
+            )?;
+        }
+        check(
+            row.excerpt
+                .as_deref()
+                .is_none_or(|e| within(e, cap::EXCERPT)),
+            "excerpt",
+        )?;
+        if let Some(shape) = &row.shape {
+            // The shape arrived with v3.
+            check(declared >= 3, "shape")?;
+            check(
+                shape.blocks.len() <= cap::ITEMS
+                    && shape.blocks.iter().all(|(t, _)| within(t, cap::SHORT))
+                    && shape.structured_keys.len() <= cap::ITEMS
+                    && shape.structured_keys.iter().all(|k| within(k, cap::SHORT)),
+                "shape",
+            )?;
+        }
+        check(
+            row.skipped.as_deref().is_none_or(|s| within(s, cap::LINE)),
+            "skipped",
+        )?;
+    }
+    Ok(())
+}
+
+/// Opens a fragment (with or without the leading `#`). Any failure is one error, never partial data.
+pub fn decode(fragment: &str) -> Result<Share, ShareError> {
+    if fragment.len() > MAX_FRAGMENT {
+        return Err(ShareError::TooLong);
+    }
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    let Some(rest) = fragment.strip_prefix("r=") else {
+        return Err(ShareError::WrongPrefix);
+    };
+    let (declared, data) = match rest.split_once('.') {
+        Some(("v1", data)) => (1u8, data),
+        Some(("v2", data)) => (2u8, data),
+        Some(("v3", data)) => (3u8, data),
+        Some(("v4", data)) => (4u8, data),
+        Some(("v5", data)) => (5u8, data),
+        Some(("v6", data)) => (6u8, data),
+        Some(("v7", data)) => (7u8, data),
+        Some(("v8", data)) => (8u8, data),
+        Some(("v9", data)) => (9u8, data),
+        Some(("v10", data)) => (10u8, data),
+        _ => return Err(ShareError::UnknownVersion),
+    };
+    let packed = decode_base64url(data).ok_or(ShareError::BadEncoding)?;
+    let json = inflate(&packed)?;
+    let payload: Share =
+        serde_json::from_slice(&json).map_err(|e| ShareError::BadPayload(e.to_string()))?;
+    validate(&payload, declared)?;
+    Ok(migrate(payload))
+}

@@ -1,0 +1,66 @@
+//! Redaction of a whole captured exchange, the moment it is recorded.
+
+use super::exact::redact_exact;
+use super::patterns::redact_counted;
+use super::secret_set::Secrets;
+
+/// Redacts a captured exchange in place, the moment it is recorded: every server-derived string
+/// (response headers, body, undecodable bytes, our own bodies that carry server-chosen values,
+/// transport details). A server-chosen `Mcp-Session-Id` keeps its shape (only secrets are removed
+/// from it). Returns how many times the run's own secrets were found in the answer: a server that
+/// echoes credentials is a finding.
+pub fn redact_exchange(ex: &mut crate::vocabulary::exchange::Exchange, secrets: &Secrets) -> usize {
+    let mut echoed = 0;
+    let clean = |text: &mut String, exact_only: bool, counts: bool, echoed: &mut usize| {
+        let (out, hits) = if exact_only {
+            redact_exact(text, secrets)
+        } else {
+            let (out, secret_hits, _) = redact_counted(text, secrets);
+            (out, secret_hits)
+        };
+        if counts {
+            *echoed += hits;
+        }
+        *text = out;
+    };
+    for (name, value) in &mut ex.request.headers {
+        // Our Authorization header is recorded by the shell as `Bearer [REDACTED]` already.
+        clean(
+            value,
+            name.eq_ignore_ascii_case(crate::vocabulary::header::SESSION_ID),
+            false,
+            &mut echoed,
+        );
+    }
+    if let Some(body) = ex.request.body.as_mut() {
+        clean(body, false, false, &mut echoed);
+    }
+    if let Some(r) = ex.response.as_mut() {
+        for (name, value) in &mut r.headers {
+            clean(
+                value,
+                name.eq_ignore_ascii_case(crate::vocabulary::header::SESSION_ID),
+                true,
+                &mut echoed,
+            );
+        }
+        if let Some(body) = r.body.as_mut() {
+            clean(body, false, true, &mut echoed);
+        }
+        if let Some(b64) = r.body_base64.as_mut() {
+            clean(b64, false, true, &mut echoed);
+        }
+    }
+    if let Some(detail) = ex.transport_error_detail.as_mut() {
+        clean(detail, false, true, &mut echoed);
+    }
+    if let Some(io) = ex.stdio.as_mut() {
+        for line in &mut io.lines {
+            clean(line, false, true, &mut echoed);
+        }
+        if let Some(tail) = io.stderr_tail.as_mut() {
+            clean(tail, false, true, &mut echoed);
+        }
+    }
+    echoed
+}

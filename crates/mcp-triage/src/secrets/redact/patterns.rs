@@ -1,0 +1,102 @@
+//! The generic patterns (`Bearer …` spans, JWT-shaped strings) and [`redact`], which removes them
+//! after the run's own secrets.
+
+use super::exact::{MARK, redact_exact};
+use super::secret_set::Secrets;
+
+fn is_token68(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-._~+/=".contains(c)
+}
+
+/// Replaces `Bearer <token>` spans (any case) with `Bearer [REDACTED]` — only when what follows the
+/// scheme is token-shaped (a token68). Auth-params (`realm="…"`, `error=invalid_token`,
+/// `resource_metadata="…"`) are not tokens and stay: a `=` inside the run, or a run that ends in `=`
+/// followed by a quote, is a parameter.
+fn redact_bearer(text: &str, count: &mut usize) -> String {
+    let lower = text.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while let Some(rel) = lower[i..].find("bearer ") {
+        let start = i + rel + "bearer ".len();
+        out.push_str(&text[i..start]);
+        let rest = &text[start..];
+        let len: usize = rest
+            .chars()
+            .take_while(|c| is_token68(*c))
+            .map(char::len_utf8)
+            .sum();
+        let run = &rest[..len];
+        let body = run.trim_end_matches('=');
+        let is_param =
+            body.contains('=') || (body.len() < run.len() && rest[len..].starts_with('"'));
+        if len >= 8 && run != MARK && !is_param {
+            out.push_str(MARK);
+            *count += 1;
+        } else {
+            out.push_str(run);
+        }
+        i = start + len;
+    }
+    out.push_str(&text[i..]);
+    out
+}
+
+/// Replaces JWT-shaped strings (`eyJ….….…`) with the mark.
+fn redact_jwt(text: &str, count: &mut usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let b = text.as_bytes();
+    let seg = |c: u8| c.is_ascii_alphanumeric() || c == b'-' || c == b'_';
+    while i < b.len() {
+        if b[i..].starts_with(b"eyJ") && (i == 0 || !seg(b[i - 1])) {
+            let mut j = i;
+            let mut dots = 0;
+            let mut seg_len = 0;
+            let mut ok = true;
+            while j < b.len() && (seg(b[j]) || b[j] == b'.') {
+                if b[j] == b'.' {
+                    if seg_len < 4 {
+                        ok = false;
+                    }
+                    dots += 1;
+                    seg_len = 0;
+                } else {
+                    seg_len += 1;
+                }
+                j += 1;
+            }
+            if ok && dots == 2 {
+                out.push_str(MARK);
+                *count += 1;
+                i = j;
+                continue;
+            }
+            // Not a JWT: copy the whole run scanned, so no byte is scanned twice (linear time).
+            out.push_str(&text[i..j]);
+            i = j;
+            continue;
+        }
+        let ch_len = text[i..].chars().next().map(char::len_utf8).unwrap_or(1);
+        out.push_str(&text[i..i + ch_len]);
+        i += ch_len;
+    }
+    out
+}
+
+/// Redacts one server-derived string; returns the text and how many spans were replaced.
+pub fn redact(text: &str, secrets: &Secrets) -> (String, usize) {
+    let (out, secret_hits, pattern_hits) = redact_counted(text, secrets);
+    (out, secret_hits + pattern_hits)
+}
+
+/// [`redact`], counting the run's own secrets apart from the generic `Bearer`/JWT patterns.
+pub(super) fn redact_counted(text: &str, secrets: &Secrets) -> (String, usize, usize) {
+    let (out, secret_hits) = redact_exact(text, secrets);
+    if cfg!(feature = "leak-control") {
+        return (out, 0, 0);
+    }
+    let mut pattern_hits = 0;
+    let out = redact_bearer(&out, &mut pattern_hits);
+    let out = redact_jwt(&out, &mut pattern_hits);
+    (out, secret_hits, pattern_hits)
+}

@@ -1,0 +1,97 @@
+//! The run's secrets as a sorted table of 8-character windows, ready for the matcher.
+
+use super::forms::{case_sensitive_forms, hex_lower};
+use crate::vocabulary::limits::MIN_SECRET_RUN;
+
+/// The secrets of a run. `Debug` never prints them; there is deliberately no `Serialize`.
+#[derive(Clone, Default)]
+pub struct Secrets {
+    pub(super) values: Vec<String>,
+    /// Every 8-character window of every case-sensitive form, packed in a `u64`, sorted.
+    pub(super) windows: Vec<u64>,
+    /// The same for the hex forms, lower-cased (matched against lower-cased text).
+    pub(super) hex_windows: Vec<u64>,
+}
+
+impl std::fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Secrets([REDACTED] x{})", self.values.len())
+    }
+}
+
+/// Sorts window keys in place in O(n log n) with a few lines of code: the standard library's sorts
+/// cost kilobytes of bundle per element type, and every byte is downloaded by every visitor.
+pub(super) fn heapsort(v: &mut [u64]) {
+    fn sift_down(v: &mut [u64], mut root: usize, end: usize) {
+        loop {
+            let mut child = 2 * root + 1;
+            if child >= end {
+                return;
+            }
+            if child + 1 < end && v[child] < v[child + 1] {
+                child += 1;
+            }
+            if v[root] >= v[child] {
+                return;
+            }
+            v.swap(root, child);
+            root = child;
+        }
+    }
+    for start in (0..v.len() / 2).rev() {
+        sift_down(v, start, v.len());
+    }
+    for end in (1..v.len()).rev() {
+        v.swap(0, end);
+        sift_down(v, 0, end);
+    }
+}
+
+/// Packs 8 printable ASCII bytes into a window key.
+fn key(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0u64, |k, b| (k << 8) | u64::from(*b))
+}
+
+fn windows_of(form: &str, out: &mut Vec<u64>) {
+    let b = form.as_bytes();
+    if b.len() >= MIN_SECRET_RUN {
+        out.extend(b.windows(MIN_SECRET_RUN).map(key));
+    }
+}
+
+impl Secrets {
+    /// Secrets from the token and extra secret header values. Values shorter than
+    /// `MIN_SECRET_RUN` characters are ignored here (the form refuses them before a run).
+    pub fn new<'a>(values: impl IntoIterator<Item = &'a str>) -> Secrets {
+        let mut values: Vec<String> = values
+            .into_iter()
+            .map(str::trim)
+            .filter(|v| v.len() >= MIN_SECRET_RUN)
+            .map(str::to_string)
+            .collect();
+        values.sort_by_key(|v| std::cmp::Reverse(v.len()));
+        values.dedup();
+        let mut windows = Vec::new();
+        let mut hex_windows = Vec::new();
+        for v in &values {
+            for form in case_sensitive_forms(v) {
+                windows_of(&form, &mut windows);
+            }
+            windows_of(&hex_lower(v), &mut hex_windows);
+        }
+        heapsort(&mut windows);
+        windows.dedup();
+        heapsort(&mut hex_windows);
+        hex_windows.dedup();
+        Secrets {
+            values,
+            windows,
+            hex_windows,
+        }
+    }
+
+    /// True when there is nothing to redact but patterns.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+}
