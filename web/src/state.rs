@@ -396,22 +396,25 @@ impl AppState {
                 break;
             }
             if run.engine.borrow().in_flight() == 0 {
-                if run.engine.borrow().awaiting_review() {
-                    self.plan.set(Some(run.engine.borrow().plan().clone()));
-                    self.tools.set(run.engine.borrow().report().tools);
-                    self.report.set(Some(run.engine.borrow().report()));
-                    self.show_phase(&run.engine.borrow());
-                    self.say("waiting for your review");
-                    return;
+                let phase = run.engine.borrow().phase();
+                match phase {
+                    RunPhase::Review => {
+                        self.plan.set(Some(run.engine.borrow().plan().clone()));
+                        self.tools.set(run.engine.borrow().report().tools);
+                        self.report.set(Some(run.engine.borrow().report()));
+                        self.show_phase(&run.engine.borrow());
+                        self.say("waiting for your review");
+                        return;
+                    }
+                    RunPhase::Consent => {
+                        self.consent.set(run.engine.borrow().consent_rows());
+                        self.show_phase(&run.engine.borrow());
+                        self.say("waiting for your OK on the proposed tools");
+                        focus_heading("consent-heading");
+                        return;
+                    }
+                    _ => break,
                 }
-                if run.engine.borrow().awaiting_consent() {
-                    self.consent.set(run.engine.borrow().consent_rows());
-                    self.show_phase(&run.engine.borrow());
-                    self.say("waiting for your OK on the proposed tools");
-                    focus_heading("consent-heading");
-                    return;
-                }
-                break;
             }
             if self.phase.get_untracked() == Phase::Run(RunPhase::Connecting) {
                 self.show_phase(&run.engine.borrow());

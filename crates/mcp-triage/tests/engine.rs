@@ -555,7 +555,7 @@ fn review_first_waits_validates_and_applies_edits() {
         false,
     ));
     let mut now = 0.0;
-    while !engine.awaiting_review() {
+    while engine.phase() != RunPhase::Review {
         let poll = engine.poll(now);
         assert!(!poll.done);
         for out in poll.send {
@@ -840,7 +840,7 @@ fn until_review(
 ) -> Engine {
     let mut now = 0.0;
     for _ in 0..60 {
-        if engine.awaiting_review() {
+        if engine.phase() == RunPhase::Review {
             return engine;
         }
         for out in engine.poll(now).send {
@@ -946,7 +946,7 @@ fn unannotated_tools(out: &Outgoing) -> Exchange {
 fn until_consent(engine: &mut Engine, sent: &mut Vec<Outgoing>) {
     let mut now = 0.0;
     for _ in 0..40 {
-        if engine.awaiting_consent() {
+        if engine.phase() == RunPhase::Consent {
             return;
         }
         let poll = engine.poll(now);
@@ -972,7 +972,7 @@ fn quick_check_on_unannotated_tools_asks_once_then_sends_exactly_the_proposed_pa
     let mut sent = Vec::new();
     until_consent(&mut engine, &mut sent);
     assert!(
-        engine.awaiting_consent(),
+        engine.phase() == RunPhase::Consent,
         "Quick check stops at the consent step"
     );
     // What needs no consent went as usual: A and the transport checks; nothing of B, C or D.
@@ -1003,7 +1003,7 @@ fn quick_check_on_unannotated_tools_asks_once_then_sends_exactly_the_proposed_pa
         .map(|r| r.proposal.as_ref().unwrap().payload.clone())
         .collect();
     engine.answer_consent(true);
-    assert!(!engine.awaiting_consent());
+    assert!(engine.phase() != RunPhase::Consent);
     let mut after = Vec::new();
     until_consent(&mut engine, &mut after);
     let bodies: Vec<String> = after
@@ -1030,7 +1030,7 @@ fn a_stateful_session_stays_open_while_the_consent_step_waits_and_closes_after_t
         if poll.done {
             break;
         }
-        if poll.send.is_empty() && engine.awaiting_consent() {
+        if poll.send.is_empty() && engine.phase() == RunPhase::Consent {
             asked_at = Some(sent.len());
             engine.answer_consent(true);
             continue;

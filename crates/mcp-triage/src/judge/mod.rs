@@ -2,7 +2,7 @@
 //! of it (`spec`), what an agent should do (`advice`, a table apart from detection), one exchange's
 //! assessment, and a run's summary and score.
 //!
-//! May import: `vocabulary`, `secrets`, `decode`.
+//! May import: `vocabulary`, `decode`.
 
 pub(crate) mod advice;
 pub(crate) mod assess;

@@ -2,7 +2,7 @@
 //! withheld where a server's content is not ours to publish), and replays of recordings and pastes,
 //! grouped into runs.
 //!
-//! May import: every other folder.
+//! May import: `vocabulary`, `secrets`, `judge`, `run`.
 
 pub(crate) mod export;
 pub(crate) mod replay;

@@ -8,7 +8,7 @@ use super::matching::{answered_well, fit, has_header, message, rpc_method};
 use super::outcome::{MAX_CAPTURES, ReplayProblem, Replayed};
 use super::recording::Recording;
 use crate::output::runs::OneRun;
-use crate::run::engine::{Engine, EngineConfig, Era, Mode, Outgoing, Step};
+use crate::run::engine::{Engine, EngineConfig, Era, Mode, Outgoing, RunPhase, Step};
 use crate::secrets::redact::Credentials;
 use crate::vocabulary::exchange::{Exchange, TransportError, Vantage};
 use crate::vocabulary::limits::Limits;
@@ -98,12 +98,13 @@ pub fn replay_recording(
             break;
         }
         if poll.send.is_empty() {
-            if engine.awaiting_review() {
+            let phase = engine.phase();
+            if phase == RunPhase::Review {
                 let edits = plan.map(|p| &p.edits[..]).unwrap_or_default();
                 engine.apply_review(edits).map_err(ReplayProblem::Plan)?;
                 continue;
             }
-            if engine.awaiting_consent() {
+            if phase == RunPhase::Consent {
                 let yes = engine.consent_rows().iter().any(|row| {
                     row.proposal.as_ref().is_some_and(|p| {
                         let ours = message(Some(&p.payload));

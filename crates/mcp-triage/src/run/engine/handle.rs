@@ -426,7 +426,7 @@ impl Engine {
     }
 
     /// The catalogue has been asked for: connecting is over and the run is under way.
-    pub fn past_connect(&self) -> bool {
+    pub(super) fn past_connect(&self) -> bool {
         self.records
             .iter()
             .any(|r| matches!(r.step, Step::ToolsList(_)))

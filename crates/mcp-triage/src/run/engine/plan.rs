@@ -107,7 +107,7 @@ impl Engine {
 
     /// True when Quick check waits at the consent step and nothing is in flight: the shell shows
     /// the step. Requests that need no consent (A, the transport checks) were sent as usual.
-    pub fn awaiting_consent(&self) -> bool {
+    pub(super) fn awaiting_consent(&self) -> bool {
         self.waiting_for_consent() && self.in_flight.is_empty()
     }
 
@@ -203,7 +203,7 @@ impl Engine {
     }
 
     /// True when Review first is waiting for the user's edits.
-    pub fn awaiting_review(&self) -> bool {
+    pub(super) fn awaiting_review(&self) -> bool {
         self.waiting_for_review()
             && self
                 .in_flight
