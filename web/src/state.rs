@@ -8,33 +8,33 @@ use futures::channel::mpsc;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use mcp_triage::Limits;
+use mcp_triage::cause::RunEnd;
 use mcp_triage::cors::{self, Diagnosis};
 use mcp_triage::endpoint::Endpoint;
 use mcp_triage::engine::{
-    ConsentPolicy, Engine, EngineConfig, Mode, PlanEntry, PlannedProbe, Progress, RunPhase,
-    RunReport, Step,
+    ConsentPolicy, Engine, EngineConfig, Mode, PlannedProbe, Progress, RunPhase, RunReport, Step,
 };
 use mcp_triage::exchange::Exchange;
+use mcp_triage::plan_file::PlanEntry;
 
 use crate::form::{FormValues, run_config};
 use crate::net::{self, Credentials, FlightEvent, Flights};
 
-/// Where the user is: the page's own states around a run, and the run's phase as the engine
-/// gives it ([`Engine::phase`]).
+/// Where the user is: the form before a run, or a run where the engine says it is
+/// ([`Engine::phase`]); a report made from recorded exchanges (an example, a paste) is a run that
+/// ended as `recorded`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
     /// The form, before a run.
     Form,
     /// A run, where the engine says it is.
     Run(RunPhase),
-    /// A report made from recorded exchanges (an example or a pasted capture): no run.
-    Recorded,
 }
 
 impl Phase {
-    /// Results are shown in full: a run that ended, or a recorded report.
+    /// Results are shown in full: the run ended (a recorded report included).
     pub fn shows_results(self) -> bool {
-        matches!(self, Phase::Recorded | Phase::Run(RunPhase::Ended(_)))
+        matches!(self, Phase::Run(RunPhase::Ended(_)))
     }
 }
 
@@ -166,7 +166,8 @@ impl AppState {
         );
         self.source.set(Some(source));
         self.report.set(Some(report));
-        self.phase.set(Phase::Recorded);
+        self.phase
+            .set(Phase::Run(RunPhase::Ended(RunEnd::Recorded)));
         focus_results();
     }
 
@@ -416,7 +417,9 @@ impl AppState {
                     _ => break,
                 }
             }
-            if self.phase.get_untracked() == Phase::Run(RunPhase::Connecting) {
+            if self.phase.get_untracked() == Phase::Run(RunPhase::Connecting)
+                && run.engine.borrow().phase() == RunPhase::Running
+            {
                 self.show_phase(&run.engine.borrow());
             }
             // Wake for the next answer, or for the engine's own deadline, whichever comes first.
@@ -458,7 +461,7 @@ impl AppState {
             return;
         }
         let report = run.engine.borrow().report();
-        let cancelled = report.ended == Some(mcp_triage::cause::RunEnd::Cancelled);
+        let cancelled = report.ended == Some(RunEnd::Cancelled);
         self.report.set(Some(report.clone()));
         if report.needs_cors_doctor() {
             self.say("a request got no readable response: running the CORS doctor");

@@ -130,23 +130,21 @@ pub(crate) fn drive(
             break;
         }
         if poll.send.is_empty() {
-            match engine.phase() {
-                RunPhase::Review if args.plan.is_some() => {
-                    let Some(plan) = &args.plan else { break };
+            let policy = ConsentPolicy::without_a_person(args.plan.is_some());
+            match (engine.phase(), &args.plan) {
+                (RunPhase::Review, Some(plan)) => {
                     engine
-                        .apply_plan(ConsentPolicy::CommittedPlan, &plan.probes)
+                        .apply_plan(policy, &plan.probes)
                         .map_err(|e| (exit::USAGE, format!("the plan cannot run: {e}")))?;
                     progress("  running the plan".into());
                     continue;
                 }
-                RunPhase::Consent => {
+                (RunPhase::Consent, _) => {
                     if let Some(file) = &args.write_plan {
                         write_plan(file, engine, secrets)?;
                         written = true;
                     }
-                    // No plan: the policy for a run without a person answers; the report says
-                    // what was skipped.
-                    let policy = ConsentPolicy::Unattended;
+                    // The report says what was skipped.
                     if let Some(answer) = policy.answer_without_asking() {
                         progress(format!("  {DECLINED_WITHOUT_A_PERSON}"));
                         engine.answer_consent(answer);

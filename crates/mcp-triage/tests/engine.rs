@@ -8,10 +8,10 @@ mod common;
 
 use mcp_triage::cause::{Cause, Channel, RunEnd, StopReason};
 use mcp_triage::engine::{
-    ConsentPolicy, Engine, EngineConfig, Era, Mode, Outgoing, PlanEntry, ProbeEdit, ProbeName,
-    RunPhase, Step,
+    ConsentPolicy, Engine, EngineConfig, Era, Mode, Outgoing, ProbeEdit, ProbeName, RunPhase, Step,
 };
 use mcp_triage::exchange::{Exchange, Response, Vantage};
+use mcp_triage::plan_file::PlanEntry;
 use mcp_triage::redact::Secrets;
 use mcp_triage::{Limits, SkipReason};
 use serde_json::{Value, json};
@@ -1636,7 +1636,7 @@ fn the_phase_is_the_one_answer_from_the_first_request_to_the_end() {
 }
 
 #[test]
-fn one_consent_policy_turns_a_plan_into_edits_for_the_page_and_a_committed_plan_alike() {
+fn one_consent_policy_turns_a_plan_into_edits_for_the_page_and_a_committed_plan() {
     let engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Review, true));
     let mut engine = until_review(engine, |out, _| unannotated_tools(out));
     assert_eq!(engine.phase(), RunPhase::Review);
@@ -1652,7 +1652,6 @@ fn one_consent_policy_turns_a_plan_into_edits_for_the_page_and_a_committed_plan_
         opt_in,
     };
     let rows = vec![
-        // The call already planned keeps the plan (and its reserved id).
         row(
             ProbeName::A,
             Some(&a.tool),
@@ -1660,29 +1659,36 @@ fn one_consent_policy_turns_a_plan_into_edits_for_the_page_and_a_committed_plan_
             false,
             false,
         ),
-        // No tool named: the plan stands.
         row(ProbeName::B, None, None, false, false),
         row(ProbeName::C, Some("anything"), None, true, false),
         row(ProbeName::D, Some("icp_list"), None, false, true),
     ];
-    for policy in [ConsentPolicy::Person, ConsentPolicy::CommittedPlan] {
-        assert_eq!(
-            policy.edits(engine.plan(), &rows),
-            vec![
-                (ProbeName::A, ProbeEdit::Keep),
-                (ProbeName::B, ProbeEdit::Keep),
-                (ProbeName::C, ProbeEdit::Skip),
-                (
-                    ProbeName::D,
-                    ProbeEdit::Replace {
-                        tool: "icp_list".into(),
-                        arguments: json!({}),
-                        opt_in: true
-                    }
-                ),
-            ]
-        );
-    }
+    let replace = |tool: &str, opt_in| ProbeEdit::Replace {
+        tool: tool.into(),
+        arguments: json!({}),
+        opt_in,
+    };
+    // A person's form: the call already planned is kept, an emptied name is a change (refused
+    // below, saying why).
+    assert_eq!(
+        ConsentPolicy::Person.edits(engine.plan(), &rows),
+        vec![
+            (ProbeName::A, ProbeEdit::Keep),
+            (ProbeName::B, replace("", false)),
+            (ProbeName::C, ProbeEdit::Skip),
+            (ProbeName::D, replace("icp_list", true)),
+        ]
+    );
+    // A committed plan states every call it names, and a row without a tool keeps the plan.
+    assert_eq!(
+        ConsentPolicy::CommittedPlan.edits(engine.plan(), &rows),
+        vec![
+            (ProbeName::A, replace(&a.tool, false)),
+            (ProbeName::B, ProbeEdit::Keep),
+            (ProbeName::C, ProbeEdit::Skip),
+            (ProbeName::D, replace("icp_list", true)),
+        ]
+    );
     // Only a committed plan speaks for its author; a person ticks for themselves.
     assert!(ConsentPolicy::CommittedPlan.keeps_file_opt_in());
     assert!(!ConsentPolicy::Person.keeps_file_opt_in());
@@ -1692,19 +1698,18 @@ fn one_consent_policy_turns_a_plan_into_edits_for_the_page_and_a_committed_plan_
         Some(false)
     );
     assert_eq!(ConsentPolicy::Person.answer_without_asking(), None);
-    // The same rule decides what may run: a tool not declared read-only without its opt-in is
-    // refused, and nothing changes.
-    let mut refused = rows.clone();
-    refused[3].opt_in = false;
+    // The same rule decides what may run, and a refused plan changes nothing.
     let before = engine.plan().clone();
-    let err = engine
-        .apply_plan(ConsentPolicy::Person, &refused)
-        .unwrap_err();
+    let err = engine.apply_plan(ConsentPolicy::Person, &rows).unwrap_err();
+    assert!(err.contains("1 to 128 characters"), "{err}");
+    let mut rows = rows;
+    rows[1].skip = true;
+    rows[3].opt_in = false;
+    let err = engine.apply_plan(ConsentPolicy::Person, &rows).unwrap_err();
     assert!(err.contains("tick the opt-in"), "{err}");
     assert_eq!(engine.plan(), &before);
-    engine
-        .apply_plan(ConsentPolicy::CommittedPlan, &rows)
-        .unwrap();
+    rows[3].opt_in = true;
+    engine.apply_plan(ConsentPolicy::Person, &rows).unwrap();
     assert_eq!(
         engine.plan()[0].id,
         before[0].id,
@@ -1715,5 +1720,5 @@ fn one_consent_policy_turns_a_plan_into_edits_for_the_page_and_a_committed_plan_
         engine.plan()[3].choice.as_ref().map(|c| c.tool.as_str()),
         Some("icp_list")
     );
-    assert_ne!(engine.phase(), RunPhase::Review, "the run goes on");
+    assert_eq!(engine.phase(), RunPhase::Running, "the run goes on");
 }

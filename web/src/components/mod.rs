@@ -1,4 +1,6 @@
-//! UI components, one per file.
+//! UI components, one per file: each renders what the core said and the state holds.
+//!
+//! May import: `net`, `form`, `state`, and other components.
 
 pub mod badge;
 pub mod consent;

@@ -63,16 +63,16 @@ pub fn PlanReview() -> impl IntoView {
             .collect::<Vec<_>>(),
     );
     let tools_for_risk = tools.clone();
-    // The rows as a plan's entries: what Run sends to the core's consent policy and Save writes.
-    let entries = move || -> Result<Vec<PlanEntry>, String> {
+    // The rows as a plan's entries: what Run hands the core's consent policy and Save writes.
+    // Run reads no skipped row's arguments; Save writes every row, so each must read.
+    let entries = move |read_skipped: bool| -> Result<Vec<PlanEntry>, String> {
         rows.get_value()
             .into_iter()
             .map(|(probe, tool, args, skip, opt_in, _)| {
                 let name = tool.get_untracked();
                 let (skip, text) = (skip.get_untracked(), args.get_untracked());
-                // A skipped row's arguments are kept when they read, and never block the plan.
-                let arguments = if skip {
-                    serde_json::from_str(&text).ok()
+                let arguments = if skip && !read_skipped {
+                    None
                 } else {
                     Some(plan_file::arguments_of(probe, &text)?)
                 };
@@ -86,12 +86,12 @@ pub fn PlanReview() -> impl IntoView {
             })
             .collect()
     };
-    let run = move |_| match entries().and_then(|rows| state.continue_after_review(&rows)) {
+    let run = move |_| match entries(false).and_then(|rows| state.continue_after_review(&rows)) {
         Ok(()) => error.set(String::new()),
         Err(e) => error.set(e),
     };
     // plan.json: what the rows say now, as a file (the core writes it, redacting the run's secrets).
-    let save = move |_| match entries() {
+    let save = move |_| match entries(true) {
         Ok(probes) => {
             let text = plan_file::encode(probes, &state.secrets());
             super::export_bar::download("plan.json", "application/json", &text);

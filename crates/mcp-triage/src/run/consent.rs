@@ -138,6 +138,16 @@ pub const DECLINED_WITHOUT_A_PERSON: &str =
     "tools not declared read-only are not called without a plan";
 
 impl ConsentPolicy {
+    /// The policy of a run no person watches (the command line): a committed plan speaks for its
+    /// author; without one, nobody is there to agree.
+    pub fn without_a_person(committed_plan: bool) -> ConsentPolicy {
+        if committed_plan {
+            ConsentPolicy::CommittedPlan
+        } else {
+            ConsentPolicy::Unattended
+        }
+    }
+
     /// The answer to the consent step without asking: `None` when a person answers it, else
     /// `Some(false)` (proposals are declined; see [`DECLINED_WITHOUT_A_PERSON`]).
     pub fn answer_without_asking(self) -> Option<bool> {
@@ -153,11 +163,13 @@ impl ConsentPolicy {
         self == ConsentPolicy::CommittedPlan
     }
 
-    /// The edits a plan's rows ask of the planned probes, by one rule for every shell: a skipped row
-    /// skips; a row that names no tool, or the call already planned, keeps the plan; any other row
-    /// replaces the call (its `arguments`, `{}` when absent), with the row's opt-in as this policy
-    /// reads it. Rows come in any order; [`crate::run::engine::Engine::apply_review`] applies them
-    /// in probe order.
+    /// The edits a plan's rows ask of the planned probes, decided here for every shell. A skipped
+    /// row skips. A person's row (the page's review form) keeps the plan when it shows the call
+    /// already planned, and otherwise replaces it, even with an empty tool name (which
+    /// [`crate::run::engine::Engine::apply_review`] then refuses, saying why). A plan file's row
+    /// (`--plan`) keeps the plan when it names no tool, and otherwise replaces the call: a
+    /// committed plan states every call it names. Arguments left out are `{}`. Rows come in any
+    /// order; the engine applies them in probe order.
     pub fn edits(
         self,
         planned: &[PlannedProbe],
@@ -169,26 +181,37 @@ impl ConsentPolicy {
                     .arguments
                     .clone()
                     .unwrap_or_else(|| serde_json::json!({}));
-                let tool = row.tool.as_deref().map(str::trim).filter(|t| !t.is_empty());
-                let as_planned = planned
-                    .iter()
-                    .find(|p| p.probe == row.probe)
-                    .is_some_and(|p| {
-                        p.skipped.is_none()
-                            && p.choice.as_ref().is_some_and(|c| {
-                                Some(c.tool.as_str()) == row.tool.as_deref()
-                                    && c.arguments == arguments
-                            })
-                    });
-                let edit = match tool {
+                let replace = |tool: &str| ProbeEdit::Replace {
+                    tool: tool.to_string(),
+                    arguments: arguments.clone(),
+                    opt_in: row.opt_in,
+                };
+                let edit = match (self, row.tool.as_deref()) {
                     _ if row.skip => ProbeEdit::Skip,
-                    None => ProbeEdit::Keep,
-                    Some(_) if as_planned => ProbeEdit::Keep,
-                    Some(_) => ProbeEdit::Replace {
-                        tool: row.tool.clone().unwrap_or_default(),
-                        arguments,
-                        opt_in: row.opt_in,
-                    },
+                    (ConsentPolicy::Person, tool) => {
+                        let tool = tool.unwrap_or_default();
+                        let as_planned =
+                            planned
+                                .iter()
+                                .find(|p| p.probe == row.probe)
+                                .is_some_and(|p| {
+                                    p.skipped.is_none()
+                                        && p.choice.as_ref().is_some_and(|c| {
+                                            c.tool == tool && c.arguments == arguments
+                                        })
+                                });
+                        if as_planned {
+                            ProbeEdit::Keep
+                        } else {
+                            replace(tool)
+                        }
+                    }
+                    (ConsentPolicy::CommittedPlan | ConsentPolicy::Unattended, None) => {
+                        ProbeEdit::Keep
+                    }
+                    (ConsentPolicy::CommittedPlan | ConsentPolicy::Unattended, Some(tool)) => {
+                        replace(tool)
+                    }
                 };
                 (row.probe, edit)
             })

@@ -1,5 +1,5 @@
 //! `plan.json`: a Review-first plan kept as a file — tool names, arguments and opt-ins, never the
-//! endpoint or a secret — written by the page and read back by it (and by the native CLI to come).
+//! endpoint or a secret — written by the page and the CLI (`--write-plan`), read back by both (`--plan`).
 //! A plan file is untrusted input: the decoder is strict (a known format, no unknown fields, each
 //! probe at most once) and capped (file size, tool name length, argument depth) before anything
 //! else reads it. Loading a plan is never consent by itself: the shell shows it for the user to run.

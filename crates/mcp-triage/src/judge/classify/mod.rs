@@ -10,7 +10,11 @@
 //! did wrong), [`status`] answers with a status ≥ 300 (the status table), [`frame`] JSON-RPC error
 //! frames, [`result`] results and `isError` results, [`prose`] the one search of the server's words
 //! for an unknown tool or refused arguments, [`stdio`] stdio records. The phrases are data
-//! (`rules/phrases.rules`, matched by [`crate::judge::rules`]).
+//! (`rules/phrases.rules`, matched by [`crate::judge::rules`]). `decide.rs` holds the order of
+//! questions and `verdict.rs` the verdict and the builder every part writes into.
+//!
+//! May import: `vocabulary`, `decode`, and `judge`'s rules. This file only declares and re-exports;
+//! the files import each other by name, never this one.
 
 mod decide;
 mod frame;

@@ -27,8 +27,7 @@ mod state;
 pub use crate::run::catalogue::{Choice, ToolInfo};
 pub(crate) use crate::run::consent::CHOSEN_BY_YOU;
 pub use crate::run::consent::{
-    ConsentPolicy, ConsentRow, DECLINED_WITHOUT_A_PERSON, PlanEntry, PlannedProbe, ProbeEdit,
-    Proposal,
+    ConsentPolicy, ConsentRow, DECLINED_WITHOUT_A_PERSON, PlannedProbe, ProbeEdit, Proposal,
 };
 pub use crate::vocabulary::cause::ProbeName;
 pub use crate::vocabulary::step::{Outgoing, Step};

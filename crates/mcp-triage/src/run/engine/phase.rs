@@ -14,8 +14,7 @@ pub enum RunPhase {
     Connecting,
     /// The catalogue, the probes and the transport checks are under way.
     Running,
-    /// Review first waits for a person's (or a plan file's) edits; nothing is in flight but the
-    /// transport checks.
+    /// Review first waits for a person's (or a plan file's) edits; nothing is in flight.
     Review,
     /// Quick check's consent step waits for an answer; nothing is in flight.
     Consent,
@@ -73,7 +72,9 @@ impl Engine {
                 RunPhase::Stopping(end)
             };
         }
-        if self.awaiting_review() {
+        // A person is asked only once nothing is in flight: until the transport checks are back,
+        // a run that will wait for its review is still running.
+        if self.awaiting_review() && self.in_flight.is_empty() {
             RunPhase::Review
         } else if self.awaiting_consent() {
             RunPhase::Consent
