@@ -6,5 +6,5 @@ fn main() {
         mcp_triage_web::refuse_framed();
         return;
     }
-    mcp_triage_web::boot::mount();
+    mcp_triage_web::pages::boot::mount();
 }

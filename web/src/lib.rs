@@ -1,14 +1,14 @@
-//! MCP Triage browser app (Leptos CSR): components, state, and the one network module.
+//! MCP Triage browser app (Leptos CSR), in the order data flows: `net` (all network code: bytes in
+//! and out), `state` (the form's values and the run that drives the core engine), `components`
+//! (one view a file, rendering what the core said), `pages` (the modules a visit loads: the boot
+//! page, the app, and what they share).
 
-pub mod app;
-pub mod boot;
 pub mod components;
-pub mod form;
 pub mod net;
-pub mod page;
+pub mod pages;
 pub mod state;
 
-pub use app::App;
+pub use pages::app::App;
 
 /// True when the page is not the top window (a meta CSP cannot carry `frame-ancestors`).
 pub fn framed() -> bool {

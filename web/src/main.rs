@@ -8,15 +8,15 @@ fn main() {
         mcp_triage_web::refuse_framed();
         return;
     }
-    if mcp_triage_web::boot::present() {
+    if mcp_triage_web::pages::boot::present() {
         return;
     }
-    let _ = mcp_triage_web::app::mount_app_module(None, &wasm_bindgen::JsValue::UNDEFINED);
+    let _ = mcp_triage_web::pages::app::mount_app_module(None, &wasm_bindgen::JsValue::UNDEFINED);
 }
 
 /// Called by the boot page with its handoff (JSON, in memory) and the requests it sent already:
 /// mounts the app with them.
 #[wasm_bindgen]
 pub fn mount_from_boot(handoff: String, first_wave: wasm_bindgen::JsValue) -> Result<(), String> {
-    mcp_triage_web::app::mount_app_module(Some(&handoff), &first_wave)
+    mcp_triage_web::pages::app::mount_app_module(Some(&handoff), &first_wave)
 }

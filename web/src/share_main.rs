@@ -6,5 +6,5 @@ fn main() {
         mcp_triage_web::refuse_framed();
         return;
     }
-    leptos::mount::mount_to_body(mcp_triage_web::app::SharedPage);
+    leptos::mount::mount_to_body(mcp_triage_web::pages::app::SharedPage);
 }

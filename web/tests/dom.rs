@@ -9,13 +9,13 @@ use mcp_triage::cause::Channel;
 use mcp_triage::engine::Mode;
 use mcp_triage::engine::RunReport;
 use mcp_triage::exchange::Exchange;
-use mcp_triage_web::boot::Handoff;
 use mcp_triage_web::components::badge::ChannelBadge;
 use mcp_triage_web::components::record_card::RecordCard;
 use mcp_triage_web::components::shared_view::SharedView;
 use mcp_triage_web::components::target_form::{FormState, TargetForm};
 use mcp_triage_web::components::visible_text::VisibleText;
-use mcp_triage_web::form::{FormValues, run_config};
+use mcp_triage_web::pages::boot::Handoff;
+use mcp_triage_web::state::form::{FormValues, run_config};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 

@@ -1,14 +1,9 @@
 //! `mcp-triage`: the native command line. `probe` checks a live server over HTTP; `replay` runs the
 //! check again over recorded answers; `classify` reads `mcp-exchange/1` files and prints verdicts.
 
-mod drive;
-mod http;
-mod interrupt;
-mod output;
-mod probe;
-mod replay;
-#[cfg(unix)]
-mod stdio;
+mod commands;
+mod run;
+mod transports;
 
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
@@ -147,8 +142,8 @@ fn main() -> ExitCode {
             println!("mcp-triage {}", env!("CARGO_PKG_VERSION"));
             return ExitCode::from(exit::OK);
         }
-        Some("probe") => return ExitCode::from(probe::main(std::env::args().skip(2))),
-        Some("replay") => return ExitCode::from(replay::main(std::env::args().skip(2))),
+        Some("probe") => return ExitCode::from(commands::probe::main(std::env::args().skip(2))),
+        Some("replay") => return ExitCode::from(commands::replay::main(std::env::args().skip(2))),
         _ => {}
     }
     let args = match parse_args(std::env::args().skip(1)) {

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use super::visible_text::VisibleText;
-use crate::state::AppState;
+use crate::state::run::AppState;
 
 /// A declared annotation, as the server wrote it.
 fn hint(value: Option<bool>) -> &'static str {

@@ -8,7 +8,7 @@ use mcp_triage::exchange::Exchange;
 use serde::Deserialize;
 
 use crate::net;
-use crate::state::AppState;
+use crate::state::run::AppState;
 
 /// The example files shipped next to the app (`examples/<name>.json`).
 pub const EXAMPLES: &[(&str, &str)] = &[

@@ -37,7 +37,7 @@ pub fn ExportBar(report: RunReport, endpoint: Endpoint) -> impl IntoView {
     let report = StoredValue::new(report);
     let endpoint = StoredValue::new(endpoint);
     let copied = RwSignal::new(false);
-    let secrets = StoredValue::new(expect_context::<crate::state::AppState>().secrets());
+    let secrets = StoredValue::new(expect_context::<crate::state::run::AppState>().secrets());
     let json = move || {
         let secrets = secrets.get_value();
         report.with_value(|r| {

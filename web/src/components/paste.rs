@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use mcp_triage::replay;
 
-use crate::state::AppState;
+use crate::state::run::AppState;
 
 /// The paste form.
 #[component]

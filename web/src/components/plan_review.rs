@@ -7,7 +7,7 @@ use mcp_triage::engine::{ConsentPolicy, PlannedProbe, ProbeName};
 use mcp_triage::plan_file::{self, PlanEntry};
 
 use super::visible_text::VisibleText;
-use crate::state::AppState;
+use crate::state::run::AppState;
 
 fn risk_label(risk: ToolRisk) -> (&'static str, &'static str) {
     match risk {

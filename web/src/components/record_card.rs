@@ -42,7 +42,7 @@ pub fn RecordCard(record: Arc<Record>, secret_header_names: Vec<String>) -> impl
     let stdio = ex.stdio.clone().filter(|_| ex.is_stdio());
     let tool = v.tool_name.clone();
     let challenge = v.challenge.clone();
-    let state = use_context::<crate::state::AppState>();
+    let state = use_context::<crate::state::run::AppState>();
     let metadata_url = record
         .resource_metadata_url()
         .map(str::to_string)

@@ -9,7 +9,7 @@ use super::diagnosis::DiagnosisCard;
 use super::export_bar::ExportBar;
 use super::record_card::RecordCard;
 use super::share_panel::SharePanel;
-use crate::state::AppState;
+use crate::state::run::AppState;
 
 /// The summary block.
 #[component]

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use mcp_triage::cause::RunEnd;
 use mcp_triage::engine::{Progress, RunPhase};
 
-use crate::state::{AppState, Phase};
+use crate::state::run::{AppState, Phase};
 
 /// Progress and Cancel.
 #[component]

@@ -6,7 +6,7 @@ use mcp_triage::engine::RunReport;
 use mcp_triage::share;
 
 use super::copy_button::CopyButton;
-use crate::state::AppState;
+use crate::state::run::AppState;
 
 fn page_base() -> String {
     web_sys::window()

@@ -9,8 +9,8 @@ use mcp_triage::Limits;
 use mcp_triage::endpoint::check_token;
 use mcp_triage::engine::{ERA_CHOICES, Mode};
 
-use crate::form::{FormValues, header_problem};
 use crate::net::DemoConfig;
+use crate::state::form::{FormValues, header_problem};
 
 /// One extra header being edited: a stable key, its name, its value, and whether it is a secret.
 type ExtraHeader = (usize, RwSignal<String>, RwSignal<String>, RwSignal<bool>);

@@ -21,8 +21,8 @@ use mcp_triage::limits::Limits;
 use mcp_triage::redact::Secrets;
 use mcp_triage::stdio::{Ending, Heard, Line, LineSplitter, StderrTail, Waiting};
 
-use crate::drive::{self, ProbeArgs};
-use crate::interrupt::{self, WakeGuard};
+use crate::run::drive::{self, ProbeArgs};
+use crate::run::interrupt::{self, WakeGuard};
 
 /// How long a server may take to exit after its stdin closes, before its group is terminated.
 const GRACE: Duration = Duration::from_secs(2);

@@ -11,11 +11,11 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::components::target_form::{FormState, TargetForm};
-use crate::form::{FormValues, random_seed, run_config};
 use crate::net::{self, DemoConfig};
-use crate::page::{
+use crate::pages::chrome::{
     NO_SERVER_SUMMARY, OWN_FORM, SiteHeader, location_hash, reload_on_share_link, replace_fragment,
 };
+use crate::state::form::{FormValues, random_seed, run_config};
 use mcp_triage::engine::Engine;
 
 /// The id of the boot page's root: while it is on the page, the app module waits to be handed over.

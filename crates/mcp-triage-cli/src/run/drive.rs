@@ -12,8 +12,8 @@ use mcp_triage::engine::{
 use mcp_triage::exchange::{Exchange, Transport};
 use mcp_triage::{Limits, endpoint};
 
-use crate::interrupt;
-use crate::output::Output;
+use crate::run::interrupt;
+use crate::run::output::Output;
 
 pub(crate) struct ProbeArgs {
     pub(crate) url: String,

@@ -17,8 +17,8 @@ use mcp_triage::engine::{
 use mcp_triage::exchange::Exchange;
 use mcp_triage::plan_file::PlanEntry;
 
-use crate::form::{FormValues, run_config};
 use crate::net::{self, Credentials, FlightEvent, Flights};
+use crate::state::form::{FormValues, run_config};
 
 /// Where the user is: the form before a run, or a run where the engine says it is
 /// ([`Engine::phase`]); a report made from recorded exchanges (an example, a paste) is a run that

@@ -9,9 +9,10 @@ use mcp_triage::engine::{Engine, Era, RunReport, exit};
 use mcp_triage::redact::Credentials;
 use mcp_triage::{Limits, endpoint};
 
-use crate::drive::{ProbeArgs, config, drive, endpoint_for, hand_back, render};
-use crate::output::{self, Output};
-use crate::{http, interrupt};
+use crate::run::drive::{ProbeArgs, config, drive, endpoint_for, hand_back, render};
+use crate::run::interrupt;
+use crate::run::output::{self, Output};
+use crate::transports::http;
 
 /// The whole usage text.
 pub(crate) fn usage() -> String {
@@ -239,7 +240,7 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
     };
     if args.stdio.is_some() {
         #[cfg(unix)]
-        return crate::stdio::probe(&args, &limits);
+        return crate::transports::stdio::probe(&args, &limits);
         #[cfg(not(unix))]
         {
             eprintln!("mcp-triage probe: --stdio needs a Unix system (process groups)");

@@ -8,7 +8,6 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::boot::Handoff;
 use crate::components::consent::ConsentStep;
 use crate::components::examples::Examples;
 use crate::components::paste::Paste;
@@ -17,12 +16,13 @@ use crate::components::results::{LiveCards, Results};
 use crate::components::run_progress::RunProgress;
 use crate::components::shared_view::SharedView;
 use crate::components::target_form::{FormState, TargetForm};
-use crate::form::{FormValues, random_seed};
 use crate::net::{self, DemoConfig};
-use crate::page::{
+use crate::pages::boot::Handoff;
+use crate::pages::chrome::{
     NO_SERVER_SUMMARY, OWN_FORM, SiteHeader, location_hash, reload_on_share_link, replace_fragment,
 };
-use crate::state::{AppState, Phase};
+use crate::state::form::{FormValues, random_seed};
+use crate::state::run::{AppState, Phase};
 use mcp_triage::engine::Mode;
 use mcp_triage::engine::RunPhase;
 

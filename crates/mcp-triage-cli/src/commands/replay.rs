@@ -8,7 +8,7 @@ use mcp_triage::engine::{Era, exit};
 use mcp_triage::replay::{self, Recording};
 use mcp_triage::{Limits, endpoint};
 
-use crate::output::{self, Output};
+use crate::run::output::{self, Output};
 
 const USAGE: &str = r#"usage: mcp-triage replay [options] CAPTURE...
 
@@ -187,7 +187,7 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
     let recorded = &replayed.report.endpoint;
     let parsed = match mcp_triage::endpoint::Endpoint::recorded_stdio(recorded) {
         Some(stdio) => Ok(stdio),
-        None => crate::drive::endpoint_for(replay::openable_endpoint(recorded), false),
+        None => crate::run::drive::endpoint_for(replay::openable_endpoint(recorded), false),
     };
     let ep = match parsed {
         Ok(e) => e,
@@ -199,5 +199,5 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
             return exit::USAGE;
         }
     };
-    output.emit(&replayed.report, &ep, &secrets, crate::drive::render)
+    output.emit(&replayed.report, &ep, &secrets, crate::run::drive::render)
 }

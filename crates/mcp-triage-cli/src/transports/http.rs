@@ -17,7 +17,7 @@ use mcp_triage::redact::Credentials;
 use mcp_triage::{Limits, Next, ReadEvent, ReadFailure, RequestReader};
 use serde_json::Value;
 
-use crate::interrupt;
+use crate::run::interrupt;
 
 /// An agent that follows no redirect and treats every status as an answer. Deadlines are not set
 /// here: each request's are the core's (see [`send`]).
