@@ -2,8 +2,7 @@
 
 use leptos::prelude::*;
 
-use mcp_triage::cause::RunEnd;
-use mcp_triage::engine::{Progress, RunPhase};
+use mcp_triage::engine::Progress;
 
 use crate::state::run::{AppState, Phase};
 
@@ -15,8 +14,8 @@ pub fn RunProgress() -> impl IntoView {
     view! {
         <section class="progress" data-testid="progress" aria-label="Progress" aria-live="polite">
             <h2>{move || match state.phase.get() {
-                Phase::Run(p) if p.is_moving() || p == RunPhase::Ended(RunEnd::Cancelled) => p.label(),
-                _ => "Run",
+                Phase::Run(p) => p.heading(),
+                Phase::Form => "Run",
             }}</h2>
             // Always in place (disabled when idle), so nothing below it moves when a run ends.
             <button type="button" data-testid="cancel" disabled=move || !running() on:click=move |_| state.cancel()>"Cancel (Esc)"</button>

@@ -44,19 +44,15 @@ impl RunPhase {
         !matches!(self, RunPhase::Ended(_))
     }
 
-    /// What a progress line says of it, for people.
-    pub fn label(self) -> &'static str {
+    /// The heading a progress list shows for it: what the run is doing while requests move, and
+    /// "Cancelled" after a Cancel; "Run" otherwise (a step of its own, or the results, says the rest).
+    pub fn heading(self) -> &'static str {
         match self {
             RunPhase::Connecting => "Connecting…",
             RunPhase::Running => "Running probes…",
-            RunPhase::Review => "Waiting for your review of the plan",
-            RunPhase::Consent => "Waiting for your OK on the proposed tools",
             RunPhase::Stopping(_) => "Stopping…",
             RunPhase::Ended(RunEnd::Cancelled) => "Cancelled",
-            RunPhase::Ended(RunEnd::Interrupted) => "Interrupted",
-            RunPhase::Ended(RunEnd::DeadlinePassed) => "Stopped at the run's time limit",
-            RunPhase::Ended(RunEnd::ConnectFailed) => "Could not connect",
-            RunPhase::Ended(RunEnd::Complete | RunEnd::Recorded) => "Finished",
+            _ => "Run",
         }
     }
 }
