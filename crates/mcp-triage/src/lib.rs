@@ -45,6 +45,13 @@ macro_rules! labelled_enum {
                 }
             }
 
+            /// The identifier for people: its words without underscores
+            /// (`show_user_do_not_retry` → "show user do not retry"). Every surface shows this,
+            /// none spells a label itself.
+            pub fn label(self) -> String {
+                self.as_str().replace('_', " ")
+            }
+
             /// Parses the stable identifier.
             pub fn parse(text: &str) -> Option<$name> {
                 match text {

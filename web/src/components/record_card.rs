@@ -68,7 +68,7 @@ pub fn RecordCard(record: Arc<Record>, secret_header_names: Vec<String>) -> impl
         .response
         .as_ref()
         .and_then(|r| r.body_end)
-        .map(|e| e.as_str().replace('_', " "))
+        .map(|e| e.label())
         .unwrap_or_default();
     let transport_error = ex.transport_error_detail.clone();
     let resp_headers = ex
@@ -135,8 +135,8 @@ pub fn RecordCard(record: Arc<Record>, secret_header_names: Vec<String>) -> impl
                 None => view! {
                 <div class="advice">
                     <h4>"What an agent should do"</h4>
-                    <p data-testid="agent-advice"><span class="badge action">{a.advice.action.as_str().replace('_', " ")}</span> " " {a.advice.agent}</p>
-                    <p class="party">"Who must act: " {a.advice.party.as_str().replace('_', " ")}</p>
+                    <p data-testid="agent-advice"><span class="badge action">{a.advice.action.label()}</span> " " {a.advice.agent}</p>
+                    <p class="party">"Who must act: " {a.advice.party.label()}</p>
                     <h4>"What the server author could change"</h4>
                     <p data-testid="server-advice">{a.advice.server}</p>
                     {flag_advice.into_iter().map(|f| view! { <p class="flag-advice">{f}</p> }.into_any()).collect_view()}

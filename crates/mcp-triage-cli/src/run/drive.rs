@@ -270,7 +270,7 @@ fn render_all(report: &RunReport, ep: &endpoint::Endpoint) -> String {
             Some(why) => out.push_str(&format!("  {}\n", why.not_answered())),
             None => out.push_str(&format!(
                 "  agent: {} — {}\n  server: {}\n",
-                a.advice.action.as_str().replace('_', " "),
+                a.advice.action.label(),
                 a.advice.agent,
                 a.advice.server
             )),

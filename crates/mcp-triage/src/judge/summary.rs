@@ -57,7 +57,7 @@ fn shape(v: &Verdict) -> String {
         (Channel::Network, _) if v.cause == crate::vocabulary::cause::Cause::ServerExited => {
             "a crash of the server process".into()
         }
-        (channel, _) => channel.as_str().replace('_', " "),
+        (channel, _) => channel.label(),
     }
 }
 
@@ -258,7 +258,7 @@ pub(crate) fn headline(
             }
             (None, _) => format!(
                 "The server's answer to {method} could not be used ({}), so no probe could run.",
-                v.cause.as_str().replace('_', " ")
+                v.cause.label()
             ),
         };
     }

@@ -300,7 +300,7 @@ pub fn markdown(
             v.decided_by,
             match r.exchange.stop_reason() {
                 Some(why) => format!("— (not answered: {})", why.describe()),
-                None => a.advice.action.as_str().replace('_', " "),
+                None => a.advice.action.label(),
             },
             a.spec
                 .as_ref()

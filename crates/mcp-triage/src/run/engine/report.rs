@@ -179,7 +179,7 @@ pub(super) fn discover_refusal(exchange: &Exchange, v: &crate::judge::classify::
             }
             (Some(status), None) if !(200..300).contains(&status) => format!("HTTP {status}"),
             (_, Some(code)) => format!("JSON-RPC error {code}"),
-            _ => format!("no result: {}", v.cause.as_str().replace('_', " ")),
+            _ => format!("no result: {}", v.cause.label()),
         },
     }
 }
