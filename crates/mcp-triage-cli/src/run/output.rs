@@ -135,17 +135,11 @@ impl Output {
         } else {
             None
         };
-        let markdown = || {
-            let mut md = export::markdown(report, ep, self.include_path, secrets);
-            if let Some(l) = &link {
-                if l.starts_with('#') {
-                    md.push_str(&format!("\nShare fragment: `{l}`\n"));
-                } else {
-                    md.push_str(&format!("\n[Open this report in MCP Triage]({l})\n"));
-                }
-            }
-            md
-        };
+        // Made once, for --markdown and --markdown-file alike.
+        let markdown =
+            (matches!(self.form, Form::Markdown) || self.markdown_file.is_some()).then(|| {
+                export::markdown_with_share(report, ep, self.include_path, secrets, link.as_deref())
+            });
         let body = match self.form {
             Form::Json => export::report_json_with_share(
                 report,
@@ -154,7 +148,7 @@ impl Output {
                 secrets,
                 link.as_deref(),
             ),
-            Form::Markdown => markdown(),
+            Form::Markdown => markdown.clone().unwrap_or_default(),
             Form::Text => {
                 let mut t = text(report, ep, self.include_path);
                 if let Some(l) = &link {
@@ -163,8 +157,8 @@ impl Output {
                 t
             }
         };
-        if let Some(file) = &self.markdown_file {
-            let md = mcp_triage::redact::redact(&markdown(), secrets).0;
+        if let (Some(file), Some(md)) = (&self.markdown_file, &markdown) {
+            let md = mcp_triage::redact::redact(md, secrets).0;
             if let Err(e) = std::fs::write(file, md) {
                 eprintln!("mcp-triage: cannot write {file}: {e}");
                 local_failure = true;

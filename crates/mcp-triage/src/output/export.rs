@@ -241,6 +241,24 @@ fn md_text_within(text: &str, cap: usize) -> String {
         .replace("\\\\|", "\\|")
 }
 
+/// [`markdown`] with the run's share link at its end: a page link, or a bare fragment (`#r=…`) when
+/// no page address was given. What the command line writes for `--markdown` and `--markdown-file`.
+pub fn markdown_with_share(
+    report: &RunReport,
+    endpoint: &Endpoint,
+    include_path: bool,
+    secrets: &Secrets,
+    share: Option<&str>,
+) -> String {
+    let mut md = markdown(report, endpoint, include_path, secrets);
+    match share {
+        Some(l) if l.starts_with('#') => md.push_str(&format!("\nShare fragment: `{l}`\n")),
+        Some(l) => md.push_str(&format!("\n[Open this report in MCP Triage]({l})\n")),
+        None => {}
+    }
+    md
+}
+
 /// A Markdown report: the finding, and one row per probe and check. Server text is escaped (Markdown
 /// and HTML) and redacted once more with the run's secrets.
 pub fn markdown(

@@ -104,8 +104,6 @@ fn server_of(ex: &Exchange) -> Option<String> {
 /// A server, and the session it gave where one is known.
 type ServerSession = (String, Option<String>);
 
-/// Groups `captures` (labelled by `sources`, one each; `methods` is each request's JSON-RPC method,
-/// as the caller already read it) into runs: one run, or the groups.
 /// A run id as the engine writes it (16 lowercase hex digits); anything else is read as none, and is
 /// never echoed in a message.
 fn run_id_of(ex: &Exchange) -> Option<&str> {
@@ -114,6 +112,8 @@ fn run_id_of(ex: &Exchange) -> Option<&str> {
         .filter(|id| crate::vocabulary::exchange::is_run_id(id))
 }
 
+/// Groups `captures` (labelled by `sources`, one each; `methods` is each request's JSON-RPC method,
+/// as the caller already read it) into runs: one run, or the groups.
 pub(crate) fn one_run(
     captures: &[Exchange],
     methods: &[Option<&str>],

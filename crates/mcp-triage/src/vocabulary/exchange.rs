@@ -58,7 +58,7 @@ pub struct Exchange {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stdio: Option<StdioCapture>,
     /// The run this exchange belongs to: every exchange a run records carries the same id (random,
-    /// from the shell's randomness; see [`crate::run::engine::Engine::run_id`]), so a replay can refuse
+    /// from the shell's randomness; see `Engine::new`), so a replay can refuse
     /// captures of different runs. Absent in captures made before it existed and in others' tools.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,

@@ -101,16 +101,38 @@ impl RunReport {
         OK
     }
 
-    /// [`RunReport::exit_status`] when every output was written.
-    pub fn exit_code(&self, fail_under: Option<u8>) -> u8 {
-        self.exit_status(fail_under, false)
-    }
-
     /// The score is below the bar `fail_under` (pairs of A, B, C told apart by structure); "n/a"
     /// is below any bar of at least 1.
     pub fn below_fail_under(&self, fail_under: Option<u8>) -> bool {
         fail_under.is_some_and(|n| {
             n >= 1 && (self.summary.judged == 0 || self.summary.score.unwrap_or(0) < n)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    /// The order `exit_status` applies is the order `TABLE` prints: a signal over a failed output,
+    /// a failed output over an unreachable server, each of them over what comes below it.
+    #[test]
+    fn exit_status_follows_the_tables_precedence() {
+        let mut report = RunReport::from_exchanges("https://x.example/mcp", Vec::new());
+        report.ended = Some(RunEnd::ConnectFailed);
+        assert_eq!(report.exit_status(None, false), UNREACHABLE);
+        assert_eq!(report.exit_status(Some(3), true), LOCAL);
+        report.interrupted_by = Some(Interrupt::Sigint);
+        assert_eq!(report.exit_status(Some(3), true), SIGINT);
+        report.interrupted_by = Some(Interrupt::Sigterm);
+        assert_eq!(report.exit_status(None, true), SIGTERM);
+        let rank = |code: u8| TABLE.iter().position(|(c, _)| *c == code);
+        let order = [SIGINT, LOCAL, UNREACHABLE, PROBE_NOT_RUN, BELOW_FAIL_UNDER];
+        let ranks: Vec<_> = order.iter().map(|c| rank(*c)).collect();
+        assert!(ranks.iter().all(Option::is_some), "{ranks:?}");
+        assert!(ranks.windows(2).all(|w| w[0] < w[1]), "{ranks:?}");
     }
 }

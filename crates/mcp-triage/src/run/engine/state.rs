@@ -52,7 +52,8 @@ pub struct Engine {
     /// Bodies cut to their head because the run's kept-bytes cap was reached.
     pub(super) bodies_cut: u32,
     pub(super) notes: Vec<String>,
-    /// The id every exchange this run records carries (see [`Engine::run_id`]).
+    /// The id every exchange this run records carries: 16 hex digits from the shell's randomness,
+    /// so captures of different runs are told apart (a replay sets the recording's own, or none).
     pub(super) run_id: Option<String>,
     /// The signal that interrupted the run, if one did before it ended.
     pub(super) interrupted_by: Option<Interrupt>,
@@ -136,13 +137,6 @@ impl Engine {
             run_id: Some(run_id_of(cfg_random)),
             interrupted_by: None,
         }
-    }
-
-    /// The run's id: 16 hex digits derived from the shell's randomness, written into every
-    /// exchange the run records (`run_id` in `mcp-exchange/1`), so captures of different runs are
-    /// told apart. A replay sets the recording's own id instead (or none).
-    pub fn run_id(&self) -> Option<&str> {
-        self.run_id.as_deref()
     }
 
     /// Replaces the run's id (a replay keeps the id of the run it replays, or has none).
