@@ -80,7 +80,8 @@ fn the_action_reports_the_run_in_the_summary_and_outputs_and_fails_without_the_t
     assert_eq!(ok.status, Some(0), "{}", ok.log);
     assert!(ok.summary.contains("## MCP Triage"), "{}", ok.summary);
     assert!(
-        ok.summary.contains("| A | `mcp_triage_no_such_tool_"),
+        ok.summary
+            .contains("| A · Unknown tool | `mcp_triage_no_such_tool_"),
         "the CLI's Markdown table: {}",
         ok.summary
     );

@@ -173,7 +173,7 @@ fn replay_of_public_captures_gives_the_seeds_finding_in_every_form() {
     let (stdout, stderr) = text(&md);
     assert_eq!(md.status.code(), Some(0), "{stderr}");
     assert!(
-        stdout.contains("| A | `lead_delete` | 200 | tool_error | unknown_tool |"),
+        stdout.contains("| A · Unknown tool | `lead_delete` | 200 | tool error | unknown tool |"),
         "{stdout}"
     );
     assert!(stdout.contains("Distinguishability: 0 of 3 pairs"));

@@ -61,12 +61,35 @@ macro_rules! labelled_enum {
             }
         }
 
+        impl $crate::Labelled for $name {
+            fn id(self) -> &'static str {
+                self.as_str()
+            }
+            fn words(self) -> String {
+                self.label()
+            }
+            fn from_id(text: &str) -> Option<$name> {
+                $name::parse(text)
+            }
+        }
+
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.as_str())
             }
         }
     };
+}
+
+/// What every `labelled_enum!` is: an identifier with its words for people (the views' badges read
+/// both through this, so no surface spells either).
+pub(crate) trait Labelled: Copy {
+    /// The stable identifier.
+    fn id(self) -> &'static str;
+    /// Its words for people.
+    fn words(self) -> String;
+    /// Parses the identifier.
+    fn from_id(text: &str) -> Option<Self>;
 }
 
 mod decode;
@@ -176,6 +199,14 @@ pub mod share {
     pub use crate::output::share::{
         BuildOptions, Built, Link, LinkOutcome, MAX_LINK, NO_ACTION, ResultShape, Share,
         ShareError, ShareRow, VERSION, build, decode, encode, fit, make_link, redact_payload,
+    };
+}
+
+/// The view model every text surface renders: cards, a summary, badges.
+pub mod view {
+    pub use crate::output::view::{
+        AdviceView, Answer, Badge, CardView, ChallengeView, EvidenceView, Quote, ReportView,
+        SpecView, SummaryView, Tone, VerdictLine, WireView,
     };
 }
 

@@ -171,19 +171,27 @@ fn markdown_rows_follow_the_cards_order_and_an_unanswered_probe_gets_no_advice()
         .collect();
     let firsts: Vec<&str> = rows
         .iter()
-        .map(|l| l.split('|').nth(1).unwrap().trim())
+        .map(|l| {
+            l.split('|')
+                .nth(1)
+                .unwrap()
+                .trim()
+                .split(' ')
+                .next()
+                .unwrap()
+        })
         .collect();
     assert_eq!(firsts, ["A", "B", "C", "D"], "{md}");
     assert!(
-        rows[2].contains("— (not answered: the deadline passed before the answer was read)"),
+        rows[2].contains("— (Not answered: the deadline passed before the answer was read."),
         "{}",
         rows[2]
     );
     assert!(!rows[2].contains("retry"), "no advice for C: {}", rows[2]);
     assert!(rows[0].contains("pick another tool"), "{}", rows[0]);
-    // Identifiers are the labelled names, as in the JSON export.
-    assert!(md.contains("not_applicable"), "{md}");
-    assert!(!md.contains("notapplicable"), "{md}");
+    // Identifiers show as their table's words, never with underscores.
+    assert!(md.contains("not applicable"), "{md}");
+    assert!(!md.contains("not_applicable"), "{md}");
 }
 
 #[test]

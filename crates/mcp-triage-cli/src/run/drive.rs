@@ -10,6 +10,7 @@ use mcp_triage::engine::{
     RunReport, Step, exit,
 };
 use mcp_triage::exchange::{Exchange, Transport};
+use mcp_triage::view::{Answer, ReportView, WireView};
 use mcp_triage::{Limits, endpoint};
 
 use crate::run::interrupt;
@@ -225,67 +226,66 @@ pub(crate) fn render(report: &RunReport, ep: &endpoint::Endpoint, include_path: 
 const STDERR_LINES_SHOWN: usize = 8;
 
 fn render_all(report: &RunReport, ep: &endpoint::Endpoint) -> String {
+    let view = ReportView::of_report(report, &[]);
+    let summary = &view.summary;
     let mut out = String::new();
     out.push_str(&format!("MCP Triage — {}\n\n", ep.url));
-    out.push_str(&format!("{}\n\n", report.headline));
+    out.push_str(&format!("{}\n\n", summary.headline));
     out.push_str(&format!(
         "Distinguishability by structure alone: {}\n",
-        mcp_triage::score_text(report.summary.score, Some(report.summary.judged))
+        summary.score
     ));
     out.push_str(&format!(
         "Server: {} · protocol {}{}\n\n",
-        report
-            .server_text()
-            .unwrap_or_else(|| "unknown server".into()),
-        report.protocol_text(),
-        report
-            .rounds_text()
+        summary.server.as_deref().unwrap_or("unknown server"),
+        summary.protocol,
+        summary
+            .rounds
+            .as_deref()
             .map(|r| format!(" · {r}"))
             .unwrap_or_default()
     ));
-    let groups = report.card_groups();
-    for r in groups
-        .connect_failed
-        .iter()
-        .chain(&groups.probes)
-        .chain(&groups.checks)
-    {
-        let a = &r.assessment;
-        let v = &a.verdict;
-        out.push_str(&format!("{}\n", r.step.title()));
-        out.push_str(&format!("  {}\n", v.outcome_line()));
-        for e in v.evidence.iter().take(3) {
+    for w in &summary.warnings {
+        out.push_str(&format!("warning: {w}\n\n"));
+    }
+    let mut skipped = Vec::new();
+    for card in view.cards() {
+        if let Answer::Skipped { line, .. } = &card.answer {
+            skipped.push(line.as_str());
+            continue;
+        }
+        out.push_str(&format!("{}\n", card.title));
+        out.push_str(&format!("  {}\n", card.outcome_line()));
+        if let Some(d) = &card.decided_by {
+            out.push_str(&format!("  decided by {}\n", d.label));
+        }
+        for e in card.evidence.iter().take(3) {
             out.push_str(&format!("  evidence: {}\n", e.fact));
         }
-        let flags: Vec<&str> = v
-            .flags
-            .iter()
-            .filter(|f| !f.once_per_run())
-            .map(|f| f.as_str())
-            .collect();
-        if !flags.is_empty() {
+        if !card.flags.is_empty() {
+            let flags: Vec<&str> = card.flags.iter().map(|f| f.label.as_str()).collect();
             out.push_str(&format!("  flags: {}\n", flags.join(", ")));
         }
-        match r.exchange.stop_reason() {
-            Some(why) => out.push_str(&format!("  {}\n", why.not_answered())),
-            None => out.push_str(&format!(
+        match &card.answer {
+            Answer::NotAnswered(why) => out.push_str(&format!("  {why}\n")),
+            Answer::Advice(a) => out.push_str(&format!(
                 "  agent: {} — {}\n  server: {}\n",
-                a.advice.action.label(),
-                a.advice.agent,
-                a.advice.server
+                a.action.label,
+                a.agent.as_deref().unwrap_or_default(),
+                a.server.as_deref().unwrap_or_default()
             )),
+            Answer::Skipped { .. } | Answer::Nothing => {}
         }
-        if let Some(s) = &a.spec {
+        if let Some(s) = &card.spec {
             out.push_str(&format!(
                 "  spec {}: {} — {}\n",
-                s.version, s.conformance, s.reason
+                s.version, s.conformance.label, s.reason
             ));
         }
-        if let Some(tail) = r
-            .exchange
-            .stdio
-            .as_ref()
-            .and_then(|io| io.stderr_tail.as_ref())
+        if let Some(WireView::Stdio {
+            stderr_tail: Some(tail),
+            ..
+        }) = &card.wire
         {
             out.push_str("  stderr (its last lines):\n");
             let lines: Vec<&str> = tail.lines().collect();
@@ -295,11 +295,11 @@ fn render_all(report: &RunReport, ep: &endpoint::Endpoint) -> String {
         }
         out.push('\n');
     }
-    for line in report.probes.iter().filter_map(|p| p.skip_line()) {
+    for line in skipped {
         out.push_str(&format!("{line}\n"));
     }
 
-    for n in &report.notes {
+    for n in &summary.notes {
         out.push_str(&format!("note: {n}\n"));
     }
     out

@@ -4,8 +4,9 @@
 
 use serde_json::Value;
 
+use crate::output::view::{Answer, Badge, CardView, ReportView};
 use crate::run::endpoint::Endpoint;
-use crate::run::engine::{RunReport, Step};
+use crate::run::engine::RunReport;
 use crate::secrets::redact::{self, Secrets};
 use crate::vocabulary::exchange::Request;
 
@@ -276,58 +277,63 @@ pub fn markdown(
     // matcher. The whole text is redacted once more at the end.
     let md_cell = |t: &str| md_cell(&redact::redact(t, secrets).0);
     let md_text = |t: &str| md_text(&redact::redact(t, secrets).0);
+    let view = ReportView::of_report(report, &[]);
+    let summary = &view.summary;
     let mut out = String::new();
     out.push_str("### MCP Triage report\n\n");
     // The headline first, whole (it is what the page leads with).
-    out.push_str(&format!("{}\n\n", md_text_within(&report.headline, 1000)));
+    out.push_str(&format!("{}\n\n", md_text_within(&summary.headline, 1000)));
     out.push_str(&format!("- Endpoint: `{}`\n", md_cell(&shown)));
-    if let Some(server) = report.server_text() {
-        out.push_str(&format!("- Server: {}\n", md_text(&server)));
+    if let Some(server) = &summary.server {
+        out.push_str(&format!("- Server: {}\n", md_text(server)));
     }
-    out.push_str(&format!("- Protocol version: {}\n", report.protocol_text()));
-    let score =
-        crate::judge::summary::score_text(report.summary.score, Some(report.summary.judged));
-    out.push_str(&format!("- Distinguishability: {score}\n\n"));
-    out.push_str("| Probe | Call | HTTP | Channel | Cause | JSON-RPC code | Decided by | Agent should | Spec |\n");
+    out.push_str(&format!(
+        "- Protocol version: {}\n",
+        md_text(&summary.protocol)
+    ));
+    out.push_str(&format!("- Distinguishability: {}\n\n", summary.score));
+    for w in &summary.warnings {
+        out.push_str(&format!("> {}\n\n", md_text_within(w, 1000)));
+    }
+    out.push_str("| Probe | Tool | HTTP | Channel | Cause | JSON-RPC code | Decided by | Agent should | Spec |\n");
     out.push_str("|---|---|---|---|---|---|---|---|---|\n");
     // Rows in the order of the page's cards (A–D, then the checks), not in the order answers came.
-    let groups = report.card_groups();
-    for r in groups.probes.iter().chain(&groups.checks) {
-        let label = match r.step {
-            Step::Probe(p) => p.as_str().to_string(),
-            Step::NoToken => "no token".into(),
-            _ => "GET".into(),
+    let label = |b: &Option<Badge>| b.as_ref().map(|b| b.label.clone());
+    let dash = |t: Option<String>| t.unwrap_or_else(|| "—".into());
+    let mut skipped = Vec::new();
+    for card in view.probes.iter().chain(&view.checks) {
+        let agent = match &card.answer {
+            Answer::Advice(a) => a.action.label.clone(),
+            Answer::NotAnswered(why) => format!("— ({})", md_text(why)),
+            Answer::Skipped { line, .. } => {
+                skipped.push(line.clone());
+                continue;
+            }
+            Answer::Nothing => "—".into(),
         };
-        let a = &r.assessment;
-        let v = &a.verdict;
-        let call = v
-            .tool_name
-            .clone()
-            .unwrap_or_else(|| r.exchange.request.method.clone());
         out.push_str(&format!(
-            "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} |\n",
-            label.trim(),
-            md_cell(&call),
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            md_text(&card.title),
+            card.tool
+                .as_deref()
+                .map(|t| format!("`{}`", md_cell(t)))
+                .unwrap_or_else(|| "—".into()),
             // The HTTP status, or `stdio` for a run over a child process's stdin and stdout.
-            v.carrier().trim_start_matches("HTTP "),
-            v.channel,
-            v.cause,
-            v.jsonrpc_code
-                .map(|c| c.to_string())
-                .unwrap_or_else(|| "—".into()),
-            v.decided_by,
-            match r.exchange.stop_reason() {
-                Some(why) => format!("— (not answered: {})", why.describe()),
-                None => a.advice.action.label(),
-            },
-            a.spec
-                .as_ref()
-                .map(|s| s.conformance.as_str().to_string())
-                .unwrap_or_else(|| "—".into()),
+            dash(
+                card.carrier
+                    .as_deref()
+                    .map(|c| c.trim_start_matches("HTTP ").to_string())
+            ),
+            dash(label(&card.channel)),
+            dash(label(&card.cause)),
+            dash(card.jsonrpc_code.map(|c| c.to_string())),
+            dash(label(&card.decided_by)),
+            agent,
+            dash(card.spec.as_ref().map(|s| s.conformance.label.clone())),
         ));
     }
-    for line in report.probes.iter().filter_map(|p| p.skip_line()) {
-        out.push_str(&format!("\n{line}."));
+    for line in skipped {
+        out.push_str(&format!("\n{}.", md_text(&line)));
     }
 
     out.push_str("\n\n_Generated by MCP Triage; tokens are never included._\n");
@@ -432,27 +438,18 @@ pub fn junit(
             report.headline.clone(),
         ));
     }
-    // Probes A–D, each with its record, or why it did not run.
-    for planned in &report.probes {
-        let step = Step::Probe(planned.probe);
-        let record = groups.probes.iter().find(|r| r.step == step);
-        let (end, out) = match record {
-            Some(r) => record_case(r),
-            None => (
-                CaseEnd::Skipped(planned.skip_line().unwrap_or_else(|| {
-                    format!(
-                        "Probe {} did not run: the run stopped before it",
-                        planned.probe.as_str()
-                    )
-                })),
-                String::new(),
-            ),
-        };
-        cases.push((step.title().into(), "mcp-triage.probes", end, out));
+    // Probes A–D, each with its card, or why it did not run; then the checks.
+    let view = ReportView::of_report(report, &[]);
+    let mut probes: Vec<&CardView> = view.probes.iter().chain(&view.unrun).collect();
+    // `card-A` … `card-D`: in probe order.
+    probes.sort_by(|a, b| a.id.cmp(&b.id));
+    for card in probes {
+        let (end, out) = card_case(card);
+        cases.push((card.title.clone(), "mcp-triage.probes", end, out));
     }
-    for r in &groups.checks {
-        let (end, out) = record_case(r);
-        cases.push((r.step.title().into(), "mcp-triage.checks", end, out));
+    for card in &view.checks {
+        let (end, out) = card_case(card);
+        cases.push((card.title.clone(), "mcp-triage.checks", end, out));
     }
     // The score.
     let score =
@@ -516,23 +513,31 @@ pub fn junit(
     redact::redact(&xml, secrets).0
 }
 
-/// How a probe's or check's answer ends as a test case, and what its output says.
-fn record_case(r: &crate::run::engine::Record) -> (CaseEnd, String) {
-    let a = &r.assessment;
-    let v = &a.verdict;
-    let mut out = format!("{} · decided by {}\n", v.outcome_line(), v.decided_by);
-    for e in v.evidence.iter().take(3) {
+/// How a probe's or check's card ends as a test case, and what its output says.
+fn card_case(card: &CardView) -> (CaseEnd, String) {
+    let mut out = format!(
+        "{}{}\n",
+        card.outcome_line(),
+        card.decided_by
+            .as_ref()
+            .map(|d| format!(" · decided by {}", d.label))
+            .unwrap_or_default()
+    );
+    for e in card.evidence.iter().take(3) {
         out.push_str(&format!("evidence: {}\n", e.fact));
     }
-    out.push_str(&format!(
-        "agent: {}\nserver: {}",
-        a.advice.agent, a.advice.server
-    ));
-    if let Some(why) = r.exchange.stop_reason() {
-        return (CaseEnd::Skipped(why.not_answered()), out);
+    if let Answer::Advice(a) = &card.answer {
+        out.push_str(&format!(
+            "agent: {} — {}\nserver: {}",
+            a.action.label,
+            a.agent.as_deref().unwrap_or_default(),
+            a.server.as_deref().unwrap_or_default()
+        ));
     }
-    match &a.spec {
-        Some(s) if s.conformance == crate::judge::spec::Conformance::Deviates => (
+    match (&card.answer, &card.spec) {
+        (Answer::Skipped { line, .. }, _) => (CaseEnd::Skipped(line.clone()), String::new()),
+        (Answer::NotAnswered(why), _) => (CaseEnd::Skipped(why.clone()), out),
+        (_, Some(s)) if s.deviates() => (
             CaseEnd::Failure(format!(
                 "deviates from {}: {} ({})",
                 s.version, s.reason, s.link

@@ -1,5 +1,6 @@
 //! What leaves a run: the JSON report and Markdown/JUnit exports, share links (versioned, allowlisted,
-//! withheld where a server's content is not ours to publish), and replays of recordings and pastes,
+//! withheld where a server's content is not ours to publish), the views every text surface renders,
+//! and replays of recordings and pastes,
 //! grouped into runs.
 //!
 //! May import: `vocabulary`, `secrets`, `judge`, `run`.
@@ -8,4 +9,5 @@ pub(crate) mod export;
 pub(crate) mod replay;
 pub(crate) mod runs;
 pub(crate) mod share;
+pub(crate) mod view;
 pub(crate) mod withhold;

@@ -36,4 +36,5 @@ pub use config::{ERA_CHOICES, EngineConfig, Era, Mode, Poll, Progress};
 pub use phase::RunPhase;
 pub use record::{Record, resource_metadata_record, resource_metadata_request};
 pub use report::{CardGroups, RunReport};
+pub(crate) use report_view::NOT_NEGOTIATED;
 pub use state::Engine;

@@ -19,6 +19,9 @@ use crate::vocabulary::exchange::Exchange;
 use crate::vocabulary::limits::Limits;
 use crate::vocabulary::step::Step;
 
+/// What a report says when no protocol version was negotiated.
+pub(crate) const NOT_NEGOTIATED: &str = "not negotiated";
+
 impl RunReport {
     /// The records grouped and ordered as the page shows them (and the Markdown lists them).
     pub fn card_groups(&self) -> CardGroups {
@@ -78,9 +81,7 @@ impl RunReport {
 
     /// The protocol version the run spoke, or that none was negotiated.
     pub fn protocol_text(&self) -> &str {
-        self.negotiated_version
-            .as_deref()
-            .unwrap_or("not negotiated")
+        self.negotiated_version.as_deref().unwrap_or(NOT_NEGOTIATED)
     }
 
     /// "3 sequential rounds" (how many waves the probes needed), when probes ran.

@@ -1,0 +1,277 @@
+//! Views of a live (or replayed) run: a card per record, a summary per report.
+
+use serde_json::Value;
+
+use super::{
+    AdviceView, Answer, Badge, CardView, ChallengeView, EvidenceView, Quote, ReportView, SpecView,
+    SummaryView, VerdictLine, WireView, card_id, channel_tone, conformance_tone,
+};
+use crate::output::export::curl;
+use crate::run::consent::PlannedProbe;
+use crate::run::engine::{Record, RunReport};
+use crate::vocabulary::step::Step;
+
+/// What a summary warns of when probe C provoked no failure.
+const C_NOT_PROVOKED: &str = "Probe C succeeded, so no failure was provoked: pick a call that makes the backend fail (Review first on the page, --plan on the command line).";
+
+impl CardView {
+    /// The card of one recorded exchange. `secret_header_names` are the extra headers its `curl`
+    /// names as environment variables (the token always is).
+    pub fn of_record(record: &Record, secret_header_names: &[String]) -> CardView {
+        let a = &record.assessment;
+        let v = &a.verdict;
+        let ex = &record.exchange;
+        let raw_body = ex
+            .response
+            .as_ref()
+            .and_then(|r| r.body.clone())
+            .unwrap_or_default();
+        let evidence = v
+            .evidence
+            .iter()
+            .map(|e| {
+                let text = match (&e.pointer, &v.message) {
+                    (Some(p), Some(m)) if p != "/body" => {
+                        m.pointer(p).and_then(Value::as_str).map(str::to_string)
+                    }
+                    (Some(_), _) => Some(raw_body.clone()),
+                    _ => None,
+                };
+                EvidenceView {
+                    kind: Some(Badge::of(e.kind)),
+                    fact: e.fact.clone(),
+                    pointer: e.pointer.clone(),
+                    quote: text.map(|text| Quote {
+                        text,
+                        highlight: e.range,
+                    }),
+                }
+            })
+            .collect();
+        // What holds for every answer of the run is said once, in the summary's notes.
+        let flags: Vec<_> = v
+            .flags
+            .iter()
+            .copied()
+            .filter(|f| !f.once_per_run())
+            .collect();
+        let answer = match ex.stop_reason() {
+            // An answer that did not come is not the server's way of answering: no advice.
+            Some(why) => Answer::NotAnswered(why.not_answered()),
+            None => Answer::Advice(AdviceView {
+                action: Badge::of(a.advice.action),
+                agent: Some(a.advice.agent.to_string()),
+                party: Some(Badge::of(a.advice.party)),
+                server: Some(a.advice.server.to_string()),
+                flag_advice: flags
+                    .iter()
+                    .map(|f| crate::judge::advice::for_flag(*f).to_string())
+                    .collect(),
+            }),
+        };
+        let elapsed = ex
+            .elapsed_ms
+            .map(|ms| format!("{} ms", ms.max(0.0).round() as u64))
+            .unwrap_or_else(|| "—".into());
+        let wire = match ex.stdio.as_ref().filter(|_| ex.is_stdio()) {
+            Some(io) => WireView::Stdio {
+                elapsed,
+                process: io
+                    .exit
+                    .map(|e| format!("the process ended ({e})"))
+                    .unwrap_or_else(|| "the process was running".into()),
+                stdout: io.lines.join("\n"),
+                stderr_tail: io.stderr_tail.clone(),
+                command: ex.request.url.clone(),
+                line_written: ex.request.body.clone().unwrap_or_default(),
+            },
+            None => WireView::Http {
+                status: format!(
+                    "Status {}",
+                    v.http_status
+                        .map(|s| s.to_string())
+                        .unwrap_or_else(|| "—".into())
+                ),
+                elapsed,
+                body_end: ex
+                    .response
+                    .as_ref()
+                    .and_then(|r| r.body_end)
+                    .map(|e| e.label())
+                    .unwrap_or_default(),
+                response_headers: ex
+                    .response
+                    .as_ref()
+                    .map(|r| r.headers.clone())
+                    .unwrap_or_default(),
+                body: raw_body,
+                method: ex.request.method.clone(),
+                url: ex.request.url.clone(),
+                request_headers: ex.request.headers.clone(),
+                request_body: ex.request.body.clone().unwrap_or_default(),
+                curl: curl(&ex.request, secret_header_names),
+            },
+        };
+        CardView {
+            id: step_card_id(record.step),
+            title: record.step.title().to_string(),
+            channel: Some(Badge::toned(v.channel, channel_tone(v.channel))),
+            tool: v.tool_name.clone(),
+            carrier: Some(v.carrier()),
+            jsonrpc_code: v.jsonrpc_code,
+            cause: Some(Badge::of(v.cause)),
+            decided_by: Some(Badge::of(v.decided_by)),
+            flags: flags.into_iter().map(Badge::of).collect(),
+            evidence,
+            answer,
+            spec: a.spec.as_ref().map(|s| SpecView {
+                conformance: Badge::toned(s.conformance, conformance_tone(s.conformance)),
+                version: s.version.clone(),
+                reason: s.reason.clone(),
+                rule: Some(s.rule.to_string()),
+                link: s.link.clone(),
+            }),
+            challenge: v.challenge.as_ref().map(|c| ChallengeView {
+                scheme: c.scheme.clone(),
+                params: c.params.clone(),
+                resource_metadata: record.resource_metadata_url().map(str::to_string),
+            }),
+            envelope: record
+                .shown_json()
+                .and_then(|m| serde_json::to_string_pretty(&m).ok()),
+            withheld: None,
+            transport_error: ex.transport_error_detail.clone(),
+            problems: v.problems.clone(),
+            wire: Some(wire),
+        }
+    }
+
+    /// The card of a probe that did not run: skipped at planning, or never reached.
+    fn of_unrun(planned: &PlannedProbe) -> CardView {
+        let p = planned.probe;
+        let (reason, next_step) = match planned.skipped {
+            Some(why) => (
+                why.describe().to_string(),
+                why.next_step().map(String::from),
+            ),
+            None => ("the run stopped before it".to_string(), None),
+        };
+        let line = match planned.skip_line() {
+            Some(l) => l,
+            None => format!("Probe {} did not run: {reason}", p.as_str()),
+        };
+        CardView {
+            id: card_id(p.as_str()),
+            title: p.title().to_string(),
+            channel: None,
+            tool: None,
+            carrier: None,
+            jsonrpc_code: None,
+            cause: None,
+            decided_by: None,
+            flags: Vec::new(),
+            evidence: Vec::new(),
+            answer: Answer::Skipped {
+                reason,
+                next_step,
+                line,
+            },
+            spec: None,
+            challenge: None,
+            envelope: None,
+            withheld: None,
+            transport_error: None,
+            problems: Vec::new(),
+            wire: None,
+        }
+    }
+}
+
+/// A step's card id: the probes and checks by the identifier a link names them with.
+fn step_card_id(step: Step) -> String {
+    match step {
+        Step::Probe(p) => card_id(p.as_str()),
+        Step::NoToken => card_id("no_token"),
+        Step::Get => card_id("get"),
+        Step::Initialize | Step::Discover => card_id("connect"),
+        Step::ResourceMetadata => card_id("resource_metadata"),
+        other => format!(
+            "card-{}",
+            other.label().replace([' ', '/', '(', ')', ':', '_'], "-")
+        ),
+    }
+}
+
+impl SummaryView {
+    /// The summary of a report.
+    pub fn of_report(report: &RunReport) -> SummaryView {
+        let mut verdicts: Vec<VerdictLine> = report
+            .spec_verdicts()
+            .into_iter()
+            .map(|(step, s)| VerdictLine {
+                about: step.title().to_string(),
+                conformance: Badge::toned(s.conformance, conformance_tone(s.conformance)),
+                reason: None,
+            })
+            .collect();
+        verdicts.extend(report.origin.as_ref().map(|o| VerdictLine {
+            about: "origin".into(),
+            conformance: Badge::toned(o.conformance, conformance_tone(o.conformance)),
+            reason: Some(o.reason.clone()),
+        }));
+        SummaryView {
+            headline: report.headline.clone(),
+            score: crate::judge::summary::score_text(
+                report.summary.score,
+                Some(report.summary.judged),
+            ),
+            endpoint: report.endpoint.clone(),
+            server: report.server_text(),
+            protocol: report.protocol_text().to_string(),
+            rounds: report.rounds_text(),
+            verdicts,
+            warnings: report
+                .c_not_provoked
+                .then(|| C_NOT_PROVOKED.to_string())
+                .into_iter()
+                .collect(),
+            notes: report.notes.clone(),
+            made: None,
+        }
+    }
+}
+
+impl ReportView {
+    /// The views of a report: the summary, and the cards in the page's order. Probes that did not
+    /// run get their card once the run has ended (a live run shows only what came).
+    pub fn of_report(report: &RunReport, secret_header_names: &[String]) -> ReportView {
+        let groups = report.card_groups();
+        let card = |r: &std::sync::Arc<Record>| CardView::of_record(r, secret_header_names);
+        let ended = report.ended.is_some();
+        let mut probes = Vec::new();
+        let mut unrun = Vec::new();
+        for planned in &report.probes {
+            let step = Step::Probe(planned.probe);
+            let ran: Vec<CardView> = groups
+                .probes
+                .iter()
+                .filter(|r| r.step == step)
+                .map(card)
+                .collect();
+            match (ran.is_empty(), planned.skipped.is_some()) {
+                (false, _) => probes.extend(ran),
+                (true, true) if ended => probes.push(CardView::of_unrun(planned)),
+                (true, false) if ended => unrun.push(CardView::of_unrun(planned)),
+                _ => {}
+            }
+        }
+        ReportView {
+            summary: SummaryView::of_report(report),
+            connect_failed: groups.connect_failed.iter().map(card).collect(),
+            probes,
+            checks: groups.checks.iter().map(card).collect(),
+            connect: groups.connect.iter().map(card).collect(),
+            unrun,
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! Views of a shared link, of any version: the decoder migrates every version to one payload, and
+//! this adapter turns that payload into the same cards and summary a live run gives.
+
+use super::{
+    AdviceView, Answer, Badge, CardView, EvidenceView, Quote, ReportView, SpecView, SummaryView,
+    VerdictLine, card_id, channel_tone, conformance_tone,
+};
+use crate::judge::advice::AgentAction;
+use crate::judge::spec::Conformance;
+use crate::output::share::{NO_ACTION, ResultShape, Share, ShareRow};
+use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag, ProbeName, StopReason};
+use crate::vocabulary::step::Step;
+
+/// What a link keeps of a successful result instead of its content, in words.
+fn shape_text(shape: &ResultShape) -> String {
+    let blocks: Vec<String> = shape
+        .blocks
+        .iter()
+        .map(|(kind, len)| match len {
+            Some(n) => format!("{kind} of {n} characters"),
+            None => kind.clone(),
+        })
+        .collect();
+    let mut text = format!(
+        "A successful result: the link keeps its shape, not its content — {} content block{}",
+        shape.block_count,
+        if shape.block_count == 1 { "" } else { "s" }
+    );
+    if !blocks.is_empty() {
+        text.push_str(&format!(" ({})", blocks.join(", ")));
+    }
+    if !shape.structured_keys.is_empty() {
+        text.push_str(&format!(
+            "; structuredContent keys: {}",
+            shape.structured_keys.join(", ")
+        ));
+    }
+    text
+}
+
+impl CardView {
+    /// The card of one row of a link.
+    fn of_row(row: &ShareRow) -> CardView {
+        let blank = CardView {
+            id: card_id(&row.step),
+            title: Step::title_of_id(&row.step).to_string(),
+            channel: None,
+            tool: None,
+            carrier: None,
+            jsonrpc_code: None,
+            cause: None,
+            decided_by: None,
+            flags: Vec::new(),
+            evidence: Vec::new(),
+            answer: Answer::Nothing,
+            spec: None,
+            challenge: None,
+            envelope: None,
+            withheld: None,
+            transport_error: None,
+            problems: Vec::new(),
+            wire: None,
+        };
+        if let Some(reason) = &row.skipped {
+            return CardView {
+                answer: Answer::Skipped {
+                    reason: reason.clone(),
+                    next_step: None,
+                    line: format!("Probe {} skipped: {reason}", row.step),
+                },
+                ..blank
+            };
+        }
+        let answer = match (row.stopped.as_deref(), row.action.as_str()) {
+            (Some(id), _) => Answer::NotAnswered(match StopReason::parse(id) {
+                Some(why) => why.not_answered(),
+                None => format!("Not answered: {id}."),
+            }),
+            (None, NO_ACTION) => Answer::Nothing,
+            (None, action) => Answer::Advice(AdviceView {
+                action: Badge::read::<AgentAction>(action, |_| super::Tone::Neutral),
+                agent: None,
+                party: None,
+                server: None,
+                flag_advice: Vec::new(),
+            }),
+        };
+        CardView {
+            channel: Some(Badge::read::<Channel>(&row.channel, channel_tone)),
+            tool: row.tool.clone(),
+            carrier: row.status.map(|s| format!("HTTP {s}")),
+            jsonrpc_code: row.code,
+            cause: Some(Badge::read::<Cause>(&row.cause, |_| super::Tone::Neutral)),
+            decided_by: Some(Badge::read::<DecidedBy>(&row.decided_by, |_| {
+                super::Tone::Neutral
+            })),
+            flags: row
+                .flags
+                .iter()
+                .map(|f| Badge::read::<Flag>(f, |_| super::Tone::Neutral))
+                .collect(),
+            evidence: row
+                .evidence
+                .iter()
+                .map(|(fact, matched)| EvidenceView {
+                    kind: None,
+                    fact: fact.clone(),
+                    pointer: None,
+                    quote: matched.as_ref().map(|m| Quote {
+                        text: m.clone(),
+                        highlight: Some([0, m.chars().count()]),
+                    }),
+                })
+                .collect(),
+            answer,
+            spec: row
+                .spec
+                .as_ref()
+                .map(|(conformance, version, link, reason)| SpecView {
+                    conformance: Badge::read::<Conformance>(conformance, conformance_tone),
+                    version: version.clone(),
+                    reason: reason.clone(),
+                    rule: None,
+                    link: link.clone(),
+                }),
+            envelope: row.excerpt.clone().filter(|e| !e.is_empty()),
+            withheld: row.shape.as_ref().map(shape_text),
+            ..blank
+        }
+    }
+}
+
+/// Where a row's card goes: probes A to D, then the checks.
+fn rank(step: &str) -> usize {
+    match (ProbeName::parse(step), step) {
+        (Some(p), _) => p as usize,
+        (None, "no_token") => 4,
+        _ => 5,
+    }
+}
+
+impl ReportView {
+    /// The views of a shared link (decoded and migrated from whatever version made it).
+    pub fn of_share(share: &Share) -> ReportView {
+        let mut rows: Vec<&ShareRow> = share.rows.iter().collect();
+        rows.sort_by_key(|r| rank(&r.step));
+        let (connect, rest): (Vec<&ShareRow>, Vec<&ShareRow>) =
+            rows.into_iter().partition(|r| r.step == "connect");
+        let (probes, checks): (Vec<&ShareRow>, Vec<&ShareRow>) = rest
+            .into_iter()
+            .partition(|r| ProbeName::parse(&r.step).is_some());
+        let cards = |rows: Vec<&ShareRow>| -> Vec<CardView> {
+            rows.into_iter().map(CardView::of_row).collect()
+        };
+        let (connect_failed, probes, checks) = (cards(connect), cards(probes), cards(checks));
+        let verdicts = probes
+            .iter()
+            .chain(&checks)
+            .filter_map(|c| {
+                c.spec.as_ref().map(|s| VerdictLine {
+                    about: c.title.clone(),
+                    conformance: s.conformance.clone(),
+                    reason: None,
+                })
+            })
+            .collect();
+        let summary = SummaryView {
+            headline: share.finding.clone(),
+            score: crate::judge::summary::score_text(share.score, share.pairs),
+            endpoint: share.endpoint.clone(),
+            server: share
+                .server
+                .as_ref()
+                .map(|(n, v)| format!("{n} {v}").trim_end().to_string()),
+            protocol: share
+                .version
+                .clone()
+                .unwrap_or_else(|| crate::run::engine::NOT_NEGOTIATED.into()),
+            rounds: None,
+            verdicts,
+            warnings: Vec::new(),
+            notes: share.notes.clone(),
+            made: Some((share.date.clone(), share.tool.clone())),
+        };
+        ReportView {
+            summary,
+            connect_failed,
+            probes,
+            checks,
+            connect: Vec::new(),
+            unrun: Vec::new(),
+        }
+    }
+}
