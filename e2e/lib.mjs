@@ -63,9 +63,10 @@ export async function runQuick(page, { endpoint, token, era, review } = {}) {
 }
 
 /** Channel and cause shown on a card. */
+/** A card's channel and cause, by the identifiers behind the words shown (`data-id`). */
 export async function cardOutcome(page, id) {
   const card = page.getByTestId(id);
-  return [await card.getByTestId('channel').first().innerText(), await card.getByTestId('cause').first().innerText()];
+  return [await card.getByTestId('channel').first().getAttribute('data-id'), await card.getByTestId('cause').first().getAttribute('data-id')];
 }
 
 export async function startDemo(port, appOrigins, extra = []) {

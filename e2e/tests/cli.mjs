@@ -104,7 +104,7 @@ test('a share link made by the CLI opens in the page and shows the same report',
   for (const r of out.records) {
     const intent = r.exchange.intent;
     if (!['A', 'B', 'C', 'D'].includes(intent)) continue;
-    eq(await page.getByTestId(`card-${intent}`).getByTestId('cause').innerText(), r.assessment.cause, `probe ${intent}`);
+    eq(await page.getByTestId(`card-${intent}`).getByTestId('cause').getAttribute('data-id'), r.assessment.cause, `probe ${intent}`);
   }
   await context.close();
 });
@@ -124,7 +124,7 @@ test('a stdio run made by the CLI shows in the page from its share link and from
   await page.getByTestId('shared-view').waitFor();
   const shown = await page.getByTestId('shared-view').innerText();
   assert(shown.includes('stdio:node'), 'the endpoint is the program name');
-  eq(await page.getByTestId('card-C').getByTestId('cause').innerText(), 'server_exited', 'C in the link');
+  eq(await page.getByTestId('card-C').getByTestId('cause').getAttribute('data-id'), 'server_exited', 'C in the link');
   assert(!shown.includes('backend connection lost') && !shown.includes('stdio-server.mjs'), 'no stderr, no argument in the link');
 
   // The paste: the saved report replayed through the page's engine, stderr and stdout lines shown.
@@ -136,7 +136,7 @@ test('a stdio run made by the CLI shows in the page from its share link and from
   await page.getByTestId('paste-classify').click();
   await page.getByTestId('results').waitFor();
   const c = page.getByTestId('card-C');
-  eq(await c.getByTestId('cause').innerText(), 'server_exited', 'C in the paste');
+  eq(await c.getByTestId('cause').getAttribute('data-id'), 'server_exited', 'C in the paste');
   eq(await c.getByTestId('carrier').innerText(), 'stdio', 'no HTTP status is shown for stdio');
   await c.getByTestId('stdio-details').locator('summary').click();
   assert((await c.getByTestId('stderr-tail').innerText()).includes('backend connection lost'), 'the stderr tail');

@@ -37,13 +37,14 @@ const endpoints = await Promise.all(peers.map((p) => p.start()));
 /** What a card shows: channel, cause, decided-by, and for a probe its spec verdict and flags. */
 async function shown(page, id, probe = true) {
   const card = page.getByTestId(id);
-  const channel = (await card.getByTestId('channel').first().innerText()).split(' ').pop();
-  const cause = await card.getByTestId('cause').first().innerText();
-  const said = await card.getByTestId('decided-by').first().innerText();
-  const decided = said.includes('text') ? 'text' : said.includes('intent') ? 'intent' : 'structure';
+  // Badges show their table's words; the identifiers tests compare are in `data-id`.
+  const idOf = (testid) => card.getByTestId(testid).first().getAttribute('data-id');
+  const channel = await idOf('channel');
+  const cause = await idOf('cause');
+  const decided = await idOf('decided-by');
   if (!probe) return [channel, cause, decided];
-  const verdict = (await card.getByTestId('verdict').first().innerText()).split(' ').slice(1).join('_');
-  const flags = (await card.getByTestId('flag').allInnerTexts()).map((f) => f.replace(/^⚑\s*/, '')).sort();
+  const verdict = await idOf('verdict');
+  const flags = (await card.getByTestId('flag').evaluateAll((els) => els.map((e) => e.dataset.id))).sort();
   return [channel, cause, decided, verdict, flags];
 }
 

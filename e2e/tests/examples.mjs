@@ -16,10 +16,10 @@ test('examples load on demand and show each SDK\'s answers', async () => {
   await page.getByTestId('results').waitFor();
   eq(await page.getByTestId('finding').innerText(),
     'An unknown tool, bad arguments and a thrown exception all arrive as isError: true; only the text tells them apart.', 'seed finding');
-  eq(JSON.stringify(await cardOutcome(page, 'card-no-token')), JSON.stringify(['⊘ http', 'unauthenticated']), '401 example');
+  eq(JSON.stringify(await cardOutcome(page, 'card-no-token')), JSON.stringify(['http', 'unauthenticated']), '401 example');
   await page.getByTestId('example-py-mcp-2.3.0-lowlevel').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=source-banner]')?.textContent.includes('low-level'));
-  eq(JSON.stringify(await cardOutcome(page, 'card-A')), JSON.stringify(['✕ jsonrpc_error', 'unknown_tool']), 'lowlevel A');
+  eq(JSON.stringify(await cardOutcome(page, 'card-A')), JSON.stringify(['jsonrpc_error', 'unknown_tool']), 'lowlevel A');
   eq(await page.getByTestId('card-A').getByTestId('jsonrpc-code').innerText(), '0', 'code 0');
   await page.getByTestId('example-ts-1.20.0').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=source-banner]')?.textContent.includes('1.20.0'));
@@ -38,11 +38,11 @@ test('paste a capture: an mcp-exchange/1 document, a raw HTTP response, and a cl
   await page.getByTestId('paste-classify').click();
   await page.getByTestId('results').waitFor();
   await page.locator('details.connect > summary').click();
-  assert((await page.getByTestId('results').innerText()).includes('tool_execution'), 'pasted exchange classified');
+  assert((await page.getByTestId('results').innerText()).includes('tool execution'), 'pasted exchange classified');
   await page.getByTestId('paste-capture').fill('HTTP/1.1 406 Not Acceptable\ncontent-type: application/json\n\n{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Not Acceptable: Client must accept both application/json and text/event-stream"}}');
   await page.getByTestId('paste-request').fill('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
   await page.getByTestId('paste-classify').click();
-  await page.waitForFunction(() => document.querySelector('[data-testid=results]')?.textContent.includes('not_acceptable'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=results]')?.textContent.includes('not acceptable'));
   await page.getByTestId('paste-capture').fill('this is not a capture');
   await page.getByTestId('paste-classify').click();
   assert((await page.getByTestId('paste-error').innerText()).includes('status line'), 'clear message');

@@ -17,18 +17,18 @@ async function runAgainst(endpoint, opts = {}) {
 
 test('Python MCPServer, stateless: its own answers, the withheld message flagged', async () => {
   const { context, page } = await runAgainst(stateless);
-  eq(JSON.stringify(await cardOutcome(page, 'card-A')), JSON.stringify(['◆ tool_error', 'unknown_tool']), 'A');
-  eq(JSON.stringify(await cardOutcome(page, 'card-B')), JSON.stringify(['◆ tool_error', 'invalid_arguments']), 'B');
-  eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['◆ tool_error', 'tool_execution']), 'C');
-  eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['✓ success', 'none']), 'D');
-  assert((await page.getByTestId('card-C').innerText()).includes('message_withheld'), 'C withheld');
+  eq(JSON.stringify(await cardOutcome(page, 'card-A')), JSON.stringify(['tool_error', 'unknown_tool']), 'A');
+  eq(JSON.stringify(await cardOutcome(page, 'card-B')), JSON.stringify(['tool_error', 'invalid_arguments']), 'B');
+  eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['tool_error', 'tool_execution']), 'C');
+  eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['success', 'none']), 'D');
+  assert((await page.getByTestId('card-C').innerText()).includes('message withheld'), 'C withheld');
   assert((await page.getByTestId('summary').innerText()).includes('3 sequential rounds'), 'stateless rounds');
   await context.close();
 }, { allow: [expected.get405(stateless)] });
 
 test('Python MCPServer, stateful: the session is kept, four rounds, DELETE at the end', async () => {
   const { context, page } = await runAgainst(stateful);
-  eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['✓ success', 'none']), 'D');
+  eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['success', 'none']), 'D');
   const reqHeaders = await page.getByTestId('card-D').getByTestId('request-headers').textContent();
   assert(reqHeaders.includes('Mcp-Session-Id'), 'session id sent');
   assert((await page.getByTestId('summary').innerText()).includes('4 sequential rounds'), 'stateful rounds');
@@ -38,7 +38,7 @@ test('Python MCPServer, stateful: the session is kept, four rounds, DELETE at th
 
 test('Python MCPServer that refuses this page\'s Origin: origin_rejected with the right advice', async () => {
   const { context, page } = await runAgainst(refusing);
-  eq(JSON.stringify(await cardOutcome(page, 'card-connect')), JSON.stringify(['⊘ http', 'origin_rejected']), 'connect');
+  eq(JSON.stringify(await cardOutcome(page, 'card-connect')), JSON.stringify(['http', 'origin_rejected']), 'connect');
   assert((await page.getByTestId('card-connect').getByTestId('server-advice').innerText()).includes('exactly this origin'), 'advice');
   assert((await page.getByTestId('summary').innerText()).includes('validates Origin'), 'origin verdict');
   await context.close();
@@ -46,7 +46,7 @@ test('Python MCPServer that refuses this page\'s Origin: origin_rejected with th
 
 test('2026-07-28 era against the Python peer: two rounds, _meta and Mcp-Method/Mcp-Name', async () => {
   const { context, page } = await runAgainst(stateless, { era: '2026-07-28' });
-  eq(JSON.stringify(await cardOutcome(page, 'card-A')), JSON.stringify(['◆ tool_error', 'unknown_tool']), 'A');
+  eq(JSON.stringify(await cardOutcome(page, 'card-A')), JSON.stringify(['tool_error', 'unknown_tool']), 'A');
   assert((await page.getByTestId('summary').innerText()).includes('2 sequential rounds'), 'modern rounds');
   const reqHeaders = await page.getByTestId('card-A').getByTestId('request-headers').textContent();
   assert(reqHeaders.includes('Mcp-Method') && reqHeaders.includes('Mcp-Name'), reqHeaders);
@@ -61,7 +61,7 @@ test('auto era against the TypeScript demo: discover refused, fell back to initi
   await runQuick(page, { token: 'demo-token', era: 'auto' });
   const summary = await page.getByTestId('summary').innerText();
   assert(/server\/discover was refused \([^)]+\), so the run fell back to initialize/.test(summary), `the auto note says why: ${summary}`);
-  eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['◆ tool_error', 'tool_execution']), 'C');
+  eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['tool_error', 'tool_execution']), 'C');
   // The no-token check went out as initialize, once the era was known: it reports on the token.
   eq((await cardOutcome(page, 'card-no-token'))[1], 'unauthenticated', 'no-token check');
   await context.close();
@@ -72,7 +72,7 @@ test('auto era against the Python peer: server/discover shaped as 2026-07-28 ask
   const { context, page } = await runAgainst(stateless, { era: 'auto' });
   const summary = await page.getByTestId('summary').innerText();
   assert(summary.includes('server/discover answered, so the run speaks 2026-07-28'), summary);
-  eq(JSON.stringify(await cardOutcome(page, 'card-A')), JSON.stringify(['◆ tool_error', 'unknown_tool']), 'A');
+  eq(JSON.stringify(await cardOutcome(page, 'card-A')), JSON.stringify(['tool_error', 'unknown_tool']), 'A');
   const reqHeaders = await page.getByTestId('card-A').getByTestId('request-headers').textContent();
   assert(reqHeaders.includes('Mcp-Method') && reqHeaders.includes('2026-07-28'), reqHeaders);
   await context.close();
@@ -82,8 +82,8 @@ test('auto era against a server whose CORS refuses the 2026-07-28 headers: disco
   const { context, page } = await runAgainst(legacyCors, { era: 'auto', token: 'demo-token' });
   const summary = await page.getByTestId('summary').innerText();
   assert(summary.includes('server/discover was refused (the browser could not read the answer: servers of earlier eras seldom let the 2026-07-28 headers through CORS), so the run fell back to initialize'), summary);
-  eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['◆ tool_error', 'tool_execution']), 'C');
-  eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['✓ success', 'none']), 'D');
+  eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['tool_error', 'tool_execution']), 'C');
+  eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['success', 'none']), 'D');
   eq((await cardOutcome(page, 'card-no-token'))[1], 'unauthenticated', 'no-token check');
   await context.close();
 }, { allow: [expected.cors(legacyCors), expected.noToken(legacyCors), expected.get405(legacyCors)] });

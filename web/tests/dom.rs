@@ -9,8 +9,10 @@ use mcp_triage::cause::Channel;
 use mcp_triage::engine::Mode;
 use mcp_triage::engine::RunReport;
 use mcp_triage::exchange::Exchange;
-use mcp_triage_web::components::badge::ChannelBadge;
-use mcp_triage_web::components::record_card::RecordCard;
+use mcp_triage::view::CardView;
+use mcp_triage_web::components::badge::badge;
+use mcp_triage_web::components::card::Card;
+use mcp_triage_web::components::markup::render;
 use mcp_triage_web::components::shared_view::SharedView;
 use mcp_triage_web::components::target_form::{FormState, TargetForm};
 use mcp_triage_web::components::visible_text::VisibleText;
@@ -36,6 +38,49 @@ fn by_testid(root: &web_sys::HtmlElement, id: &str) -> Option<web_sys::HtmlEleme
 
 const SEED_A: &str =
     include_str!("../../fixtures/exchanges/ts-1.29.0-stateless/A_unknown_tool.pv2025-06-18.json");
+/// The seed's four probes, and answers of other stacks (a JSON-RPC error frame, a 401, a
+/// Python server), for the surface test of the page and the share view.
+const SURFACE_CAPTURES: [(&str, &str); 8] = [
+    ("A", SEED_A),
+    (
+        "B",
+        include_str!(
+            "../../fixtures/exchanges/ts-1.29.0-stateless/B_missing_required_arg.pv2025-06-18.json"
+        ),
+    ),
+    (
+        "C",
+        include_str!(
+            "../../fixtures/exchanges/ts-1.29.0-stateless/C_tool_throws.pv2025-06-18.json"
+        ),
+    ),
+    (
+        "D",
+        include_str!("../../fixtures/exchanges/ts-1.29.0-stateless/D_success.pv2025-06-18.json"),
+    ),
+    (
+        "A",
+        include_str!(
+            "../../fixtures/exchanges/py-mcp-2.3.0-lowlevel-stateless/A_unknown_tool.pv2025-06-18.json"
+        ),
+    ),
+    (
+        "B",
+        include_str!(
+            "../../fixtures/exchanges/ts-1.32.2-stateless/B_missing_required_arg.pv2025-11-25.json"
+        ),
+    ),
+    (
+        "C",
+        include_str!(
+            "../../fixtures/exchanges/py-mcp-2.3.0-mcpserver-stateless/C_tool_throws.pv2025-06-18.json"
+        ),
+    ),
+    (
+        "D",
+        include_str!("../../fixtures/exchanges/ts-1.32.2-auth/AUTH1_no_token.pv2025-06-18.json"),
+    ),
+];
 
 #[wasm_bindgen_test]
 async fn visible_text_shows_controls_and_truncates_with_show_all() {
@@ -69,15 +114,23 @@ async fn visible_text_shows_controls_and_truncates_with_show_all() {
 #[wasm_bindgen_test]
 async fn channel_badge_has_a_symbol_and_a_word() {
     let root = container();
-    leptos::mount::mount_to(
-        root.clone(),
-        || view! { <ChannelBadge channel=Channel::ToolError /> },
-    )
+    let mut ex = Exchange::from_json(SEED_A.as_bytes()).unwrap();
+    ex.intent = Some("A".into());
+    let report = RunReport::from_exchanges("http://127.0.0.1:8701/mcp", vec![ex]);
+    let b = CardView::of_record(&report.records[0], &[])
+        .channel
+        .unwrap();
+    assert_eq!(b.id, Channel::ToolError.as_str());
+    leptos::mount::mount_to(root.clone(), move || {
+        render(badge(b.clone(), "channel"), None)
+    })
     .forget();
     leptos::task::tick().await;
+    let shown = by_testid(&root, "channel").unwrap();
+    assert_eq!(shown.inner_text(), "◆ tool error");
     assert_eq!(
-        by_testid(&root, "channel").unwrap().inner_text(),
-        "◆ tool_error"
+        shown.get_attribute("data-id").as_deref(),
+        Some("tool_error")
     );
 }
 
@@ -87,16 +140,14 @@ async fn record_card_shows_the_seed_verdict() {
     let mut ex = Exchange::from_json(SEED_A.as_bytes()).unwrap();
     ex.intent = Some("A".into());
     let report = RunReport::from_exchanges("http://127.0.0.1:8701/mcp", vec![ex]);
-    let record = report.records[0].clone();
-    leptos::mount::mount_to(
-        root.clone(),
-        move || view! { <RecordCard record=record.clone() secret_header_names=vec![] /> },
-    )
-    .forget();
+    let card = CardView::of_record(&report.records[0], &[]);
+    leptos::mount::mount_to(root.clone(), move || view! { <Card card=card.clone() /> }).forget();
     leptos::task::tick().await;
+    let cause = by_testid(&root, "cause").unwrap();
+    assert_eq!(cause.inner_text(), "unknown tool");
     assert_eq!(
-        by_testid(&root, "cause").unwrap().inner_text(),
-        "unknown_tool"
+        cause.get_attribute("data-id").as_deref(),
+        Some("unknown_tool")
     );
     assert!(
         by_testid(&root, "agent-advice")
@@ -159,6 +210,14 @@ async fn shared_view_marks_a_decoded_link_unverified_and_shows_nothing_from_a_da
     assert!(by_testid(&shared, "damaged-link").is_none());
     let damaged = by_testid(&root, "damaged-link").unwrap();
     assert_eq!(damaged.get_attribute("role").as_deref(), Some("alert"));
+    // The problem's stable id, for tests and tools; its message, for people.
+    assert!(
+        damaged
+            .get_attribute("data-id")
+            .is_some_and(|id| id.starts_with("link_")),
+        "{:?}",
+        damaged.get_attribute("data-id")
+    );
     assert!(
         by_testid(&damaged, "finding").is_none() && by_testid(&damaged, "shared-banner").is_none(),
         "nothing from a damaged link is shown"
@@ -419,4 +478,88 @@ fn demo_json_is_read_by_the_browser_parser_as_serde_would_read_it() {
         parse_demo_config(good).map(|c| c.server),
         Some("TypeScript SDK demo".to_string())
     );
+}
+
+/// What a rendered card shows of a verdict: each badge's identifier and words, and the agent's
+/// action (the words after the action badge's symbol).
+fn facts_shown(card: &web_sys::HtmlElement) -> Vec<(String, Option<String>, Option<String>)> {
+    ["channel", "cause", "decided-by", "action", "verdict"]
+        .iter()
+        .map(|t| {
+            let el = by_testid(card, t);
+            (
+                t.to_string(),
+                el.as_ref().and_then(|e| e.get_attribute("data-id")),
+                el.map(|e| e.inner_text().replace("decided by", "").trim().to_string()),
+            )
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn a_live_card_and_its_shared_card_show_the_same_facts_by_their_labels() {
+    for (intent, capture) in SURFACE_CAPTURES {
+        let mut ex = Exchange::from_json(capture.as_bytes()).unwrap();
+        ex.intent = Some(intent.into());
+        let report = RunReport::from_exchanges("http://127.0.0.1:8701/mcp", vec![ex]);
+        let a = &report.records[0].assessment;
+        let live = container();
+        let card = CardView::of_record(&report.records[0], &[]);
+        leptos::mount::mount_to(live.clone(), move || view! { <Card card=card.clone() /> })
+            .forget();
+        let ep = mcp_triage::endpoint::parse_endpoint("http://127.0.0.1:8701/mcp").unwrap();
+        let made = mcp_triage::share::make_link(
+            &report,
+            &ep,
+            mcp_triage::share::BuildOptions {
+                include_path: true,
+                include_secret_shaped: true,
+            },
+            &mcp_triage::redact::Secrets::default(),
+            "2026-12-06",
+            "test",
+            "",
+        );
+        let shared = container();
+        let opened = mcp_triage::share::decode(&made.link.unwrap().url);
+        leptos::mount::mount_to(shared.clone(), move || {
+            view! { <SharedView shared=opened.clone() on_leave=Callback::new(|_| {}) /> }
+        })
+        .forget();
+        leptos::task::tick().await;
+        let id = format!("card-{intent}");
+        let live_card = by_testid(&live, &id).unwrap();
+        let shared_card = by_testid(&shared, &id).unwrap();
+        let live_facts = facts_shown(&live_card);
+        // Both show what the core decided, by identifier and by the words of its table.
+        let v = &a.verdict;
+        let want = [
+            ("channel", v.channel.as_str(), v.channel.label()),
+            ("cause", v.cause.as_str(), v.cause.label()),
+            ("decided-by", v.decided_by.as_str(), v.decided_by.label()),
+            ("action", a.advice.action.as_str(), a.advice.action.label()),
+        ];
+        for (t, id, label) in want {
+            let (_, shown_id, shown) = live_facts.iter().find(|f| f.0 == t).unwrap();
+            assert_eq!(shown_id.as_deref(), Some(id), "{intent} {t}");
+            assert!(
+                shown.as_deref().is_some_and(|s| s.ends_with(&label)),
+                "{intent} {t}: {shown:?}"
+            );
+        }
+        let spec = a.spec.as_ref().map(|s| s.conformance.label());
+        let (_, _, verdict) = live_facts.iter().find(|f| f.0 == "verdict").unwrap();
+        assert_eq!(
+            verdict
+                .as_ref()
+                .map(|v| v.ends_with(spec.as_deref().unwrap_or("?"))),
+            spec.as_ref().map(|_| true),
+            "{intent} verdict"
+        );
+        assert_eq!(
+            facts_shown(&shared_card),
+            live_facts,
+            "{intent}: the shared card shows what the live one does"
+        );
+    }
 }

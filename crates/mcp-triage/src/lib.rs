@@ -202,6 +202,11 @@ pub mod share {
     };
 }
 
+/// What was wrong with something a user handed in (a link, a paste, a plan file, a capture).
+pub mod problem {
+    pub use crate::vocabulary::problem::{Problem, ProblemId};
+}
+
 /// The view model every text surface renders: cards, a summary, badges.
 pub mod view {
     pub use crate::output::view::{

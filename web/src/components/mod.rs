@@ -3,14 +3,15 @@
 //! May import: `net`, `form`, `state`, and other components.
 
 pub mod badge;
+pub mod card;
 pub mod consent;
 pub mod copy_button;
 pub mod diagnosis;
 pub mod examples;
 pub mod export_bar;
+pub mod markup;
 pub mod paste;
 pub mod plan_review;
-pub mod record_card;
 pub mod results;
 pub mod run_progress;
 pub mod share_panel;

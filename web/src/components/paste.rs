@@ -13,15 +13,15 @@ pub fn Paste() -> impl IntoView {
     let state = expect_context::<AppState>();
     let capture = RwSignal::new(String::new());
     let request = RwSignal::new(String::new());
-    let error = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<mcp_triage::problem::Problem>);
     let classify =
         move |_| match replay::from_paste(&capture.get_untracked(), &request.get_untracked()) {
             Ok(pasted) => {
                 let endpoint = replay::openable_endpoint(&pasted.report.endpoint).to_string();
                 state.show_recorded(pasted.report, &endpoint, pasted.source);
-                error.set(String::new());
+                error.set(None);
             }
-            Err(e) => error.set(e),
+            Err(p) => error.set(Some(p)),
         };
     view! {
         <div class="paste" data-testid="paste">
@@ -31,7 +31,9 @@ pub fn Paste() -> impl IntoView {
             <label for="paste-request">"The request body you sent (for a raw HTTP response)"</label>
             <textarea id="paste-request" data-testid="paste-request" rows="3" spellcheck="false"
                 prop:value=move || request.get() on:input=move |ev| request.set(event_target_value(&ev))></textarea>
-            <p class="error" role="alert" data-testid="paste-error">{move || error.get()}</p>
+            <p class="error" role="alert" data-testid="paste-error"
+                data-problem=move || error.with(|p| p.as_ref().map(|p| p.id.as_str()))>
+                {move || error.with(|p| p.as_ref().map(|p| p.message.clone()))}</p>
             <button type="button" data-testid="paste-classify" on:click=classify>"Classify"</button>
         </div>
     }.into_any()

@@ -125,8 +125,8 @@ pub fn PlanReview() -> impl IntoView {
                 .unwrap_or_default();
             let plan = match plan_file::decode(&text) {
                 Ok(plan) => plan,
-                Err(e) => {
-                    error.set(e.to_string());
+                Err(p) => {
+                    error.set(p.message);
                     return;
                 }
             };

@@ -2,61 +2,89 @@
 //! the ways to take results away.
 
 use leptos::prelude::*;
-use mcp_triage::engine::RunReport;
 
-use super::badge::ConformanceBadge;
+use mcp_triage::view::{CardView, ReportView, SummaryView};
+
+use super::badge::badge;
+use super::card::{Card, LiveDetails};
 use super::diagnosis::DiagnosisCard;
 use super::export_bar::ExportBar;
-use super::record_card::RecordCard;
+use super::markup::{Node, el, render, text};
 use super::share_panel::SharePanel;
 use crate::state::run::AppState;
 
-/// The summary block.
-#[component]
-pub fn Summary(report: RunReport) -> impl IntoView {
-    let score = report.summary.score;
-    let state = expect_context::<AppState>();
-    // This endpoint is the demo server the page's own demo file names, and it asked for a token.
-    let demo_token = use_context::<RwSignal<Option<crate::net::DemoConfig>>>()
-        .and_then(|d| d.get_untracked())
-        .filter(|d| report.offers_demo_token(&d.endpoint))
-        .map(|d| d.token_hint);
-    let verdicts = report.spec_verdicts();
-    let server = report
-        .server_text()
-        .unwrap_or_else(|| "unknown server".into());
+/// The summary block; `extra` is what only a live page adds (the demo token's button).
+pub fn summary(summary: SummaryView, extra: Option<AnyView>) -> AnyView {
+    render(summary_markup(summary), extra)
+}
+
+/// The markup of a summary.
+fn summary_markup(summary: SummaryView) -> Node {
+    el("section")
+        .class("summary")
+        .testid("summary")
+        .named("Summary")
+        .child(
+            el("p")
+                .class("finding")
+                .testid("finding")
+                .shown(summary.headline, 1000),
+        )
+        .child(
+            el("p")
+                .class("score")
+                .text("Distinguishability by structure alone: ")
+                .child(el("strong").testid("score").text(summary.score))
+                .child(el("span").class("help").text(
+                    " (how many of the pairs A–B, A–C, B–C an agent can tell apart without reading prose)",
+                )),
+        )
+        .child(
+            el("p")
+                .class("meta")
+                .text("Endpoint ")
+                .child(el("code").shown(summary.endpoint, 512))
+                .text(" · server ")
+                .shown(summary.server.unwrap_or_else(|| "unknown".into()), 200)
+                .text(" · protocol ")
+                .shown(summary.protocol, 32)
+                .child_if(summary.rounds.map(|r| text(format!(" · {r}")))),
+        )
+        .child(
+            el("ul").class("verdicts").children(summary.verdicts.into_iter().map(|v| {
+                el("li")
+                    .child(el("span").class("step").text(v.about))
+                    .text(" ")
+                    .child(badge(v.conformance, "verdict"))
+                    .child_if(v.reason.map(|r| el("span").class("help").text(format!(" {r}"))))
+                    .into()
+            })),
+        )
+        .children(
+            summary
+                .warnings
+                .into_iter()
+                .map(|w| el("p").class("warn").testid("c-not-provoked").text(w).into()),
+        )
+        .child_if((!summary.notes.is_empty()).then(|| {
+            el("ul")
+                .class("notes")
+                .children(summary.notes.into_iter().map(|n| el("li").shown(n, 512).into()))
+        }))
+        .into()
+}
+
+/// A live run's card: the card, with the challenge and the wire only a live run has (moved out
+/// of the view, not copied: a wire may hold megabytes of body).
+fn live_card(mut card: CardView, fetch: Callback<String>) -> AnyView {
+    let wire = card.wire.take();
+    let challenge = card.challenge.take();
     view! {
-        <section class="summary" data-testid="summary" aria-label="Summary">
-            <p class="finding" data-testid="finding">{report.headline.clone()}</p>
-            {demo_token.map(|t| view! {
-                <p><button type="button" class="primary" data-testid="use-demo-token"
-                    on:click=move |_| state.rerun_with_token.set(Some(t.clone()))>"Use the demo token and run again"</button></p>
-            })}
-            <p class="score">
-                "Distinguishability by structure alone: "
-                <strong data-testid="score">{mcp_triage::score_text(score, Some(report.summary.judged))}</strong>
-                <span class="help">" (how many of the pairs A–B, A–C, B–C an agent can tell apart without reading prose)"</span>
-            </p>
-            <p class="meta">
-                "Server: " {server} " · protocol " {report.protocol_text().to_string()}
-                {report.rounds_text().map(|r| format!(" · {r}"))}
-            </p>
-            <ul class="verdicts">
-                {verdicts.into_iter().map(|(step, s)| view! {
-                    <li><span class="step">{step.title()}</span> " " <ConformanceBadge conformance=s.conformance /></li>
-                }.into_any()).collect_view()}
-                {report.origin.clone().map(|o| view! {
-                    <li><span class="step">"origin"</span> " " <ConformanceBadge conformance=o.conformance /> " " <span class="help">{o.reason.clone()}</span></li>
-                }.into_any())}
-            </ul>
-            {report.c_not_provoked.then(|| view! {
-                <p class="warn" data-testid="c-not-provoked">"Probe C succeeded, so no failure was provoked: use Review first to pick a call that makes the backend fail."</p>
-            }.into_any())}
-            {(!report.notes.is_empty()).then(|| view! {
-                <ul class="notes">{report.notes.iter().map(|n| view! { <li>{n.clone()}</li> }.into_any()).collect_view()}</ul>
-            }.into_any())}
-        </section>
-    }.into_any()
+        <Card card=card>
+            <LiveDetails wire=wire challenge=challenge on_fetch_metadata=fetch />
+        </Card>
+    }
+    .into_any()
 }
 
 /// While a run goes on (and no consent step waits): each probe's card as soon as its answer is in,
@@ -65,12 +93,15 @@ pub fn Summary(report: RunReport) -> impl IntoView {
 #[component]
 pub fn LiveCards() -> impl IntoView {
     let state = expect_context::<AppState>();
+    // The records, not their views: a view is built once, when its card first shows.
     let probes = Signal::derive(move || {
         state
             .report
             .with(|r| r.as_ref().map(|r| r.card_groups().probes))
             .unwrap_or_default()
     });
+    let names = StoredValue::new(state.secret_header_names.get_untracked());
+    let fetch = Callback::new(move |url: String| state.fetch_metadata(url));
     // Keyed by step: a card already shown stays as it is (open details, focus, selection) while
     // the next ones arrive.
     view! {
@@ -79,7 +110,7 @@ pub fn LiveCards() -> impl IntoView {
                 <h2>"Results so far"</h2>
                 <div class="cards">
                     <For each=move || probes.get() key=|r| r.step.label() let:record>
-                        <RecordCard record=record secret_header_names=state.secret_header_names.get_untracked() />
+                        {live_card(names.with_value(|n| CardView::of_record(&record, n)), fetch)}
                     </For>
                 </div>
             </section>
@@ -97,50 +128,37 @@ pub fn Results() -> impl IntoView {
             return view! { <p>"No results yet."</p> }.into_any();
         };
         let names = state.secret_header_names.get();
-        let groups = report.card_groups();
-        let (probes, checks, connect, connect_shown) = (
-            groups.probes,
-            groups.checks,
-            groups.connect,
-            groups.connect_failed,
-        );
-        let skipped: Vec<_> = report
-            .probes
-            .iter()
-            .filter(|p| p.skipped.is_some())
-            .cloned()
-            .collect();
-        let names4 = names.clone();
+        let view = ReportView::of_report(&report, &names);
+        // This endpoint is the demo server the page's own demo file names, and it asked for a token.
+        let demo_token = use_context::<RwSignal<Option<crate::net::DemoConfig>>>()
+            .and_then(|d| d.get_untracked())
+            .filter(|d| report.offers_demo_token(&d.endpoint))
+            .map(|d| d.token_hint);
         let endpoint = state.endpoint.get();
-        let names2 = names.clone();
-        let names3 = names.clone();
+        let fetch = Callback::new(move |url: String| state.fetch_metadata(url));
+        let cards = move |cards: Vec<CardView>| {
+            cards
+                .into_iter()
+                .map(|c| live_card(c, fetch))
+                .collect_view()
+        };
         view! {
             <section class="results" data-testid="results" aria-label="Results">
                 <h2 id="results-heading" tabindex="-1">"Results"</h2>
                 {move || state.source.get().map(|s| view! { <p class="banner" data-testid="source-banner">{s}</p> }.into_any())}
-                <Summary report=report.clone() />
+                {summary(view.summary, demo_token.map(|t| view! {
+                    <p><button type="button" class="primary" data-testid="use-demo-token"
+                        on:click=move |_| state.rerun_with_token.set(Some(t.clone()))>"Use the demo token and run again"</button></p>
+                }.into_any()))}
                 {move || state.diagnosis.get().map(|d| view! { <DiagnosisCard diagnosis=d /> }.into_any())}
-                {(!connect_shown.is_empty()).then(|| view! {
+                {(!view.connect_failed.is_empty()).then(|| view! {
                     <h3 class="section">"Connection"</h3>
-                    <div class="cards">
-                        {connect_shown.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names4.clone() /> }.into_any()).collect_view()}
-                    </div>
-                }.into_any())}
+                    <div class="cards">{cards(view.connect_failed)}</div>
+                })}
                 <h3 class="section">"Probes"</h3>
-                <div class="cards">
-                    {probes.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names.clone() /> }.into_any()).collect_view()}
-                    {skipped.into_iter().map(|p| view! {
-                        <article class="card skipped" data-testid=format!("card-{}", p.probe.as_str())>
-                            <h3>{format!("{} · skipped", p.probe.as_str())}</h3>
-                            <p data-testid="skip-reason">{p.skipped.map(|s| s.describe()).unwrap_or_default()}</p>
-                            {p.skipped.and_then(|s| s.next_step()).map(|n| view! { <p class="help">{n}</p> })}
-                        </article>
-                    }.into_any()).collect_view()}
-                </div>
+                <div class="cards">{cards(view.probes)}</div>
                 <h3 class="section">"Transport checks"</h3>
-                <div class="cards">
-                    {checks.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names2.clone() /> }.into_any()).collect_view()}
-                </div>
+                <div class="cards">{cards(view.checks)}</div>
                 {move || {
                     let fetched = state.metadata.get();
                     let error = state.metadata_error.get();
@@ -148,15 +166,13 @@ pub fn Results() -> impl IntoView {
                         <h3 class="section">"Resource metadata"</h3>
                         <p class="error" data-testid="metadata-error">{error}</p>
                         <div class="cards" data-testid="metadata">
-                            {fetched.into_iter().map(|r| view! { <RecordCard record=std::sync::Arc::new(r) secret_header_names=vec![] /> }.into_any()).collect_view()}
+                            {fetched.iter().map(|r| live_card(CardView::of_record(r, &[]), fetch)).collect_view()}
                         </div>
                     }.into_any())
                 }}
                 <details class="connect">
                     <summary>"Connection exchanges (initialize, tools/list, …)"</summary>
-                    <div class="cards">
-                        {connect.into_iter().map(|r| view! { <RecordCard record=r secret_header_names=names3.clone() /> }.into_any()).collect_view()}
-                    </div>
+                    <div class="cards">{cards(view.connect)}</div>
                 </details>
                 {endpoint.map(|ep| view! {
                     <ExportBar report=report.clone() endpoint=ep.clone() />

@@ -7,3 +7,5 @@
 pub(crate) mod drive;
 pub(crate) mod interrupt;
 pub(crate) mod output;
+#[cfg(test)]
+mod surfaces;

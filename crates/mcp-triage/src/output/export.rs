@@ -526,6 +526,12 @@ fn card_case(card: &CardView) -> (CaseEnd, String) {
     for e in card.evidence.iter().take(3) {
         out.push_str(&format!("evidence: {}\n", e.fact));
     }
+    if let Some(s) = &card.spec {
+        out.push_str(&format!(
+            "spec {}: {} — {}\n",
+            s.version, s.conformance.label, s.reason
+        ));
+    }
     if let Answer::Advice(a) = &card.answer {
         out.push_str(&format!(
             "agent: {} — {}\nserver: {}",

@@ -4,6 +4,7 @@
 //! probe at most once) and capped (file size, tool name length, argument depth) before anything
 //! else reads it. Loading a plan is never consent by itself: the shell shows it for the user to run.
 
+use crate::vocabulary::problem::{Problem, ProblemId};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -100,6 +101,20 @@ pub enum PlanProblem {
     BadArguments(ProbeName),
 }
 
+impl From<PlanProblem> for Problem {
+    fn from(p: PlanProblem) -> Problem {
+        let id = match &p {
+            PlanProblem::TooLarge => ProblemId::PlanTooLarge,
+            PlanProblem::NotAPlan(_) => ProblemId::PlanNotAPlan,
+            PlanProblem::UnknownFormat(_) => ProblemId::PlanUnknownFormat,
+            PlanProblem::DuplicateProbe(_) => ProblemId::PlanDuplicateProbe,
+            PlanProblem::BadToolName(_) => ProblemId::PlanBadToolName,
+            PlanProblem::BadArguments(_) => ProblemId::PlanBadArguments,
+        };
+        Problem::new(id, p.to_string())
+    }
+}
+
 impl std::fmt::Display for PlanProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -139,12 +154,23 @@ fn depth(value: &Value) -> usize {
 }
 
 /// Reads a plan file: strict and capped (see the module docs).
-pub fn decode(text: &str) -> Result<PlanFile, PlanProblem> {
+pub fn decode(text: &str) -> Result<PlanFile, Problem> {
     if text.len() > MAX_PLAN_BYTES {
-        return Err(PlanProblem::TooLarge);
+        return Err(PlanProblem::TooLarge.into());
     }
-    let plan: PlanFile =
-        serde_json::from_str(text).map_err(|e| PlanProblem::NotAPlan(e.to_string()))?;
+    let plan: PlanFile = serde_json::from_str(text).map_err(|e| {
+        Problem::of_json(
+            ProblemId::PlanNotAPlan,
+            "This is not a plan file: ",
+            &e,
+            text,
+        )
+    })?;
+    checked(plan).map_err(Problem::from)
+}
+
+/// A parsed plan, checked.
+fn checked(plan: PlanFile) -> Result<PlanFile, PlanProblem> {
     if plan.format != PLAN_FORMAT {
         let mut shown: String = plan.format.chars().take(40).collect();
         shown.retain(|c| !c.is_control());
@@ -253,39 +279,50 @@ mod tests {
     fn the_decoder_refuses_what_is_not_exactly_a_plan() {
         let ok = |probes: Value| json!({"format": PLAN_FORMAT, "probes": probes}).to_string();
         assert!(decode(&ok(json!([{"probe": "D", "tool": "icp_list"}]))).is_ok());
+        use crate::vocabulary::problem::ProblemId as Id;
         let cases = [
             (
                 json!({"format": PLAN_FORMAT, "probes": [], "endpoint": "https://x"}).to_string(),
-                "unknown field",
+                Id::PlanNotAPlan,
             ),
             (
                 json!({"format": "mcp-triage-plan/9", "probes": []}).to_string(),
-                "format",
+                Id::PlanUnknownFormat,
             ),
-            (ok(json!([{"probe": "E"}])), "not a plan"),
-            (ok(json!([{"probe": "B"}, {"probe": "B"}])), "twice"),
-            (ok(json!([{"probe": "B", "tool": ""}])), "tool name"),
+            (ok(json!([{"probe": "E"}])), Id::PlanNotAPlan),
+            (
+                ok(json!([{"probe": "B"}, {"probe": "B"}])),
+                Id::PlanDuplicateProbe,
+            ),
+            (ok(json!([{"probe": "B", "tool": ""}])), Id::PlanBadToolName),
             (
                 ok(json!([{"probe": "B", "tool": "x".repeat(129)}])),
-                "tool name",
+                Id::PlanBadToolName,
             ),
-            (ok(json!([{"probe": "B", "tool": "a\u{1}b"}])), "tool name"),
-            (ok(json!([{"probe": "B", "arguments": [1]}])), "JSON object"),
-            ("[".repeat(100), "not a plan"),
-            (" ".repeat(MAX_PLAN_BYTES + 1), "KiB"),
+            (
+                ok(json!([{"probe": "B", "tool": "a\u{1}b"}])),
+                Id::PlanBadToolName,
+            ),
+            (
+                ok(json!([{"probe": "B", "arguments": [1]}])),
+                Id::PlanBadArguments,
+            ),
+            ("[".repeat(100), Id::PlanNotAPlan),
+            (" ".repeat(MAX_PLAN_BYTES + 1), Id::PlanTooLarge),
         ];
-        for (text, why) in cases {
-            let err = decode(&text).unwrap_err().to_string();
-            assert!(
-                err.to_lowercase().contains(&why.to_lowercase()),
-                "{why}: {err}"
-            );
+        for (text, id) in cases {
+            let err = decode(&text).unwrap_err();
+            assert_eq!(err.id, id, "{text:.80}: {}", err.message);
+            assert!(!err.message.is_empty());
+            // A parser's complaint says where; the others are about the whole file.
+            assert_eq!(err.offset.is_some(), id == Id::PlanNotAPlan, "{err:?}");
         }
         let mut deep = json!({});
         for _ in 0..20 {
             deep = json!({ "a": deep });
         }
-        let err = decode(&ok(json!([{"probe": "B", "arguments": deep}])));
-        assert_eq!(err, Err(PlanProblem::BadArguments(ProbeName::B)));
+        let err = decode(&ok(json!([{"probe": "B", "arguments": deep}]))).unwrap_err();
+        assert_eq!(err.id, Id::PlanBadArguments);
+        assert!(err.message.contains("Probe B"), "{}", err.message);
     }
 }

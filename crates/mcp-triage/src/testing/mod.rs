@@ -33,7 +33,7 @@ pub fn recorded_request(
 pub fn exchanges_of_paste(
     capture: &str,
     request_body: &str,
-) -> Result<Vec<crate::vocabulary::exchange::Exchange>, String> {
+) -> Result<Vec<crate::vocabulary::exchange::Exchange>, crate::vocabulary::problem::Problem> {
     crate::output::replay::exchanges_of_paste(capture, request_body)
 }
 

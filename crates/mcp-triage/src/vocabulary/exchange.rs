@@ -313,6 +313,17 @@ impl fmt::Display for ExchangeError {
 
 impl std::error::Error for ExchangeError {}
 
+impl From<ExchangeError> for crate::vocabulary::problem::Problem {
+    fn from(e: ExchangeError) -> crate::vocabulary::problem::Problem {
+        use crate::vocabulary::problem::{Problem, ProblemId};
+        let id = match &e {
+            ExchangeError::Json(_) => ProblemId::CaptureNotAnExchange,
+            ExchangeError::WrongFormat(_) => ProblemId::CaptureWrongFormat,
+        };
+        Problem::new(id, e.to_string())
+    }
+}
+
 impl Exchange {
     /// Reads one exchange from JSON bytes, checking the format identifier.
     pub fn from_json(bytes: &[u8]) -> Result<Exchange, ExchangeError> {

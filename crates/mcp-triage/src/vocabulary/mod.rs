@@ -1,6 +1,6 @@
 //! The words every stage shares, and nothing else: a verdict's vocabulary (channel, cause, evidence,
-//! flags, how a run ended), the limits, header names and lookups, the `mcp-exchange/1` record, and the
-//! steps of a run with the request a shell is asked to send.
+//! flags, how a run ended), the limits, header names and lookups, the `mcp-exchange/1` record, the
+//! problem a user's input can have, and the steps of a run with the request a shell is asked to send.
 //!
 //! May import: nothing of this crate outside this folder. Everything else imports from here.
 
@@ -8,4 +8,5 @@ pub(crate) mod cause;
 pub(crate) mod exchange;
 pub(crate) mod header;
 pub(crate) mod limits;
+pub(crate) mod problem;
 pub(crate) mod step;

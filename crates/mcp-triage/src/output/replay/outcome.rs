@@ -2,6 +2,7 @@
 
 use crate::output::runs::{MixedRuns, OneRun};
 use crate::run::engine::{Mode, RunReport, Step};
+use crate::vocabulary::problem::{Problem, ProblemId};
 
 /// The most recorded exchanges one replay (or one paste) reads.
 pub const MAX_CAPTURES: usize = 4096;
@@ -64,6 +65,19 @@ pub enum ReplayProblem {
     MixedRuns(MixedRuns),
     /// The recorded plan cannot run against the recorded catalogue.
     Plan(String),
+}
+
+impl From<ReplayProblem> for Problem {
+    fn from(p: ReplayProblem) -> Problem {
+        let id = match &p {
+            ReplayProblem::Empty => ProblemId::ReplayEmpty,
+            ReplayProblem::TooMany(_) => ProblemId::CaptureTooMany,
+            ReplayProblem::NoConnect => ProblemId::ReplayNoConnect,
+            ReplayProblem::MixedRuns(_) => ProblemId::ReplayMixedRuns,
+            ReplayProblem::Plan(_) => ProblemId::ReplayPlan,
+        };
+        Problem::new(id, p.to_string())
+    }
 }
 
 impl std::fmt::Display for ReplayProblem {

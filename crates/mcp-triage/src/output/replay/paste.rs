@@ -6,6 +6,7 @@ use super::recording::read_captures;
 use super::replaying::replay_recording;
 use crate::run::engine::RunReport;
 use crate::vocabulary::exchange::Exchange;
+use crate::vocabulary::problem::{Problem, ProblemId};
 
 /// A paste as the page shows it: the report, and a sentence on where it came from.
 #[derive(Debug, Clone)]
@@ -19,7 +20,7 @@ pub struct Pasted {
 /// What a paste becomes, decided once: two or more recordings that open a run (an `initialize` or
 /// `server/discover` among them) are replayed through the engine, as `mcp-triage replay` does;
 /// anything else (one exchange, a raw HTTP response) is classified exchange by exchange.
-pub fn from_paste(capture: &str, request_body: &str) -> Result<Pasted, String> {
+pub fn from_paste(capture: &str, request_body: &str) -> Result<Pasted, Problem> {
     let trimmed = capture.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         let recording = read_captures(trimmed)?;
@@ -40,7 +41,7 @@ pub fn from_paste(capture: &str, request_body: &str) -> Result<Pasted, String> {
                 });
             }
             Err(ReplayProblem::NoConnect) => {}
-            Err(other) => return Err(other.to_string()),
+            Err(other) => return Err(other.into()),
         }
     }
     let list = exchanges_of_paste(capture, request_body)?;
@@ -72,19 +73,22 @@ pub fn openable_endpoint(recorded: &str) -> &str {
 pub(crate) fn exchanges_of_paste(
     capture: &str,
     request_body: &str,
-) -> Result<Vec<Exchange>, String> {
+) -> Result<Vec<Exchange>, Problem> {
     let trimmed = capture.trim_start();
     let list = if trimmed.starts_with('{') || trimmed.starts_with('[') {
         read_captures(trimmed)?.exchanges
     } else {
-        vec![crate::vocabulary::exchange::from_raw_http(
-            trimmed,
-            request_body,
-            "https://pasted.invalid/mcp",
-        )?]
+        vec![
+            crate::vocabulary::exchange::from_raw_http(
+                trimmed,
+                request_body,
+                "https://pasted.invalid/mcp",
+            )
+            .map_err(|why| Problem::new(ProblemId::PasteNotHttp, why))?,
+        ]
     };
     if list.is_empty() {
-        return Err("Nothing to classify.".into());
+        return Err(Problem::new(ProblemId::PasteEmpty, "Nothing to classify."));
     }
     Ok(list)
 }

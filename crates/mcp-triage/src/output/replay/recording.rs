@@ -1,5 +1,6 @@
 //! Recordings as read from files or a paste: their exchanges, sources, era and recorded plan.
 
+use crate::vocabulary::problem::{Problem, ProblemId};
 use serde_json::Value;
 
 use super::era::era_named;
@@ -96,8 +97,9 @@ fn plan_of_report(report: &Value) -> Option<RecordedPlan> {
 
 /// Reads recordings from one JSON text: an `mcp-exchange/1` document, an array of them, or a
 /// `mcp-triage-report/1` (its records' exchanges in order, and its era).
-pub fn read_captures(text: &str) -> Result<Recording, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+pub fn read_captures(text: &str) -> Result<Recording, Problem> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| Problem::of_json(ProblemId::CaptureNotJson, "not JSON: ", &e, text))?;
     let is_report =
         value.get("format").and_then(Value::as_str) == Some(crate::output::export::REPORT_FORMAT);
     let (era, plan) = if is_report {
@@ -119,14 +121,16 @@ pub fn read_captures(text: &str) -> Result<Recording, String> {
         other => vec![other],
     };
     if items.len() > MAX_CAPTURES {
-        return Err(ReplayProblem::TooMany(items.len()).to_string());
+        return Err(ReplayProblem::TooMany(items.len()).into());
     }
     let exchanges = items
         .into_iter()
         .enumerate()
         .map(|(i, v)| {
-            Exchange::from_json(v.to_string().as_bytes())
-                .map_err(|e| format!("exchange {}: {e}", i + 1))
+            Exchange::from_json(v.to_string().as_bytes()).map_err(|e| {
+                let p = Problem::from(e);
+                Problem::new(p.id, format!("exchange {}: {}", i + 1, p.message))
+            })
         })
         .collect::<Result<Vec<_>, _>>()?;
     let sources = if exchanges.len() == 1 {

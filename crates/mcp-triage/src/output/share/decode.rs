@@ -5,6 +5,7 @@
 use crate::judge::advice::AgentAction;
 use crate::judge::spec::Conformance;
 use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag, RunEnd, StopReason};
+use crate::vocabulary::problem::Problem;
 
 use super::cap;
 use super::codec::{decode_base64url, inflate};
@@ -157,8 +158,14 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
     Ok(())
 }
 
-/// Opens a fragment (with or without the leading `#`). Any failure is one error, never partial data.
-pub fn decode(fragment: &str) -> Result<Share, ShareError> {
+/// Opens a fragment (with or without the leading `#`). Any failure is one [`Problem`], never partial
+/// data.
+pub fn decode(fragment: &str) -> Result<Share, Problem> {
+    open(fragment).map_err(Problem::from)
+}
+
+/// [`decode`], with the failure as the decoder's own kind.
+pub(crate) fn open(fragment: &str) -> Result<Share, ShareError> {
     if fragment.len() > MAX_FRAGMENT {
         return Err(ShareError::TooLong);
     }

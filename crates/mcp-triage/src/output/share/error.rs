@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::vocabulary::problem::{Problem, ProblemId};
+
 /// Generated links stay within this many characters (the whole URL).
 pub const MAX_LINK: usize = 8_000;
 /// The decoder refuses fragments longer than this before decoding.
@@ -42,5 +44,20 @@ impl fmt::Display for ShareError {
                 "This link is invalid or damaged, so nothing from it is shown."
             ),
         }
+    }
+}
+
+impl From<ShareError> for Problem {
+    fn from(e: ShareError) -> Problem {
+        let id = match &e {
+            ShareError::TooLong => ProblemId::LinkTooLong,
+            ShareError::WrongPrefix => ProblemId::LinkWrongPrefix,
+            ShareError::UnknownVersion => ProblemId::LinkUnknownVersion,
+            ShareError::BadEncoding => ProblemId::LinkBadEncoding,
+            ShareError::BadCompression => ProblemId::LinkBadCompression,
+            ShareError::BadPayload(_) => ProblemId::LinkBadPayload,
+            ShareError::TooLargeToShare => ProblemId::LinkTooLargeToShare,
+        };
+        Problem::new(id, e.to_string())
     }
 }

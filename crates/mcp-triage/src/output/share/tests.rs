@@ -7,6 +7,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use super::error::MAX_FRAGMENT;
 use super::versions::PREFIX;
 use super::*;
+// The decoder's own kinds: what each refused link is, before it becomes a `Problem`.
+use super::decode::open as decode;
 use crate::secrets::redact;
 use crate::vocabulary::cause::{Cause, RunEnd, StopReason};
 

@@ -17,6 +17,10 @@ labelled_enum! {
     /// How a badge reads at a glance: each tone has a symbol (a text character every common font
     /// has, never an emoji) and a class, so a badge is never colour alone.
     Tone {
+        /// A word, not a judgement (a cause, an action, who decided): no symbol.
+        Plain = "plain",
+        /// An observation worth a second look.
+        Flag = "flag",
         /// It worked, or it conforms.
         Ok = "ok",
         /// Neither good nor bad (accepted, a stream held open).
@@ -38,6 +42,8 @@ impl Tone {
     /// The symbol shown before the badge's words.
     pub fn symbol(self) -> &'static str {
         match self {
+            Tone::Plain => "",
+            Tone::Flag => "⚑",
             Tone::Ok => "✓",
             Tone::Neutral => "•",
             Tone::Absent => "–",
@@ -52,7 +58,8 @@ impl Tone {
     pub fn class(self) -> &'static str {
         match self {
             Tone::Ok => "ok",
-            Tone::Neutral | Tone::Absent => "neutral",
+            Tone::Plain => "plain",
+            Tone::Flag | Tone::Neutral | Tone::Absent => "neutral",
             Tone::Warn => "warn",
             Tone::Bad | Tone::Refused | Tone::Unknown => "bad",
         }
@@ -72,7 +79,7 @@ pub struct Badge {
 
 impl Badge {
     fn of(value: impl Labelled) -> Badge {
-        Badge::toned(value, Tone::Neutral)
+        Badge::toned(value, Tone::Plain)
     }
 
     fn toned(value: impl Labelled, tone: Tone) -> Badge {

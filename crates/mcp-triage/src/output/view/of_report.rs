@@ -121,7 +121,10 @@ impl CardView {
             jsonrpc_code: v.jsonrpc_code,
             cause: Some(Badge::of(v.cause)),
             decided_by: Some(Badge::of(v.decided_by)),
-            flags: flags.into_iter().map(Badge::of).collect(),
+            flags: flags
+                .into_iter()
+                .map(|f| Badge::toned(f, super::Tone::Flag))
+                .collect(),
             evidence,
             answer,
             spec: a.spec.as_ref().map(|s| SpecView {

@@ -78,7 +78,7 @@ impl CardView {
             }),
             (None, NO_ACTION) => Answer::Nothing,
             (None, action) => Answer::Advice(AdviceView {
-                action: Badge::read::<AgentAction>(action, |_| super::Tone::Neutral),
+                action: Badge::read::<AgentAction>(action, |_| super::Tone::Plain),
                 agent: None,
                 party: None,
                 server: None,
@@ -90,14 +90,14 @@ impl CardView {
             tool: row.tool.clone(),
             carrier: row.status.map(|s| format!("HTTP {s}")),
             jsonrpc_code: row.code,
-            cause: Some(Badge::read::<Cause>(&row.cause, |_| super::Tone::Neutral)),
+            cause: Some(Badge::read::<Cause>(&row.cause, |_| super::Tone::Plain)),
             decided_by: Some(Badge::read::<DecidedBy>(&row.decided_by, |_| {
-                super::Tone::Neutral
+                super::Tone::Plain
             })),
             flags: row
                 .flags
                 .iter()
-                .map(|f| Badge::read::<Flag>(f, |_| super::Tone::Neutral))
+                .map(|f| Badge::read::<Flag>(f, |_| super::Tone::Flag))
                 .collect(),
             evidence: row
                 .evidence
