@@ -210,14 +210,10 @@ async fn shared_view_marks_a_decoded_link_unverified_and_shows_nothing_from_a_da
     assert!(by_testid(&shared, "damaged-link").is_none());
     let damaged = by_testid(&root, "damaged-link").unwrap();
     assert_eq!(damaged.get_attribute("role").as_deref(), Some("alert"));
-    // The problem's stable id, for tests and tools; its message, for people.
-    assert!(
-        damaged
-            .get_attribute("data-id")
-            .is_some_and(|id| id.starts_with("link_")),
-        "{:?}",
-        damaged.get_attribute("data-id")
-    );
+    // The page shows the problem's message; its stable id is what a test matches.
+    let problem = mcp_triage::share::decode(&link[..link.len() - 3]).unwrap_err();
+    assert!(problem.id.as_str().starts_with("link_"), "{problem:?}");
+    assert!(damaged.inner_text().contains(&problem.message));
     assert!(
         by_testid(&damaged, "finding").is_none() && by_testid(&damaged, "shared-banner").is_none(),
         "nothing from a damaged link is shown"

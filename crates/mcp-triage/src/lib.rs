@@ -61,7 +61,7 @@ macro_rules! labelled_enum {
             }
         }
 
-        impl $crate::Labelled for $name {
+        impl $crate::vocabulary::labelled::Labelled for $name {
             fn id(self) -> &'static str {
                 self.as_str()
             }
@@ -79,17 +79,6 @@ macro_rules! labelled_enum {
             }
         }
     };
-}
-
-/// What every `labelled_enum!` is: an identifier with its words for people (the views' badges read
-/// both through this, so no surface spells either).
-pub(crate) trait Labelled: Copy {
-    /// The stable identifier.
-    fn id(self) -> &'static str;
-    /// Its words for people.
-    fn words(self) -> String;
-    /// Parses the identifier.
-    fn from_id(text: &str) -> Option<Self>;
 }
 
 mod decode;

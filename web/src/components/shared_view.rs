@@ -26,7 +26,6 @@ pub fn SharedView(shared: Result<Share, Problem>, on_leave: Callback<()>) -> imp
             let damaged = el("section")
                 .class("banner")
                 .testid("damaged-link")
-                .data_id(problem.id.as_str())
                 .alert()
                 .child(el("h2").text("Invalid or damaged link"))
                 .child(el("p").text(problem.message));

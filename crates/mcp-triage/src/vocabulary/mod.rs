@@ -7,6 +7,7 @@
 pub(crate) mod cause;
 pub(crate) mod exchange;
 pub(crate) mod header;
+pub(crate) mod labelled;
 pub(crate) mod limits;
 pub(crate) mod problem;
 pub(crate) mod step;

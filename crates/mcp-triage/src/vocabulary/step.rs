@@ -6,6 +6,9 @@ use serde_json::Value;
 
 use crate::vocabulary::cause::ProbeName;
 
+/// The identifier of a connect request's card (a run that stopped there).
+const CONNECT: &str = "connect";
+
 /// One step of the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "step", content = "n", rename_all = "snake_case")]
@@ -65,14 +68,60 @@ impl Step {
         }
     }
 
-    /// The title for a step as a share link names it (`A`..`D`, `no_token`, `get`, …).
-    pub fn title_of_id(id: &str) -> &'static str {
-        match (ProbeName::parse(id), id) {
-            (Some(p), _) => p.title(),
-            (None, "no_token") => Step::NoToken.title(),
-            (None, "get") => Step::Get.title(),
-            _ => "Connect",
+    /// The steps a card stands for, in the order a reader meets them: probes A to D, then the
+    /// checks.
+    pub(crate) const CARDS: [Step; 6] = [
+        Step::Probe(ProbeName::A),
+        Step::Probe(ProbeName::B),
+        Step::Probe(ProbeName::C),
+        Step::Probe(ProbeName::D),
+        Step::NoToken,
+        Step::Get,
+    ];
+
+    /// The identifier a share link and a card name this step by: `A`..`D`, `no_token`, `get`,
+    /// and `connect` for the connect request (`None` for the other steps).
+    pub(crate) fn id(&self) -> Option<&'static str> {
+        match self {
+            Step::Probe(p) => Some(p.as_str()),
+            Step::NoToken => Some("no_token"),
+            Step::Get => Some("get"),
+            Step::Initialize | Step::Discover => Some(CONNECT),
+            _ => None,
         }
+    }
+
+    /// The intent an exchange of this step records (its [`Step::id`], but never `connect`).
+    pub(crate) fn intent(&self) -> Option<&'static str> {
+        self.id().filter(|id| *id != CONNECT)
+    }
+
+    /// The step an exchange's recorded intent names (`A`..`D`, `no_token`, `get`).
+    pub(crate) fn of_intent(intent: &str) -> Option<Step> {
+        Step::CARDS.into_iter().find(|s| s.intent() == Some(intent))
+    }
+
+    /// Whether a share link's row may name this step.
+    pub(crate) fn is_row_id(id: &str) -> bool {
+        id == CONNECT || Step::of_intent(id).is_some()
+    }
+
+    /// The title for a step as a share link names it (`A`..`D`, `no_token`, `get`, `connect`).
+    pub fn title_of_id(id: &str) -> &'static str {
+        Step::CARDS
+            .iter()
+            .find(|s| s.id() == Some(id))
+            .map(Step::title)
+            .unwrap_or("Connect")
+    }
+
+    /// Where a card of this identifier goes among the probes and checks (after them when it is
+    /// none of them).
+    pub(crate) fn rank_of_id(id: &str) -> usize {
+        Step::CARDS
+            .iter()
+            .position(|s| s.id() == Some(id))
+            .unwrap_or(Step::CARDS.len())
     }
 
     /// A label for people and logs.

@@ -79,22 +79,6 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// The verdict in one line, for text reports and CI files: `tool_error · unknown_tool · HTTP 200`
-    /// and the JSON-RPC code when there is one.
-    pub fn outcome_line(&self) -> String {
-        format!(
-            "{} · {} · {}{}",
-            self.channel,
-            self.cause,
-            self.carrier(),
-            self.jsonrpc_code
-                .map(|c| format!(" · JSON-RPC {c}"))
-                .unwrap_or_default()
-        )
-    }
-}
-
-impl Verdict {
     /// The id of the phrase rule that decided the cause (`None` unless text decided).
     pub fn deciding_rule(&self) -> Option<&'static str> {
         self.rule

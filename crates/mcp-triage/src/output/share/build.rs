@@ -57,16 +57,6 @@ pub struct Built {
     pub withheld: usize,
 }
 
-fn step_name(step: Step) -> Option<&'static str> {
-    match step {
-        Step::Probe(p) => Some(p.as_str()),
-        Step::NoToken => Some("no_token"),
-        Step::Get => Some("get"),
-        Step::Initialize | Step::Discover => Some("connect"),
-        _ => None,
-    }
-}
-
 /// Builds the payload from a report: allowlisted fields only, every server-derived string redacted
 /// once more, the endpoint as its origin unless `include_path`, secret-shaped server values withheld
 /// unless `include_secret_shaped`, and a successful result as its shape, never its content.
@@ -96,7 +86,7 @@ pub fn build(
         .records
         .iter()
         .filter_map(|r| {
-            let name = step_name(r.step)?;
+            let name = r.step.id()?;
             if name == "connect" && probes_ran {
                 return None;
             }

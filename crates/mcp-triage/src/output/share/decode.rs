@@ -6,6 +6,7 @@ use crate::judge::advice::AgentAction;
 use crate::judge::spec::Conformance;
 use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag, RunEnd, StopReason};
 use crate::vocabulary::problem::Problem;
+use crate::vocabulary::step::Step;
 
 use super::cap;
 use super::codec::{decode_base64url, inflate};
@@ -67,13 +68,7 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
         "notes",
     )?;
     for row in &p.rows {
-        check(
-            matches!(
-                row.step.as_str(),
-                "A" | "B" | "C" | "D" | "no_token" | "get" | "connect"
-            ),
-            "step",
-        )?;
+        check(Step::is_row_id(&row.step), "step")?;
         check(Channel::parse(&row.channel).is_some(), "channel")?;
         check(
             Cause::parse(&row.cause).is_some_and(|c| cause_since(c) <= declared),

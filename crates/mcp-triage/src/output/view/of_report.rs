@@ -2,9 +2,9 @@
 
 use serde_json::Value;
 
-use super::{
+use super::model::{
     AdviceView, Answer, Badge, CardView, ChallengeView, EvidenceView, Quote, ReportView, SpecView,
-    SummaryView, VerdictLine, WireView, card_id, channel_tone, conformance_tone,
+    SummaryView, Tone, VerdictLine, WireView, card_id, channel_tone, conformance_tone,
 };
 use crate::output::export::curl;
 use crate::run::consent::PlannedProbe;
@@ -123,7 +123,7 @@ impl CardView {
             decided_by: Some(Badge::of(v.decided_by)),
             flags: flags
                 .into_iter()
-                .map(|f| Badge::toned(f, super::Tone::Flag))
+                .map(|f| Badge::toned(f, Tone::Flag))
                 .collect(),
             evidence,
             answer,
@@ -192,13 +192,10 @@ impl CardView {
 
 /// A step's card id: the probes and checks by the identifier a link names them with.
 fn step_card_id(step: Step) -> String {
-    match step {
-        Step::Probe(p) => card_id(p.as_str()),
-        Step::NoToken => card_id("no_token"),
-        Step::Get => card_id("get"),
-        Step::Initialize | Step::Discover => card_id("connect"),
-        Step::ResourceMetadata => card_id("resource_metadata"),
-        other => format!(
+    match (step.id(), step) {
+        (Some(id), _) => card_id(id),
+        (None, Step::ResourceMetadata) => card_id("resource_metadata"),
+        (None, other) => format!(
             "card-{}",
             other.label().replace([' ', '/', '(', ')', ':', '_'], "-")
         ),

@@ -1,9 +1,9 @@
 //! Views of a shared link, of any version: the decoder migrates every version to one payload, and
 //! this adapter turns that payload into the same cards and summary a live run gives.
 
-use super::{
+use super::model::{
     AdviceView, Answer, Badge, CardView, EvidenceView, Quote, ReportView, SpecView, SummaryView,
-    VerdictLine, card_id, channel_tone, conformance_tone,
+    Tone, VerdictLine, card_id, channel_tone, conformance_tone,
 };
 use crate::judge::advice::AgentAction;
 use crate::judge::spec::Conformance;
@@ -78,7 +78,7 @@ impl CardView {
             }),
             (None, NO_ACTION) => Answer::Nothing,
             (None, action) => Answer::Advice(AdviceView {
-                action: Badge::read::<AgentAction>(action, |_| super::Tone::Plain),
+                action: Badge::read::<AgentAction>(action, |_| Tone::Plain),
                 agent: None,
                 party: None,
                 server: None,
@@ -90,14 +90,12 @@ impl CardView {
             tool: row.tool.clone(),
             carrier: row.status.map(|s| format!("HTTP {s}")),
             jsonrpc_code: row.code,
-            cause: Some(Badge::read::<Cause>(&row.cause, |_| super::Tone::Plain)),
-            decided_by: Some(Badge::read::<DecidedBy>(&row.decided_by, |_| {
-                super::Tone::Plain
-            })),
+            cause: Some(Badge::read::<Cause>(&row.cause, |_| Tone::Plain)),
+            decided_by: Some(Badge::read::<DecidedBy>(&row.decided_by, |_| Tone::Plain)),
             flags: row
                 .flags
                 .iter()
-                .map(|f| Badge::read::<Flag>(f, |_| super::Tone::Flag))
+                .map(|f| Badge::read::<Flag>(f, |_| Tone::Flag))
                 .collect(),
             evidence: row
                 .evidence
@@ -130,20 +128,11 @@ impl CardView {
     }
 }
 
-/// Where a row's card goes: probes A to D, then the checks.
-fn rank(step: &str) -> usize {
-    match (ProbeName::parse(step), step) {
-        (Some(p), _) => p as usize,
-        (None, "no_token") => 4,
-        _ => 5,
-    }
-}
-
 impl ReportView {
     /// The views of a shared link (decoded and migrated from whatever version made it).
     pub fn of_share(share: &Share) -> ReportView {
         let mut rows: Vec<&ShareRow> = share.rows.iter().collect();
-        rows.sort_by_key(|r| rank(&r.step));
+        rows.sort_by_key(|r| Step::rank_of_id(&r.step));
         let (connect, rest): (Vec<&ShareRow>, Vec<&ShareRow>) =
             rows.into_iter().partition(|r| r.step == "connect");
         let (probes, checks): (Vec<&ShareRow>, Vec<&ShareRow>) = rest

@@ -110,12 +110,7 @@ impl Engine {
             exchange.run_id = self.run_id.clone();
         }
         let wave = self.wave_of(step).unwrap_or(0);
-        let intent = match step {
-            Step::Probe(p) => Some(p.as_str()),
-            Step::NoToken => Some("no_token"),
-            Step::Get => Some("get"),
-            _ => None,
-        };
+        let intent = step.intent();
         if exchange.intent.is_none() {
             exchange.intent = intent.map(str::to_string);
         }

@@ -245,7 +245,7 @@ impl Engine {
             with_token: true,
             expect_id: None,
             headers_only: true,
-            intent: Some("get".into()),
+            intent: Step::Get.intent().map(String::from),
             wave,
         }
     }

@@ -127,15 +127,10 @@ impl RunReport {
                 .as_deref()
                 .and_then(|b| serde_json::from_str::<Value>(b).ok())
                 .and_then(|v| v.get("method").and_then(Value::as_str).map(str::to_string));
-            let probe = ex.intent.as_deref().and_then(ProbeName::parse);
-            let step = match (
-                ex.intent.as_deref(),
-                method.as_deref(),
-                ex.request.method.as_str(),
-            ) {
-                _ if let Some(p) = probe => Step::Probe(p),
-                (Some("no_token"), ..) => Step::NoToken,
-                (Some("get"), ..) | (_, _, "GET") => Step::Get,
+            let named = ex.intent.as_deref().and_then(Step::of_intent);
+            let step = match (named, method.as_deref(), ex.request.method.as_str()) {
+                (Some(step), ..) => step,
+                (_, _, "GET") => Step::Get,
                 (_, _, "DELETE") => Step::Delete,
                 (_, Some("initialize"), _) => Step::Initialize,
                 (_, Some("server/discover"), _) => Step::Discover,

@@ -250,12 +250,7 @@ impl Engine {
             with_token: !stdio,
             expect_id: id.map(|i| json!(i)),
             headers_only: false,
-            intent: match step {
-                Step::Probe(p) => Some(p.as_str().into()),
-                Step::NoToken => Some("no_token".into()),
-                Step::Get => Some("get".into()),
-                _ => None,
-            },
+            intent: step.intent().map(String::from),
             wave,
         }
     }
