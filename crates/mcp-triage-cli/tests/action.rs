@@ -86,7 +86,8 @@ fn the_action_reports_the_run_in_the_summary_and_outputs_and_fails_without_the_t
         ok.summary
     );
     assert!(
-        ok.summary.contains("Distinguishability: 0 of 3 pairs"),
+        ok.summary
+            .contains("Distinguishability by structure alone: 0 of 3 pairs"),
         "{}",
         ok.summary
     );

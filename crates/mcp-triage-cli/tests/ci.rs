@@ -176,7 +176,7 @@ fn replay_of_public_captures_gives_the_seeds_finding_in_every_form() {
         stdout.contains("| A · Unknown tool | `lead_delete` | 200 | tool error | unknown tool |"),
         "{stdout}"
     );
-    assert!(stdout.contains("Distinguishability: 0 of 3 pairs"));
+    assert!(stdout.contains("Distinguishability by structure alone: 0 of 3 pairs"));
     // A recording without a connect cannot be replayed, and says what to do instead.
     let one = format!("{dir}/A_unknown_tool.pv2025-06-18.json");
     let refused = run(&["replay", &one], &[]);

@@ -83,3 +83,59 @@ fn committed_links_reencode_to_the_same_payload() {
         assert_eq!(again, decoded, "{name}");
     }
 }
+
+#[test]
+fn every_committed_link_renders_through_the_views_with_every_identifier_in_words() {
+    // The share view renders `ReportView::of_share`: each row's card must carry what its row said,
+    // each identifier as its table's words (an identifier no table knows would show as it came,
+    // underscores and all), and a spec verdict or advice wherever the row had one.
+    use mcp_triage::view::{Answer, ReportView};
+    let links = links();
+    let mut cards = 0;
+    for (name, link, _) in &links {
+        let payload = share::decode(link).unwrap();
+        let view = ReportView::of_share(&payload);
+        assert_eq!(view.summary.headline, payload.finding, "{name}");
+        let shown: Vec<_> = view.cards().collect();
+        assert_eq!(shown.len(), payload.rows.len(), "{name}: a card per row");
+        for row in &payload.rows {
+            let card = shown
+                .iter()
+                .find(|c| c.id == format!("card-{}", row.step.replace('_', "-")))
+                .unwrap_or_else(|| panic!("{name}: no card for row {}", row.step));
+            cards += 1;
+            if row.skipped.is_some() {
+                assert!(
+                    matches!(card.answer, Answer::Skipped { .. }),
+                    "{name} {}",
+                    row.step
+                );
+                continue;
+            }
+            for (what, badge, id) in [
+                ("channel", &card.channel, &row.channel),
+                ("cause", &card.cause, &row.cause),
+                ("decided by", &card.decided_by, &row.decided_by),
+            ] {
+                let b = badge
+                    .as_ref()
+                    .unwrap_or_else(|| panic!("{name}: no {what}"));
+                assert_eq!(&b.id, id, "{name}: {what}");
+                assert_eq!(b.label, id.replace('_', " "), "{name}: {what} in words");
+            }
+            assert_eq!(
+                card.spec.is_some(),
+                row.spec.is_some(),
+                "{name} {}",
+                row.step
+            );
+            match (&card.answer, row.stopped.is_some(), row.action.as_str()) {
+                (Answer::NotAnswered(why), true, _) => assert!(!why.is_empty()),
+                (Answer::Nothing, false, share::NO_ACTION) => {}
+                (Answer::Advice(a), false, action) => assert_eq!(a.action.id, action, "{name}"),
+                (other, ..) => panic!("{name} {}: {other:?} for {row:?}", row.step),
+            }
+        }
+    }
+    assert!(cards > 100, "only {cards} cards from {} links", links.len());
+}

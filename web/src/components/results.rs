@@ -33,7 +33,7 @@ fn summary_markup(summary: SummaryView) -> Node {
         .child(
             el("p")
                 .class("score")
-                .text("Distinguishability by structure alone: ")
+                .text(format!("{}: ", summary.score_label))
                 .child(el("strong").testid("score").text(summary.score))
                 .child(el("span").class("help").text(
                     " (how many of the pairs A–B, A–C, B–C an agent can tell apart without reading prose)",

@@ -231,10 +231,7 @@ fn render_all(report: &RunReport, ep: &endpoint::Endpoint) -> String {
     let mut out = String::new();
     out.push_str(&format!("MCP Triage — {}\n\n", ep.url));
     out.push_str(&format!("{}\n\n", summary.headline));
-    out.push_str(&format!(
-        "Distinguishability by structure alone: {}\n",
-        summary.score
-    ));
+    out.push_str(&format!("{}: {}\n", summary.score_label, summary.score));
     out.push_str(&format!(
         "Server: {} · protocol {}{}\n\n",
         summary.server.as_deref().unwrap_or("unknown server"),

@@ -291,7 +291,7 @@ pub fn markdown(
         "- Protocol version: {}\n",
         md_text(&summary.protocol)
     ));
-    out.push_str(&format!("- Distinguishability: {}\n\n", summary.score));
+    out.push_str(&format!("- {}: {}\n\n", summary.score_label, summary.score));
     for w in &summary.warnings {
         out.push_str(&format!("> {}\n\n", md_text_within(w, 1000)));
     }
@@ -452,21 +452,20 @@ pub fn junit(
         cases.push((card.title.clone(), "mcp-triage.checks", end, out));
     }
     // The score.
-    let score =
-        crate::judge::summary::score_text(report.summary.score, Some(report.summary.judged));
+    let summary = &view.summary;
     let below = fail_under.filter(|_| report.below_fail_under(fail_under));
     let score_end = match below {
         Some(n) => CaseEnd::Failure(format!(
-            "distinguishability {score}, below the bar of {n}: {}",
-            report.summary.finding
+            "{} {}, below the bar of {n}: {}",
+            summary.score_label, summary.score, report.summary.finding
         )),
         None => CaseEnd::Passed,
     };
     cases.push((
-        "Distinguishability of A, B and C by structure".into(),
+        summary.score_label.into(),
         "mcp-triage.score",
         score_end,
-        format!("{score}: {}", report.summary.finding),
+        format!("{}: {}", summary.score, report.summary.finding),
     ));
 
     let count = |f: fn(&CaseEnd) -> bool| cases.iter().filter(|c| f(&c.2)).count();

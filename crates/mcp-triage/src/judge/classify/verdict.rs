@@ -79,6 +79,12 @@ pub struct Verdict {
 }
 
 impl Verdict {
+    /// The flags that belong to this answer alone: what holds for every answer of a run
+    /// ([`Flag::once_per_run`]) is said once, in the run's notes, never on a card or a link's row.
+    pub(crate) fn own_flags(&self) -> impl Iterator<Item = Flag> + '_ {
+        self.flags.iter().copied().filter(|f| !f.once_per_run())
+    }
+
     /// The id of the phrase rule that decided the cause (`None` unless text decided).
     pub fn deciding_rule(&self) -> Option<&'static str> {
         self.rule

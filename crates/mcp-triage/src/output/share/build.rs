@@ -136,9 +136,7 @@ pub fn build(
                     None => a.advice.action.as_str().to_string(),
                 },
                 flags: v
-                    .flags
-                    .iter()
-                    .filter(|f| !f.once_per_run())
+                    .own_flags()
                     .take(cap::ITEMS)
                     .map(|f| f.as_str().to_string())
                     .collect(),

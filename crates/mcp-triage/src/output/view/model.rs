@@ -318,6 +318,8 @@ pub struct VerdictLine {
 /// A run's summary.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SummaryView {
+    /// What the score is called, on every surface.
+    pub score_label: &'static str,
     /// The first sentence: what happened, cause first.
     pub headline: String,
     /// Distinguishability by structure alone: `2 of 3 pairs`, `n/a`.

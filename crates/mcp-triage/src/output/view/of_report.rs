@@ -12,6 +12,10 @@ use crate::run::engine::{Record, RunReport};
 use crate::vocabulary::step::Step;
 
 /// What a summary warns of when probe C provoked no failure.
+/// What the score is called, on every surface.
+pub(super) const SCORE_LABEL: &str = "Distinguishability by structure alone";
+
+/// What a summary warns of when probe C provoked no failure.
 const C_NOT_PROVOKED: &str = "Probe C succeeded, so no failure was provoked: pick a call that makes the backend fail (Review first on the page, --plan on the command line).";
 
 impl CardView {
@@ -49,12 +53,7 @@ impl CardView {
             })
             .collect();
         // What holds for every answer of the run is said once, in the summary's notes.
-        let flags: Vec<_> = v
-            .flags
-            .iter()
-            .copied()
-            .filter(|f| !f.once_per_run())
-            .collect();
+        let flags: Vec<_> = v.own_flags().collect();
         let answer = match ex.stop_reason() {
             // An answer that did not come is not the server's way of answering: no advice.
             Some(why) => Answer::NotAnswered(why.not_answered()),
@@ -220,6 +219,7 @@ impl SummaryView {
             reason: Some(o.reason.clone()),
         }));
         SummaryView {
+            score_label: SCORE_LABEL,
             headline: report.headline.clone(),
             score: crate::judge::summary::score_text(
                 report.summary.score,

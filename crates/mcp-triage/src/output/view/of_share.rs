@@ -154,6 +154,7 @@ impl ReportView {
             })
             .collect();
         let summary = SummaryView {
+            score_label: super::of_report::SCORE_LABEL,
             headline: share.finding.clone(),
             score: crate::judge::summary::score_text(share.score, share.pairs),
             endpoint: share.endpoint.clone(),
