@@ -293,6 +293,30 @@ pub struct CardView {
 }
 
 impl CardView {
+    /// A card with its id and title and nothing else yet.
+    pub(super) fn blank(id: String, title: &str) -> CardView {
+        CardView {
+            id,
+            title: title.to_string(),
+            channel: None,
+            tool: None,
+            carrier: None,
+            jsonrpc_code: None,
+            cause: None,
+            decided_by: None,
+            flags: Vec::new(),
+            evidence: Vec::new(),
+            answer: Answer::Nothing,
+            spec: None,
+            challenge: None,
+            envelope: None,
+            withheld: None,
+            transport_error: None,
+            problems: Vec::new(),
+            wire: None,
+        }
+    }
+
     /// The verdict in one line: `tool error · unknown tool · HTTP 200 · JSON-RPC -32602`.
     pub fn outcome_line(&self) -> String {
         let mut parts: Vec<String> = Vec::new();

@@ -163,28 +163,12 @@ impl CardView {
             None => format!("Probe {} did not run: {reason}", p.as_str()),
         };
         CardView {
-            id: card_id(p.as_str()),
-            title: p.title().to_string(),
-            channel: None,
-            tool: None,
-            carrier: None,
-            jsonrpc_code: None,
-            cause: None,
-            decided_by: None,
-            flags: Vec::new(),
-            evidence: Vec::new(),
             answer: Answer::Skipped {
                 reason,
                 next_step,
                 line,
             },
-            spec: None,
-            challenge: None,
-            envelope: None,
-            withheld: None,
-            transport_error: None,
-            problems: Vec::new(),
-            wire: None,
+            ..CardView::blank(card_id(p.as_str()), p.title())
         }
     }
 }

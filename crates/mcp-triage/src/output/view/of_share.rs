@@ -41,26 +41,7 @@ fn shape_text(shape: &ResultShape) -> String {
 impl CardView {
     /// The card of one row of a link.
     fn of_row(row: &ShareRow) -> CardView {
-        let blank = CardView {
-            id: card_id(&row.step),
-            title: Step::title_of_id(&row.step).to_string(),
-            channel: None,
-            tool: None,
-            carrier: None,
-            jsonrpc_code: None,
-            cause: None,
-            decided_by: None,
-            flags: Vec::new(),
-            evidence: Vec::new(),
-            answer: Answer::Nothing,
-            spec: None,
-            challenge: None,
-            envelope: None,
-            withheld: None,
-            transport_error: None,
-            problems: Vec::new(),
-            wire: None,
-        };
+        let blank = CardView::blank(card_id(&row.step), Step::title_of_id(&row.step));
         if let Some(reason) = &row.skipped {
             return CardView {
                 answer: Answer::Skipped {
