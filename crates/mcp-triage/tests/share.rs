@@ -139,32 +139,119 @@ fn payloads_that_already_fit_round_trip_exactly() {
     assert_eq!(share::decode(&share::encode(&p)).unwrap(), p);
 }
 
-#[test]
-fn decoder_fuzz_smoke() {
-    let mut rng = Rng(99);
-    let valid = share::encode(&generated(&mut rng));
+/// The schema's caps (characters), written here apart from the decoder's own: the properties must
+/// not share code with what they check.
+const SHORT: usize = 32;
+const NAME: usize = 128;
+const LINE: usize = 256;
+const TEXT: usize = 512;
+const EXCERPT: usize = 1024;
+const ENDPOINT: usize = 512;
+const ITEMS: usize = 8;
+
+/// What an opened link may hold: the current version, every string and list within its cap.
+fn broken_caps(p: &Share) -> Vec<&'static str> {
+    let within = |s: &str, max: usize| s.chars().count() <= max;
+    let mut bad = Vec::new();
+    let mut need = |ok: bool, what: &'static str| {
+        if !ok {
+            bad.push(what);
+        }
+    };
+    need(p.v == share::VERSION, "version");
+    need(
+        within(&p.tool, SHORT) && within(&p.date, SHORT),
+        "tool or date",
+    );
+    need(within(&p.endpoint, ENDPOINT), "endpoint");
+    need(within(&p.finding, TEXT), "finding");
+    need(p.score.is_none_or(|s| s <= 3), "score");
+    need(
+        p.notes.len() <= ITEMS && p.notes.iter().all(|n| within(n, LINE)),
+        "notes",
+    );
+    need(p.rows.len() <= 2 * ITEMS, "rows");
+    for row in &p.rows {
+        need(row.tool.as_deref().is_none_or(|t| within(t, NAME)), "tool");
+        need(
+            row.evidence.len() <= ITEMS
+                && row
+                    .evidence
+                    .iter()
+                    .all(|(f, m)| within(f, LINE) && m.as_deref().is_none_or(|m| within(m, NAME))),
+            "evidence",
+        );
+        need(row.flags.len() <= ITEMS, "flags");
+        need(
+            row.excerpt.as_deref().is_none_or(|e| within(e, EXCERPT)),
+            "excerpt",
+        );
+    }
+    bad
+}
+
+/// Links to open: generated payloads (a third with a finding over its cap, as a crafted link
+/// would carry), each whole or mutated (a character changed, inserted, or the link cut).
+/// Returns how many opened and how many of those broke a property; panics (failing the test) when
+/// the decoder does.
+fn fuzz_decoder(cases: usize, seed: u64) -> (usize, usize) {
+    let mut rng = Rng(seed);
     let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=.#r";
-    for i in 0..6_000 {
-        let mut bytes = valid.clone().into_bytes();
-        match i % 4 {
-            0 => {
+    let (mut opened, mut broken) = (0, 0);
+    for i in 0..cases {
+        let g = generated(&mut rng);
+        let mut p = share::fit(&g, 0).unwrap_or(g);
+        if i % 3 == 0 {
+            p.finding = "x".repeat(TEXT + 1 + (rng.next() % 100) as usize);
+        }
+        let mut bytes = share::encode(&p).into_bytes();
+        match i % 5 {
+            0 | 1 => {}
+            2 => {
                 let at = (rng.next() as usize) % bytes.len();
                 bytes[at] = alphabet[(rng.next() as usize) % alphabet.len()];
             }
-            1 => bytes.truncate((rng.next() as usize) % bytes.len()),
-            2 => {
-                let n = (rng.next() % 300) as usize;
-                bytes = b"r=v1.".to_vec();
-                bytes.extend((0..n).map(|_| alphabet[(rng.next() as usize) % 64]));
-            }
+            3 => bytes.truncate((rng.next() as usize) % bytes.len()),
             _ => {
                 let at = (rng.next() as usize) % bytes.len();
                 bytes.insert(at, alphabet[(rng.next() as usize) % alphabet.len()]);
             }
         }
         let text = String::from_utf8_lossy(&bytes);
-        let _ = share::decode(&text);
+        if let Ok(got) = share::decode(&text) {
+            opened += 1;
+            let bad = broken_caps(&got);
+            // What opens, opens again the same from its own link.
+            let again = share::decode(&share::encode(&got));
+            if !bad.is_empty() || again.as_ref() != Ok(&got) {
+                broken += 1;
+            }
+        }
     }
+    (opened, broken)
+}
+
+#[test]
+fn decoder_fuzz_opens_only_links_within_the_caps_of_the_current_version() {
+    let (opened, broken) = fuzz_decoder(600, 99);
+    assert_eq!(
+        broken, 0,
+        "{broken} of {opened} opened links break a property"
+    );
+    assert!(
+        opened > 100,
+        "only {opened} links opened: the fuzz reaches little"
+    );
+}
+
+#[test]
+fn control_a_decoder_with_one_check_broken_fails_the_fuzz_properties() {
+    let (opened, broken) =
+        mcp_triage::testing::with_share_finding_cap_broken(|| fuzz_decoder(600, 99));
+    assert!(
+        broken > 40,
+        "the finding's cap switched off: only {broken} of {opened} opened links were caught"
+    );
 }
 
 #[test]

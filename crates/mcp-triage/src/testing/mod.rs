@@ -37,6 +37,24 @@ pub fn exchanges_of_paste(
     crate::output::replay::exchanges_of_paste(capture, request_body)
 }
 
+/// Runs `f` with the link decoder's finding cap switched off: the control of its fuzz properties.
+pub fn with_share_finding_cap_broken<R>(f: impl FnOnce() -> R) -> R {
+    use crate::vocabulary::seeded_bug::{SeededBug, with};
+    with(SeededBug::ShareFindingCap, f)
+}
+
+/// Runs `f` with the plan-file reader letting a probe be named twice: the control of its fuzz.
+pub fn with_plan_duplicate_probe_allowed<R>(f: impl FnOnce() -> R) -> R {
+    use crate::vocabulary::seeded_bug::{SeededBug, with};
+    with(SeededBug::PlanDuplicateProbe, f)
+}
+
+/// Runs `f` with the paste reader taking a paste with nothing to classify: the control of its fuzz.
+pub fn with_empty_paste_accepted<R>(f: impl FnOnce() -> R) -> R {
+    use crate::vocabulary::seeded_bug::{SeededBug, with};
+    with(SeededBug::PasteEmpty, f)
+}
+
 /// Every form of `secret` redaction looks for (the share tests check none survives a link).
 pub fn encodings(secret: &str) -> Vec<String> {
     crate::secrets::redact::encodings(secret)

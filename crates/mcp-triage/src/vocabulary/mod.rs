@@ -10,4 +10,5 @@ pub(crate) mod header;
 pub(crate) mod labelled;
 pub(crate) mod limits;
 pub(crate) mod problem;
+pub(crate) mod seeded_bug;
 pub(crate) mod step;

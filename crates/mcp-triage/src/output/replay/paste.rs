@@ -7,6 +7,7 @@ use super::replaying::replay_recording;
 use crate::run::engine::RunReport;
 use crate::vocabulary::exchange::Exchange;
 use crate::vocabulary::problem::{Problem, ProblemId};
+use crate::vocabulary::seeded_bug::{self, SeededBug};
 
 /// A paste as the page shows it: the report, and a sentence on where it came from.
 #[derive(Debug, Clone)]
@@ -87,7 +88,7 @@ pub(crate) fn exchanges_of_paste(
             .map_err(|why| Problem::new(ProblemId::PasteNotHttp, why))?,
         ]
     };
-    if list.is_empty() {
+    if list.is_empty() && !seeded_bug::is_on(SeededBug::PasteEmpty) {
         return Err(Problem::new(ProblemId::PasteEmpty, "Nothing to classify."));
     }
     Ok(list)

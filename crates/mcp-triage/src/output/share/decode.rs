@@ -6,6 +6,7 @@ use crate::judge::advice::AgentAction;
 use crate::judge::spec::Conformance;
 use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag, RunEnd, StopReason};
 use crate::vocabulary::problem::Problem;
+use crate::vocabulary::seeded_bug::{self, SeededBug};
 use crate::vocabulary::step::Step;
 
 use super::cap;
@@ -55,7 +56,10 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
             .is_none_or(|m| declared >= 4 && m <= 3 && p.score.is_none_or(|s| s <= m)),
         "pairs",
     )?;
-    check(within(&p.finding, cap::TEXT), "finding")?;
+    check(
+        within(&p.finding, cap::TEXT) || seeded_bug::is_on(SeededBug::ShareFindingCap),
+        "finding",
+    )?;
     check(
         p.ended
             .as_deref()

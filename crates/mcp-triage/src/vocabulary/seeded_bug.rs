@@ -1,0 +1,41 @@
+//! Test-only switches that each break one check of a reader of user input (a link, a plan file, a
+//! paste), so a fuzz run can show that its properties catch a reader that lets too much through.
+//! All off unless a test turns one on, and always off in builds without the `testing` feature.
+
+/// The checks a test may break.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SeededBug {
+    /// The link decoder forgets the finding's length cap.
+    ShareFindingCap,
+    /// The plan-file reader lets a probe be named twice.
+    PlanDuplicateProbe,
+    /// The paste reader accepts a paste with nothing to classify.
+    PasteEmpty,
+}
+
+#[cfg(any(test, feature = "testing"))]
+thread_local! {
+    static ON: std::cell::Cell<Option<SeededBug>> = const { std::cell::Cell::new(None) };
+}
+
+/// Whether `bug` is switched on (never outside tests).
+pub(crate) fn is_on(bug: SeededBug) -> bool {
+    #[cfg(any(test, feature = "testing"))]
+    {
+        ON.with(std::cell::Cell::get) == Some(bug)
+    }
+    #[cfg(not(any(test, feature = "testing")))]
+    {
+        let _ = bug;
+        false
+    }
+}
+
+/// Runs `f` with `bug` switched on on this thread.
+#[cfg(any(test, feature = "testing"))]
+pub(crate) fn with<R>(bug: SeededBug, f: impl FnOnce() -> R) -> R {
+    ON.with(|b| b.set(Some(bug)));
+    let out = f();
+    ON.with(|b| b.set(None));
+    out
+}
