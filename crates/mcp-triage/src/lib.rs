@@ -148,9 +148,10 @@ pub mod exchange {
 
 /// The JSON report, Markdown and JUnit.
 pub mod export {
+    pub use crate::output::curl::{curl, header_env_name};
     pub use crate::output::export::{
-        REPORT_FORMAT, Scrub, curl, header_env_name, junit, markdown, markdown_with_share,
-        report_json, report_json_with_share,
+        REPORT_FORMAT, Scrub, junit, markdown, markdown_with_share, report_json,
+        report_json_with_share,
     };
 }
 

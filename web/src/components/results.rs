@@ -20,6 +20,7 @@ pub fn summary(summary: SummaryView, extra: Option<AnyView>) -> AnyView {
 
 /// The markup of a summary.
 fn summary_markup(summary: SummaryView) -> Node {
+    let server = summary.server_text().to_string();
     el("section")
         .class("summary")
         .testid("summary")
@@ -45,7 +46,7 @@ fn summary_markup(summary: SummaryView) -> Node {
                 .text("Endpoint ")
                 .child(el("code").shown(summary.endpoint, 512))
                 .text(" · server ")
-                .shown(summary.server.unwrap_or_else(|| "unknown".into()), 200)
+                .shown(server, 200)
                 .text(" · protocol ")
                 .shown(summary.protocol, 32)
                 .child_if(summary.rounds.map(|r| text(format!(" · {r}")))),

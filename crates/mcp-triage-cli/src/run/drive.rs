@@ -234,7 +234,7 @@ fn render_all(report: &RunReport, ep: &endpoint::Endpoint) -> String {
     out.push_str(&format!("{}: {}\n", summary.score_label, summary.score));
     out.push_str(&format!(
         "Server: {} · protocol {}{}\n\n",
-        summary.server.as_deref().unwrap_or("unknown server"),
+        summary.server_text(),
         summary.protocol,
         summary
             .rounds

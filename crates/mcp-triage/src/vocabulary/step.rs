@@ -115,6 +115,12 @@ impl Step {
             .unwrap_or("Connect")
     }
 
+    /// Where this step's card goes among the probes and checks (`None`: with the connection
+    /// exchanges).
+    pub(crate) fn card_rank(&self) -> Option<usize> {
+        Step::CARDS.iter().position(|s| s == self)
+    }
+
     /// Where a card of this identifier goes among the probes and checks (after them when it is
     /// none of them).
     pub(crate) fn rank_of_id(id: &str) -> usize {

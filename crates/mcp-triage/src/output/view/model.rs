@@ -384,6 +384,14 @@ pub struct ReportView {
     pub unrun: Vec<CardView>,
 }
 
+impl SummaryView {
+    /// The server as every surface names it: `serverInfo`'s name and version, or that it is
+    /// unknown.
+    pub fn server_text(&self) -> &str {
+        self.server.as_deref().unwrap_or("unknown")
+    }
+}
+
 impl ReportView {
     /// The cards a reader meets, in order: a failed connect, the probes, the checks.
     pub fn cards(&self) -> impl Iterator<Item = &CardView> {

@@ -6,7 +6,7 @@ use super::model::{
     AdviceView, Answer, Badge, CardView, ChallengeView, EvidenceView, Quote, ReportView, SpecView,
     SummaryView, Tone, VerdictLine, WireView, card_id, channel_tone, conformance_tone,
 };
-use crate::output::export::curl;
+use crate::output::curl::curl;
 use crate::run::consent::PlannedProbe;
 use crate::run::engine::{Record, RunReport};
 use crate::vocabulary::step::Step;

@@ -257,13 +257,3 @@ pub struct CardGroups {
     /// Everything else (initialize, tools/list, replies…), in the order it happened.
     pub connect: Vec<Arc<Record>>,
 }
-
-/// Where a step's card goes among the probes and checks (`None`: with the connection exchanges).
-pub(super) fn card_rank(step: Step) -> Option<usize> {
-    match step {
-        Step::Probe(p) => ProbeName::ALL.iter().position(|q| *q == p),
-        Step::NoToken => Some(ProbeName::ALL.len()),
-        Step::Get => Some(ProbeName::ALL.len() + 1),
-        _ => None,
-    }
-}

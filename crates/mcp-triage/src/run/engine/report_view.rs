@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::config::{DEFAULT_LEGACY, Era, MODERN, Mode};
 use super::record::Record;
 use super::report::{
-    CardGroups, RunReport, card_rank, conclusions, connect_outcome, headline_of, once_per_run_notes,
+    CardGroups, RunReport, conclusions, connect_outcome, headline_of, once_per_run_notes,
 };
 use crate::judge::assess::assess;
 use crate::judge::classify::Options;
@@ -28,7 +28,7 @@ impl RunReport {
         let mut ranked: Vec<(usize, Arc<Record>)> = self
             .records
             .iter()
-            .filter_map(|r| card_rank(r.step).map(|k| (k, r.clone())))
+            .filter_map(|r| r.step.card_rank().map(|k| (k, r.clone())))
             .collect();
         ranked.sort_by_key(|(k, _)| *k);
         let (probes, checks): (Vec<_>, Vec<_>) = ranked
@@ -39,7 +39,7 @@ impl RunReport {
         let (connect_failed, connect) = self
             .records
             .iter()
-            .filter(|r| card_rank(r.step).is_none())
+            .filter(|r| r.step.card_rank().is_none())
             .cloned()
             .partition(|r| {
                 stopped_at_connect && matches!(r.step, Step::Initialize | Step::Discover)
