@@ -41,7 +41,10 @@ fn action_with(name: &str, token: &str, fail_under: &str, extra: &[(&str, &str)]
         .arg(root().join("action/run.mjs"))
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap())
-        .env("HOME", std::env::temp_dir())
+        .env(
+            "HOME",
+            std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")),
+        )
         .env("GITHUB_STEP_SUMMARY", &summary)
         .env("GITHUB_OUTPUT", &outputs)
         .env("RUNNER_TEMP", &runner_temp)

@@ -69,7 +69,8 @@ fn blind_copies_without_labels_classify_the_same() {
         "public fixtures not found at {}",
         fixtures().display()
     );
-    let tmp = std::env::temp_dir().join(format!("mcp-triage-blind-{}", std::process::id()));
+    let tmp = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mcp-triage-blind-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let mut blinded = Vec::new();
     for (i, path) in originals.iter().enumerate() {
@@ -128,7 +129,8 @@ fn json_lines_carry_the_verdict_fields_in_input_order() {
 
 #[test]
 fn a_bad_file_gets_an_error_line_and_the_others_are_still_classified() {
-    let tmp = std::env::temp_dir().join(format!("mcp-triage-bad-{}.json", std::process::id()));
+    let tmp = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mcp-triage-bad-{}.json", std::process::id()));
     std::fs::write(&tmp, b"{\"format\": \"something-else\"}").unwrap();
     let good = fixtures().join("ts-1.29.0-stateless/C_tool_throws.pv2025-06-18.json");
     let out = bin()
@@ -221,7 +223,8 @@ fn with_intent(src: &Path, intent: &str, dir: &Path) -> PathBuf {
 
 #[test]
 fn advice_spec_verdicts_and_summary_for_the_seed() {
-    let tmp = std::env::temp_dir().join(format!("mcp-triage-seed-{}", std::process::id()));
+    let tmp = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mcp-triage-seed-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let dir = fixtures().join("ts-1.29.0-stateless");
     let files = [

@@ -165,7 +165,8 @@ fn write_plan_proposes_calls_for_unannotated_tools_and_plan_runs_them_only_where
     let _server = demo(18966, &["--unannotated"]);
     let url = "http://127.0.0.1:18966/mcp";
     let token = [("T", "demo-token")];
-    let dir = std::env::temp_dir().join(format!("mcp-triage-plan-{}", std::process::id()));
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mcp-triage-plan-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("plan.json");
     let file_s = file.to_str().unwrap();

@@ -13,7 +13,8 @@ use mcp_triage::redact::Secrets;
 
 /// Runs `command` with `sh -c` where `curl` is a stub printing one argument per line.
 fn run_with_stub_curl(command: &str, env: &[(&str, &str)]) -> Vec<String> {
-    let dir = std::env::temp_dir().join(format!("mcp-triage-curl-stub-{}", std::process::id()));
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mcp-triage-curl-stub-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let stub = dir.join("curl");
     std::fs::write(

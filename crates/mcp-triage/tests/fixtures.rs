@@ -270,7 +270,8 @@ fn the_table_check_catches_a_wrong_deciding_rule_and_a_wrong_decided_by() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/cited/servers-redis-2025.5.12");
     let table = std::fs::read_to_string(dir.join("EXPECT.tsv")).unwrap();
-    let tmp = std::env::temp_dir().join(format!("mcp-triage-expect-{}", std::process::id()));
+    let tmp = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mcp-triage-expect-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     for f in common::json_files(&dir) {
         std::fs::copy(dir.join(&f), tmp.join(&f)).unwrap();

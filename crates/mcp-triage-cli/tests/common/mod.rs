@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 /// A path for `name` in a temporary folder of this test process.
 pub(crate) fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mcp-triage-tests-{}", std::process::id()));
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("mcp-triage-tests-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
