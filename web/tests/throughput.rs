@@ -9,15 +9,18 @@
 #[path = "../../crates/mcp-triage/tests/embedded/mod.rs"]
 mod embedded;
 
+use include_dir::{Dir, include_dir};
 use mcp_triage::{Exchange, Options, classify};
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+static PUBLIC: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../fixtures/exchanges");
+
 #[wasm_bindgen_test]
 fn every_pass_over_the_embedded_captures_gives_the_same_verdicts_and_the_rate_is_reported() {
-    let exchanges: Vec<Exchange> = embedded::FIXTURES
-        .iter()
+    let exchanges: Vec<Exchange> = embedded::captures(&PUBLIC)
+        .into_iter()
         .map(|(_, text)| Exchange::from_json(text.as_bytes()).unwrap())
         .collect();
     assert!(exchanges.len() >= 100, "too few embedded captures");

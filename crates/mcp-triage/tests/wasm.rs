@@ -6,12 +6,15 @@
 
 mod embedded;
 
+use include_dir::{Dir, include_dir};
 use mcp_triage::{Exchange, Options, classify};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 const TABLE: &str = include_str!("expectations.tsv");
+
+static PUBLIC: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../fixtures/exchanges");
 
 /// Channel, causes, decided_by and the deciding rule of a row.
 type Row = (&'static str, Vec<&'static str>, &'static str, &'static str);
@@ -27,8 +30,15 @@ fn expectation(file: &str) -> Option<Row> {
 
 #[wasm_bindgen_test]
 fn embedded_captures_match_the_table() {
-    assert!(embedded::FIXTURES.len() >= 100, "too few embedded fixtures");
-    for (file, text) in embedded::FIXTURES {
+    let captures = embedded::captures(&PUBLIC);
+    // Every public capture, and a row for each: the table and the folder agree.
+    let rows = TABLE.lines().filter(|l| !l.starts_with('#')).count();
+    assert_eq!(
+        (captures.len(), rows),
+        (912, 912),
+        "captures and table rows"
+    );
+    for (file, text) in captures {
         let ex = Exchange::from_json(text.as_bytes()).unwrap();
         let v = classify(&ex, &Options::default());
         let (channel, causes, decided_by, rule) =
@@ -47,8 +57,8 @@ fn embedded_captures_match_the_table() {
 #[wasm_bindgen_test]
 fn seed_probes_in_the_browser() {
     let find = |name: &str| {
-        embedded::FIXTURES
-            .iter()
+        embedded::captures(&PUBLIC)
+            .into_iter()
             .find(|(f, _)| *f == name)
             .map(|(_, t)| {
                 classify(

@@ -69,18 +69,11 @@ fn captures() -> Vec<PathBuf> {
     files
 }
 
-/// The probe a capture stands for: its case's letter when it is one of A–D (`XA_` is A in the
-/// 2026-07-28 era), else D: every capture is shown as some probe's answer, so that every surface
-/// lists it.
+/// The probe a capture stands for: its case's letter when it is one of A–D, else D: every capture
+/// is shown as some probe's answer, so that every surface lists it.
 fn intent_of(path: &Path) -> &'static str {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let case = name.strip_prefix('X').unwrap_or(name);
-    match case.as_bytes().first() {
-        Some(b'A') if !case.starts_with("AUTH") => "A",
-        Some(b'B') => "B",
-        Some(b'C') => "C",
-        _ => "D",
-    }
+    mcp_triage::testing::intent_of_capture(name).unwrap_or("D")
 }
 
 /// What is missing from the terminal report's block for the card.

@@ -8,6 +8,7 @@
 
 use crate::vocabulary::cause::{Cause, Flag};
 use crate::vocabulary::limits::MAX_TOOL_NAME_CHARS;
+use crate::vocabulary::seeded_bug::{SeededBug, is_on};
 
 /// The families of rules the classifier asks for by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,6 +143,9 @@ pub(crate) fn first(group: Group, place: Place, text: &str, tool: Option<&str>) 
     RULES
         .iter()
         .filter(|r| r.group == group && r.places & place.bit() != 0)
+        .filter(|r| {
+            !(is_on(SeededBug::FirstPhraseRuleOff) && RULES.first().is_some_and(|f| f.id == r.id))
+        })
         .find_map(|r| {
             matches(r, text, &lower, tool.as_deref()).map(|bytes| Match {
                 rule: r.id,

@@ -55,6 +55,31 @@ pub fn with_empty_paste_accepted<R>(f: impl FnOnce() -> R) -> R {
     with(SeededBug::PasteEmpty, f)
 }
 
+/// Runs `f` with the first phrase rule of `rules/phrases.rules` never matching: a rule change the
+/// whole-result snapshots must show.
+pub fn with_first_phrase_rule_off<R>(f: impl FnOnce() -> R) -> R {
+    use crate::vocabulary::seeded_bug::{SeededBug, with};
+    with(SeededBug::FirstPhraseRuleOff, f)
+}
+
+/// The id of the first phrase rule of `rules/phrases.rules`.
+pub fn first_phrase_rule_id() -> &'static str {
+    crate::judge::rules::RULES.first().map_or("", |r| r.id)
+}
+
+/// The probe a public capture's file name stands for: its case's letter when it is one of A–D
+/// (`XA_…` is A in the 2026-07-28 era; `AUTH…` is not A), else none.
+pub fn intent_of_capture(file_name: &str) -> Option<&'static str> {
+    let case = file_name.strip_prefix('X').unwrap_or(file_name);
+    match case.as_bytes().first() {
+        Some(b'A') if !case.starts_with("AUTH") => Some("A"),
+        Some(b'B') => Some("B"),
+        Some(b'C') => Some("C"),
+        Some(b'D') => Some("D"),
+        _ => None,
+    }
+}
+
 /// Every form of `secret` redaction looks for (the share tests check none survives a link).
 pub fn encodings(secret: &str) -> Vec<String> {
     crate::secrets::redact::encodings(secret)

@@ -1,5 +1,5 @@
 //! Test-only switches that each break one check of a reader of user input (a link, a plan file, a
-//! paste), so a fuzz run can show that its properties catch a reader that lets too much through.
+//! paste) or change one rule, so a fuzz run or a snapshot can show that it catches the change.
 //! All off unless a test turns one on, and always off in builds without the `testing` feature.
 
 /// The checks a test may break.
@@ -11,6 +11,8 @@ pub(crate) enum SeededBug {
     PlanDuplicateProbe,
     /// The paste reader accepts a paste with nothing to classify.
     PasteEmpty,
+    /// The first phrase rule of `rules/phrases.rules` never matches.
+    FirstPhraseRuleOff,
 }
 
 #[cfg(any(test, feature = "testing"))]
