@@ -108,6 +108,15 @@ pub mod advice {
     pub use crate::judge::advice::{Advice, AgentAction, Party, fitted, for_cause, for_flag};
 }
 
+/// The OAuth doctor: authorization discovery as cards with findings (`--auth-check`).
+pub mod auth {
+    pub use crate::run::auth::{
+        AuthCard, AuthCheck, AuthDoctor, AuthReport, AuthRule, Finding, Level, MAX_FETCHES,
+        REVISIONS, rule,
+    };
+    pub use crate::vocabulary::auth_step::AuthStep;
+}
+
 /// The vocabulary of a verdict and of how a run ended.
 pub mod cause {
     pub use crate::vocabulary::cause::{
@@ -200,8 +209,8 @@ pub mod problem {
 /// The view model every text surface renders: cards, a summary, badges.
 pub mod view {
     pub use crate::output::view::{
-        AdviceView, Answer, Badge, CardView, ChallengeView, EvidenceView, Quote, ReportView,
-        SpecView, SummaryView, Tone, VerdictLine, WireView,
+        AdviceView, Answer, AuthCardView, AuthView, Badge, CardView, ChallengeView, EvidenceView,
+        FindingView, Quote, ReportView, SpecView, SummaryView, Tone, VerdictLine, WireView,
     };
 }
 

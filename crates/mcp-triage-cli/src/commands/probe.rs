@@ -51,6 +51,14 @@ Options:
   --era E                 2025-11-25 (default), 2025-06-18, 2025-03-26, 2026-07-28 or auto
   --time-limit SECONDS    the whole run's time limit (2 to 600; default 120)
   --origin ORIGIN         send this Origin header (to test the server's Origin check)
+  --auth-check            after a 401, walk authorization discovery as a client of
+                          the era's revision would (auto: the newest): the challenge,
+                          protected resource metadata, authorization server metadata,
+                          registration and the authorization URL (shown, never
+                          opened), each a card with its verdicts and their citations.
+                          Fetches carry no token and no header of yours, follow no
+                          redirect, and reach only https: (or loopback http:) URLs;
+                          at most 12
   --write-plan FILE       write the calls this run would make (declared read-only
                           tools, else the proposals for tools that declare nothing,
                           with "opt_in": false) as a plan file to read and commit
@@ -91,6 +99,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
     let mut stdio_flag = false;
     let mut command = None;
     let mut secret_values = Vec::new();
+    let mut auth_check = false;
     while let Some(arg) = args.next() {
         if arg == "--" {
             command = Some(args.by_ref().collect::<Vec<_>>());
@@ -149,6 +158,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
             }
             "--write-plan" => write_plan = Some(value("--write-plan")?),
             "--stdio" => stdio_flag = true,
+            "--auth-check" => auth_check = true,
             "--secret-env" => {
                 let var = value("--secret-env")?;
                 let v = std::env::var(&var)
@@ -182,6 +192,11 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
                 "--stdio starts a server from its command; a URL ({u:?}) is for HTTP"
             ));
         }
+        if auth_check {
+            return Err(
+                "--auth-check is for HTTP: a stdio server has no authorization to discover".into(),
+            );
+        }
         if token.is_some()
             || !secret_headers.is_empty()
             || !plain_headers.is_empty()
@@ -206,6 +221,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
         output,
         plan,
         write_plan,
+        auth_check,
     })
 }
 
@@ -279,14 +295,44 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
             return exit::USAGE;
         }
     };
-    let report = match run(&ep, &args, &creds, &limits) {
+    let mut report = match run(&ep, &args, &creds, &limits) {
         Ok(r) => r,
         Err((code, msg)) => {
             eprintln!("mcp-triage probe: {msg}");
             return code;
         }
     };
+    if args.auth_check {
+        auth_check(&mut report, &ep, &creds, &limits);
+    }
     args.output.emit(&report, &ep, &creds.secrets(), render)
+}
+
+/// `--auth-check`: the core's OAuth doctor, its fetches sent one at a time without the token or
+/// any header of the user's (each a GET the core built; redirects are never followed), its report
+/// put in the run's. Without a 401 the core's reason goes into the report's notes.
+fn auth_check(
+    report: &mut RunReport,
+    ep: &endpoint::Endpoint,
+    creds: &Credentials,
+    limits: &Limits,
+) {
+    let mut doctor = match report.auth_doctor(ep, creds.secrets()) {
+        Ok(d) => d,
+        Err(why) => {
+            eprintln!("auth check: {why}");
+            report.notes.push(format!("--auth-check: {why}"));
+            return;
+        }
+    };
+    let agent = http::agent();
+    let nothing = Credentials::new(String::new(), Vec::new(), Vec::new());
+    while let Some(out) = doctor.next_fetch() {
+        eprintln!("auth check: {}", out.step.label());
+        let ex = http::send(&agent, &out, &nothing, None, limits, None, &mut |_| {});
+        doctor.answer(ex);
+    }
+    report.auth = Some(doctor.report());
 }
 
 fn run(

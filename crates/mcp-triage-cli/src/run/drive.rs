@@ -32,6 +32,8 @@ pub(crate) struct ProbeArgs {
     pub(crate) output: Output,
     pub(crate) plan: Option<mcp_triage::plan_file::PlanFile>,
     pub(crate) write_plan: Option<String>,
+    /// `--auth-check`: run the OAuth doctor after the run's 401.
+    pub(crate) auth_check: bool,
 }
 
 /// The endpoint as the HTTP client will read it (its own URL parser), judged by the core's rules.
@@ -298,6 +300,26 @@ fn render_all(report: &RunReport, ep: &endpoint::Endpoint) -> String {
 
     for n in &summary.notes {
         out.push_str(&format!("note: {n}\n"));
+    }
+    if let Some(auth) = &view.auth {
+        out.push_str(&format!("\nAuthorization discovery · {}\n\n", auth.heading));
+        for card in &auth.cards {
+            out.push_str(&format!("{}\n", card.title));
+            if let Some(url) = &card.url {
+                out.push_str(&format!("  {url}\n"));
+            }
+            out.push_str(&format!("  {}\n", card.outcome));
+            for f in &card.findings {
+                out.push_str(&format!("  {}\n", f.line()));
+                if let (Some(rule), Some(link)) = (&f.rule, &f.link) {
+                    out.push_str(&format!("    rule: {rule} ({link})\n"));
+                }
+                if let Some(e) = &f.elsewhere {
+                    out.push_str(&format!("    otherwise in {e}\n"));
+                }
+            }
+            out.push('\n');
+        }
     }
     out
 }

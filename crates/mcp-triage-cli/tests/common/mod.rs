@@ -33,8 +33,14 @@ impl Drop for Server {
 
 /// Starts `program args…` from the repository root and waits until `port` accepts connections.
 pub(crate) fn start(program: &str, args: &[&str], port: u16) -> Server {
+    start_with(program, args, &[], port)
+}
+
+/// [`start`] with `env` added to the server's environment.
+pub(crate) fn start_with(program: &str, args: &[&str], env: &[(&str, &str)], port: u16) -> Server {
     let child = Command::new(program)
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(root())
         .stdout(Stdio::null())
         .stderr(Stdio::null())

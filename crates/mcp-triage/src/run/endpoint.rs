@@ -183,7 +183,7 @@ pub fn parse_endpoint_native(
     parse_parts(&read.ok_or(EndpointProblem::NotAUrl)?)
 }
 
-fn parse_parts(input: &str) -> Result<Endpoint, EndpointProblem> {
+pub(crate) fn parse_parts(input: &str) -> Result<Endpoint, EndpointProblem> {
     let url = input.trim();
     if url.is_empty() {
         return Err(EndpointProblem::Empty);

@@ -4,6 +4,7 @@
 //!
 //! May import: `vocabulary`, `secrets`, `decode`, `judge`.
 
+pub(crate) mod auth;
 pub(crate) mod catalogue;
 pub(crate) mod consent;
 pub(crate) mod cors;

@@ -62,6 +62,13 @@ pub fn with_first_phrase_rule_off<R>(f: impl FnOnce() -> R) -> R {
     with(SeededBug::FirstPhraseRuleOff, f)
 }
 
+/// Runs `f` with the OAuth doctor fetching any URL a server names: the control of the tests that
+/// it fetches only what SECURITY.md rule 11 allows.
+pub fn with_auth_fetch_rule_off<R>(f: impl FnOnce() -> R) -> R {
+    use crate::vocabulary::seeded_bug::{SeededBug, with};
+    with(SeededBug::AuthFetchRuleOff, f)
+}
+
 /// The id of the first phrase rule of `rules/phrases.rules`.
 pub fn first_phrase_rule_id() -> &'static str {
     crate::judge::rules::RULES.first().map_or("", |r| r.id)

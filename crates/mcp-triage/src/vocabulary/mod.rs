@@ -4,11 +4,13 @@
 //!
 //! May import: nothing of this crate outside this folder. Everything else imports from here.
 
+pub(crate) mod auth_step;
 pub(crate) mod cause;
 pub(crate) mod exchange;
 pub(crate) mod header;
 pub(crate) mod labelled;
 pub(crate) mod limits;
+pub(crate) mod percent;
 pub(crate) mod problem;
 pub(crate) mod seeded_bug;
 pub(crate) mod step;

@@ -13,6 +13,8 @@ pub(crate) enum SeededBug {
     PasteEmpty,
     /// The first phrase rule of `rules/phrases.rules` never matches.
     FirstPhraseRuleOff,
+    /// The OAuth doctor fetches any URL a server names (SECURITY.md rule 11 off).
+    AuthFetchRuleOff,
 }
 
 #[cfg(any(test, feature = "testing"))]

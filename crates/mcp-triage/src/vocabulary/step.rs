@@ -4,6 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::vocabulary::auth_step::AuthStep;
 use crate::vocabulary::cause::ProbeName;
 
 /// The identifier of a connect request's card (a run that stopped there).
@@ -33,6 +34,8 @@ pub enum Step {
     Reply(u32),
     /// The protected resource metadata a 401 names (`resource_metadata`), fetched on the user's click.
     ResourceMetadata,
+    /// A fetch of the OAuth doctor.
+    Auth(AuthStep),
 }
 
 impl ProbeName {
@@ -65,6 +68,7 @@ impl Step {
             Step::Delete => "Close · DELETE session",
             Step::Reply(_) => "Reply to a server request",
             Step::ResourceMetadata => "Auth · protected resource metadata (resource_metadata)",
+            Step::Auth(a) => a.title(),
         }
     }
 
@@ -143,6 +147,7 @@ impl Step {
             Step::Delete => "DELETE session".into(),
             Step::Reply(n) => format!("reply to server request {n}"),
             Step::ResourceMetadata => "resource_metadata".into(),
+            Step::Auth(a) => a.as_str().into(),
         }
     }
 }

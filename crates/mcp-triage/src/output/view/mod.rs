@@ -7,10 +7,12 @@
 //! May import: `vocabulary`, `secrets`, `judge`, `run`, `output::share`.
 
 mod model;
+mod of_auth;
 mod of_report;
 mod of_share;
+mod wire;
 
 pub use model::{
-    AdviceView, Answer, Badge, CardView, ChallengeView, EvidenceView, Quote, ReportView, SpecView,
-    SummaryView, Tone, VerdictLine, WireView,
+    AdviceView, Answer, AuthCardView, AuthView, Badge, CardView, ChallengeView, EvidenceView,
+    FindingView, Quote, ReportView, SpecView, SummaryView, Tone, VerdictLine, WireView,
 };

@@ -382,6 +382,8 @@ pub struct ReportView {
     /// Probes the run ended before (CI files list every probe; the page shows only what ran or
     /// was skipped).
     pub unrun: Vec<CardView>,
+    /// The OAuth doctor's cards, when it ran.
+    pub auth: Option<AuthView>,
 }
 
 impl SummaryView {
@@ -481,5 +483,67 @@ mod tests {
             (unknown.label.as_str(), unknown.tone),
             ("carrier_pigeon", Tone::Unknown)
         );
+    }
+}
+
+/// The doctor's cards and the revision judged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AuthView {
+    /// `Judged against 2025-11-25 (the version this run asked for) · 3 fetches`.
+    pub heading: String,
+    /// The cards.
+    pub cards: Vec<AuthCardView>,
+}
+
+/// One card of the doctor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AuthCardView {
+    /// `card-auth_prm_path`…
+    pub id: String,
+    /// `Auth · resource metadata (path well-known)`…
+    pub title: String,
+    /// The URL fetched or shown: text, never a link.
+    pub url: Option<String>,
+    /// What happened.
+    pub outcome: String,
+    /// The findings.
+    pub findings: Vec<FindingView>,
+    /// The document, pretty, when it was JSON.
+    pub envelope: Option<String>,
+    /// What went over the wire.
+    pub wire: Option<WireView>,
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FindingView {
+    /// The check.
+    pub check: Badge,
+    /// Its verdict at the revision judged.
+    pub conformance: Badge,
+    /// How strongly that revision asks (none: it says nothing of it).
+    pub level: Option<Badge>,
+    /// The rule, in our words.
+    pub rule: Option<String>,
+    /// Where the rule is written.
+    pub link: Option<String>,
+    /// What was seen.
+    pub detail: String,
+    /// `2025-06-18: deviates` for each revision that judges otherwise.
+    pub elsewhere: Option<String>,
+}
+
+impl FindingView {
+    /// The finding in one line: `deviates (must) · as issuer matches — issuer = "…"`.
+    pub fn line(&self) -> String {
+        let level = self
+            .level
+            .as_ref()
+            .map(|l| format!(" ({})", l.label))
+            .unwrap_or_default();
+        format!(
+            "{}{level} · {} — {}",
+            self.conformance.label, self.check.label, self.detail
+        )
     }
 }

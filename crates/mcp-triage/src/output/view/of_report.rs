@@ -3,10 +3,10 @@
 use serde_json::Value;
 
 use super::model::{
-    AdviceView, Answer, Badge, CardView, ChallengeView, EvidenceView, Quote, ReportView, SpecView,
-    SummaryView, Tone, VerdictLine, WireView, card_id, channel_tone, conformance_tone,
+    AdviceView, Answer, AuthView, Badge, CardView, ChallengeView, EvidenceView, Quote, ReportView,
+    SpecView, SummaryView, Tone, VerdictLine, WireView, card_id, channel_tone, conformance_tone,
 };
-use crate::output::curl::curl;
+use super::wire::{elapsed, http_wire};
 use crate::run::consent::PlannedProbe;
 use crate::run::engine::{Record, RunReport};
 use crate::vocabulary::step::Step;
@@ -68,13 +68,9 @@ impl CardView {
                     .collect(),
             }),
         };
-        let elapsed = ex
-            .elapsed_ms
-            .map(|ms| format!("{} ms", ms.max(0.0).round() as u64))
-            .unwrap_or_else(|| "—".into());
         let wire = match ex.stdio.as_ref().filter(|_| ex.is_stdio()) {
             Some(io) => WireView::Stdio {
-                elapsed,
+                elapsed: elapsed(ex),
                 process: io
                     .exit
                     .map(|e| format!("the process ended ({e})"))
@@ -84,32 +80,7 @@ impl CardView {
                 command: ex.request.url.clone(),
                 line_written: ex.request.body.clone().unwrap_or_default(),
             },
-            None => WireView::Http {
-                status: format!(
-                    "Status {}",
-                    v.http_status
-                        .map(|s| s.to_string())
-                        .unwrap_or_else(|| "—".into())
-                ),
-                elapsed,
-                body_end: ex
-                    .response
-                    .as_ref()
-                    .and_then(|r| r.body_end)
-                    .map(|e| e.label())
-                    .unwrap_or_default(),
-                response_headers: ex
-                    .response
-                    .as_ref()
-                    .map(|r| r.headers.clone())
-                    .unwrap_or_default(),
-                body: raw_body,
-                method: ex.request.method.clone(),
-                url: ex.request.url.clone(),
-                request_headers: ex.request.headers.clone(),
-                request_body: ex.request.body.clone().unwrap_or_default(),
-                curl: curl(&ex.request, secret_header_names),
-            },
+            None => http_wire(ex, v.http_status, secret_header_names),
         };
         CardView {
             id: step_card_id(record.step),
@@ -256,6 +227,7 @@ impl ReportView {
             checks: groups.checks.iter().map(card).collect(),
             connect: groups.connect.iter().map(card).collect(),
             unrun,
+            auth: report.auth.as_ref().map(AuthView::of_auth),
         }
     }
 }

@@ -160,6 +160,7 @@ impl ReportView {
             checks,
             connect: Vec::new(),
             unrun: Vec::new(),
+            auth: None,
         }
     }
 }

@@ -43,6 +43,19 @@ impl Era {
         }
     }
 
+    /// The revision the OAuth doctor judges a 401 against (a 401 at connect means nothing was
+    /// negotiated), and why: the version asked for, or in `auto` the newest one the client offers.
+    pub fn judged_revision(&self) -> (String, &'static str) {
+        match self {
+            Era::Legacy(v) => (v.clone(), "the version this run asked for"),
+            Era::Modern => (MODERN.to_string(), "the version this run asked for"),
+            Era::Auto => (
+                MODERN.to_string(),
+                "auto: the newest version the client offers (a 401 means nothing was negotiated)",
+            ),
+        }
+    }
+
     /// The era of the first (default) choice.
     pub fn default_choice() -> Era {
         Era::Legacy(ERA_CHOICES[0].0.to_string())

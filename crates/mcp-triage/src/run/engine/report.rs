@@ -86,6 +86,7 @@ impl Engine {
             ended: self.ended,
             interrupted_by: self.interrupted_by,
             notes,
+            auth: None,
             tools: self
                 .tools
                 .iter()
@@ -134,6 +135,9 @@ pub struct RunReport {
     pub notes: Vec<String>,
     /// The catalogue: names and risks.
     pub tools: Vec<(String, ToolRisk)>,
+    /// What the OAuth doctor found, when it ran after the run's 401 (`--auth-check`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auth: Option<crate::run::auth::AuthReport>,
 }
 
 /// What the records of a run add up to: the summary of A, B and C, the Origin verdict from the

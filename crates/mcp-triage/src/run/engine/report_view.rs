@@ -23,6 +23,37 @@ use crate::vocabulary::step::Step;
 pub(crate) const NOT_NEGOTIATED: &str = "not negotiated";
 
 impl RunReport {
+    /// The OAuth doctor for this run: it starts from the run's first 401 (the connect request's,
+    /// or the check without the token when a token was accepted) and judges the revision the era
+    /// says. `Err` says in words why there is nothing to diagnose.
+    pub fn auth_doctor(
+        &self,
+        endpoint: &crate::run::endpoint::Endpoint,
+        secrets: crate::secrets::redact::Secrets,
+    ) -> Result<crate::run::auth::AuthDoctor, &'static str> {
+        if endpoint.scheme == "stdio" {
+            return Err("a stdio server has no HTTP authorization to discover");
+        }
+        let unauthorized = self
+            .records
+            .iter()
+            .find(|r| {
+                r.exchange
+                    .response
+                    .as_ref()
+                    .is_some_and(|resp| resp.status == 401)
+            })
+            .ok_or("no answer of this run was a 401, so there is no authorization to discover")?;
+        let (revision, why) = self.era.judged_revision();
+        Ok(crate::run::auth::AuthDoctor::new(
+            &unauthorized.exchange,
+            endpoint.clone(),
+            &revision,
+            why,
+            secrets,
+        ))
+    }
+
     /// The records grouped and ordered as the page shows them (and the Markdown lists them).
     pub fn card_groups(&self) -> CardGroups {
         let mut ranked: Vec<(usize, Arc<Record>)> = self
@@ -195,6 +226,7 @@ impl RunReport {
             ended: Some(RunEnd::Recorded),
             interrupted_by: None,
             notes,
+            auth: None,
             tools: Vec::new(),
         }
     }

@@ -3,20 +3,7 @@
 
 use super::forms::{case_sensitive_forms, hex_lower};
 use crate::vocabulary::limits::MIN_SECRET_RUN;
-
-fn percent_encode_with(s: &str, lower_hex: bool) -> String {
-    let mut out = String::new();
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-            out.push(char::from(b));
-        } else if lower_hex {
-            out.push_str(&format!("%{b:02x}"));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
+use crate::vocabulary::percent::percent_encode_with;
 
 fn percent_encode(s: &str) -> String {
     percent_encode_with(s, false)

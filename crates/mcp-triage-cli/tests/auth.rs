@@ -1,0 +1,245 @@
+//! `probe --auth-check` against real authorization setups: the TypeScript SDK 1.32.2 example server
+//! with its demo OAuth server (`--oauth`, `--oauth-strict`), and a hostile metadata server of ours
+//! (`e2e/auth-hostile.mjs`) for what no real server does on purpose. Every answer is read from the
+//! JSON report; what the servers received is read from their own logs.
+
+// Test code: a panic is a failed test, not a crash on network data.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::process::Command;
+
+use common::{Server, probe, start, start_with};
+use serde_json::Value;
+
+const SDK_EXAMPLE: &str = "e2e/peers/ts-1.32.2/node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js";
+
+/// The SDK's example on `port`, its authorization server on `port + 1`.
+fn sdk_oauth(port: u16, strict: bool) -> Server {
+    let (p, auth) = (port.to_string(), (port + 1).to_string());
+    let mut args = vec![SDK_EXAMPLE, "--oauth"];
+    if strict {
+        args.push("--oauth-strict");
+    }
+    start_with(
+        "node",
+        &args,
+        &[("MCP_PORT", &p), ("MCP_AUTH_PORT", &auth)],
+        port,
+    )
+}
+
+/// The report's auth cards: (step, [(check, conformance)]).
+fn auth_cards(report: &Value) -> Vec<(String, Vec<(String, String)>)> {
+    report["auth"]["cards"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no auth cards: {report:#}"))
+        .iter()
+        .map(|c| {
+            let findings = c["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| {
+                    (
+                        f["check"].as_str().unwrap().to_string(),
+                        f["conformance"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect();
+            (c["step"].as_str().unwrap().to_string(), findings)
+        })
+        .collect()
+}
+
+fn verdict_of(report: &Value, check: &str) -> String {
+    auth_cards(report)
+        .into_iter()
+        .flat_map(|(_, f)| f)
+        .find(|(c, _)| c == check)
+        .map(|(_, v)| v)
+        .unwrap_or_else(|| panic!("no {check}: {report:#}"))
+}
+
+fn check_json(url: &str, extra: &[&str], env: &[(&str, &str)]) -> Value {
+    let mut args = vec![url, "--auth-check", "--json"];
+    args.extend_from_slice(extra);
+    let out = probe(&args, env);
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+#[test]
+fn the_sdk_oauth_example_is_walked_to_its_authorization_url_and_conforms() {
+    for (port, strict) in [(18942, false), (18944, true)] {
+        let _server = sdk_oauth(port, strict);
+        let url = format!("http://localhost:{port}/mcp");
+        let report = check_json(&url, &["--era", "2025-11-25"], &[]);
+        let cards = auth_cards(&report);
+        let steps: Vec<&str> = cards.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(
+            steps,
+            [
+                "challenge",
+                "prm_from_challenge",
+                "as_oauth",
+                "registration",
+                "authorization_url"
+            ],
+            "strict {strict}"
+        );
+        for (step, findings) in &cards {
+            for (check, v) in findings {
+                assert_ne!(v, "deviates", "strict {strict}: {step} {check}");
+            }
+        }
+        assert_eq!(verdict_of(&report, "as_pkce_s256"), "conforms");
+        assert_eq!(verdict_of(&report, "prm_resource_matches"), "conforms");
+        assert_eq!(report["auth"]["fetches"], 2);
+        // Judged against 2026-07-28, the example's dynamic-registration-only offer is deprecated.
+        let modern = check_json(&url, &["--era", "2026-07-28"], &[]);
+        assert_eq!(verdict_of(&modern, "registration_not_dcr_only"), "deviates");
+    }
+}
+
+#[test]
+fn the_auth_cards_reach_every_output() {
+    let _server = sdk_oauth(18946, false);
+    let url = "http://localhost:18946/mcp";
+    let junit = common::temp("auth.xml");
+    let out = probe(
+        &[
+            url,
+            "--auth-check",
+            "--markdown",
+            "--junit",
+            junit.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(md.contains("#### Authorization discovery"), "{md}");
+    assert!(md.contains("| as pkce s256 | conforms (must)"), "{md}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains("classname=\"mcp-triage.auth\""),
+        "one JUnit case per finding: {xml}"
+    );
+    let text = probe(&[url, "--auth-check"], &[]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("Authorization discovery · Judged against 2025-11-25"),
+        "{text}"
+    );
+    // Without the flag nothing changes: no auth section, no discovery fetch.
+    let plain = probe(&[url, "--json"], &[]);
+    let plain: Value = serde_json::from_slice(&plain.stdout).unwrap();
+    assert!(plain.get("auth").is_none());
+}
+
+/// The hostile server's own log of requests, on `port`.
+fn log_of(port: u16) -> Vec<Value> {
+    let body = node_get(&format!("http://127.0.0.1:{port}/__log"));
+    serde_json::from_str::<Value>(&body)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// A GET with node (the test has no HTTP client of its own).
+fn node_get(url: &str) -> String {
+    let out = Command::new("node")
+        .args([
+            "-e",
+            "fetch(process.argv[1]).then(r => r.text()).then(t => process.stdout.write(t))",
+            url,
+        ])
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_hostile_metadata_server_is_bounded_and_flagged_and_nothing_goes_where_it_must_not() {
+    let port = 18940;
+    let _server = start(
+        "node",
+        &["e2e/auth-hostile.mjs", "--port", &port.to_string()],
+        port,
+    );
+    let secret = "mcptriageSENTINELauthdoctorAbCdEfGhIjKlMnOp";
+    let env = [("AUTH_TEST_TOKEN", secret)];
+    let url = |case: &str| format!("http://localhost:{port}/{case}/mcp");
+    let run = |case: &str| {
+        check_json(
+            &url(case),
+            // The path shown: the cases' names are words the path scrub would hide.
+            &[
+                "--era",
+                "2025-11-25",
+                "--token-env",
+                "AUTH_TEST_TOKEN",
+                "--include-path",
+            ],
+            &env,
+        )
+    };
+    // The baseline conforms: what deviates below deviates for its case alone.
+    let good = run("good");
+    for (step, findings) in auth_cards(&good) {
+        for (check, v) in findings {
+            assert_ne!(v, "deviates", "good: {step} {check}");
+        }
+    }
+    for (case, check) in [
+        ("issuer-mismatch", "as_issuer_matches"),
+        ("no-pkce", "as_pkce_s256"),
+        ("bad-endpoints", "as_endpoints_https"),
+        ("bad-endpoints", "as_endpoints_on_issuer_origin"),
+        ("prm-huge", "prm_found"),
+        ("prm-redirect", "prm_found"),
+        ("prm-loop", "prm_found"),
+        ("prm-not-json", "prm_found"),
+        ("private-as", "as_metadata_found"),
+        ("loopback-as", "as_metadata_found"),
+    ] {
+        let report = run(case);
+        assert_eq!(verdict_of(&report, check), "deviates", "{case}: {check}");
+        let n = report["auth"]["fetches"].as_u64().unwrap();
+        assert!(n <= 12, "{case}: {n} fetches");
+    }
+    let bad = run("bad-endpoints");
+    let last = auth_cards(&bad).pop().unwrap();
+    assert_eq!(last.0, "authorization_url");
+    assert!(
+        bad["auth"]["cards"].as_array().unwrap().last().unwrap()["url"].is_null(),
+        "a javascript: authorization endpoint is never offered to open"
+    );
+    // What the servers received: the token only on the MCP endpoint; no discovery fetch carried
+    // it; the other origin (redirect target, off-origin token endpoint, loopback literal) and the
+    // private address got nothing.
+    let log = log_of(port);
+    for entry in &log {
+        let path = entry["path"].as_str().unwrap();
+        let auth = entry["authorization"].as_str();
+        if path.starts_with("/.well-known/") {
+            assert_eq!(
+                auth, None,
+                "a discovery fetch carried a credential: {entry}"
+            );
+        }
+    }
+    assert!(log.iter().any(|e| {
+        e["path"]
+            .as_str()
+            .unwrap()
+            .starts_with("/.well-known/oauth-authorization-server/")
+    }));
+    let elsewhere = log_of(port + 1);
+    assert!(
+        elsewhere.is_empty(),
+        "the other origin was reached: {elsewhere:?}"
+    );
+}

@@ -1,0 +1,60 @@
+//! The OAuth doctor's report as views.
+
+use super::model::{AuthCardView, AuthView, Badge, FindingView, Tone, card_id, conformance_tone};
+use super::wire::http_wire;
+use crate::run::auth::{AuthCard, AuthReport, Finding};
+
+impl AuthView {
+    /// The views of the doctor's report.
+    pub fn of_auth(report: &AuthReport) -> AuthView {
+        AuthView {
+            heading: format!(
+                "Judged against {} ({}) · {} fetch{}",
+                report.revision,
+                report.revision_why,
+                report.fetches,
+                if report.fetches == 1 { "" } else { "es" }
+            ),
+            cards: report.cards.iter().map(AuthCardView::of_card).collect(),
+        }
+    }
+}
+
+impl AuthCardView {
+    fn of_card(card: &AuthCard) -> AuthCardView {
+        let ex = card.exchange.as_ref();
+        AuthCardView {
+            id: card_id(&format!("auth_{}", card.step.as_str())),
+            title: card.step.title().to_string(),
+            url: card.url.clone(),
+            outcome: card.outcome.clone(),
+            findings: card.findings.iter().map(FindingView::of_finding).collect(),
+            envelope: ex
+                .and_then(|e| e.response.as_ref())
+                .and_then(|r| r.body.as_deref())
+                .and_then(|b| serde_json::from_str::<serde_json::Value>(b).ok())
+                .and_then(|v| serde_json::to_string_pretty(&v).ok()),
+            wire: ex.map(|e| http_wire(e, e.response.as_ref().map(|r| r.status), &[])),
+        }
+    }
+}
+
+impl FindingView {
+    fn of_finding(f: &Finding) -> FindingView {
+        FindingView {
+            check: Badge::of(f.check),
+            conformance: Badge::toned(f.conformance, conformance_tone(f.conformance)),
+            level: f.rule.as_ref().map(|r| Badge::toned(r.level, Tone::Plain)),
+            rule: f.rule.as_ref().map(|r| r.rule.to_string()),
+            link: f.rule.as_ref().map(|r| r.link.clone()),
+            detail: f.detail.clone(),
+            elsewhere: (!f.elsewhere.is_empty()).then(|| {
+                f.elsewhere
+                    .iter()
+                    .map(|(rev, c)| format!("{rev}: {}", c.label()))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }),
+        }
+    }
+}

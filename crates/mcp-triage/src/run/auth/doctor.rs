@@ -1,0 +1,448 @@
+//! The OAuth doctor's machine, sans-IO like the engine: it starts from a run's 401, asks the shell
+//! for one fetch at a time (never with the token, never following a redirect, each URL checked by
+//! `urls::fetchable`, at most [`MAX_FETCHES`]), judges each answer, and ends with a card per place
+//! it looked, the registration on offer and the authorization URL a client would open.
+
+use std::collections::VecDeque;
+
+use serde::Serialize;
+
+use super::check::Finding;
+use super::judge::{
+    AsFacts, ChallengeFacts, Registration, challenge_of, document, judge_as, judge_challenge,
+    judge_prm, judge_registration, judge_scope, quote, shown,
+};
+use super::urls::{as_well_known, fetchable, prm_well_known, resource_of};
+use crate::run::endpoint::{Endpoint, parse_parts};
+use crate::secrets::redact::{Secrets, redact_exchange};
+use crate::vocabulary::auth_step::AuthStep;
+use crate::vocabulary::exchange::Exchange;
+use crate::vocabulary::percent::percent_encode_with;
+use crate::vocabulary::step::{Outgoing, Step};
+
+/// The most discovery fetches one run makes (SECURITY.md rule 11).
+pub const MAX_FETCHES: usize = 12;
+
+/// The redirect URI the shown authorization URL names (a native client's loopback callback).
+const SHOWN_REDIRECT_URI: &str = "http://127.0.0.1:8976/callback";
+
+/// One card of the doctor: a place it looked (or a conclusion), what came, and the findings.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AuthCard {
+    /// Which card.
+    pub step: AuthStep,
+    /// The URL fetched, or the one shown.
+    pub url: Option<String>,
+    /// What happened, in words.
+    pub outcome: String,
+    /// The checks judged on this card.
+    pub findings: Vec<Finding>,
+    /// The exchange, redacted as every exchange is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<Exchange>,
+}
+
+/// What the doctor found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AuthReport {
+    /// The revision judged.
+    pub revision: String,
+    /// Why that revision.
+    pub revision_why: String,
+    /// The cards, in the order a client meets them.
+    pub cards: Vec<AuthCard>,
+    /// How many fetches were made.
+    pub fetches: usize,
+}
+
+impl AuthReport {
+    /// Every finding of every card.
+    pub fn findings(&self) -> impl Iterator<Item = (&AuthCard, &Finding)> {
+        self.cards
+            .iter()
+            .flat_map(|c| c.findings.iter().map(move |f| (c, f)))
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Planned {
+    step: AuthStep,
+    url: String,
+    /// For resource metadata, the resource identifier its URL was made from; for authorization
+    /// server metadata, the issuer.
+    expected: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    ResourceMetadata,
+    ServerMetadata,
+    Done,
+}
+
+/// The doctor: see the module's rules.
+#[derive(Debug)]
+pub struct AuthDoctor {
+    endpoint: Endpoint,
+    revision: String,
+    revision_why: String,
+    secrets: Secrets,
+    challenge: ChallengeFacts,
+    phase: Phase,
+    queue: VecDeque<Planned>,
+    in_flight: Option<Planned>,
+    cards: Vec<AuthCard>,
+    fetches: usize,
+    prm_scopes: Option<Vec<String>>,
+}
+
+impl AuthDoctor {
+    /// A doctor for a run against `endpoint` that got the 401 `unauthorized` (already redacted),
+    /// judging `revision` (`why` says why that one).
+    pub(crate) fn new(
+        unauthorized: &Exchange,
+        endpoint: Endpoint,
+        revision: &str,
+        why: &str,
+        secrets: Secrets,
+    ) -> AuthDoctor {
+        let challenge = challenge_of(unauthorized);
+        let mut doctor = AuthDoctor {
+            revision: revision.to_string(),
+            revision_why: why.to_string(),
+            secrets,
+            phase: Phase::ResourceMetadata,
+            queue: VecDeque::new(),
+            in_flight: None,
+            cards: vec![AuthCard {
+                step: AuthStep::Challenge,
+                url: Some(unauthorized.request.url.clone()),
+                outcome: challenge_outcome(&challenge),
+                findings: judge_challenge(&challenge, revision),
+                exchange: Some(unauthorized.clone()),
+            }],
+            fetches: 0,
+            prm_scopes: None,
+            challenge,
+            endpoint,
+        };
+        if revision < "2025-06-18" {
+            // 2025-03-26 has no resource metadata: the authorization server is the MCP server's
+            // base URL.
+            let origin = doctor.endpoint.origin();
+            doctor.plan_server_metadata(&origin);
+        } else {
+            let resource = resource_of(&doctor.endpoint);
+            let origin = doctor.endpoint.origin();
+            if let Some(url) = doctor.challenge.resource_metadata.clone() {
+                doctor.plan(AuthStep::PrmFromChallenge, url, resource.clone());
+            }
+            for (step, url) in prm_well_known(&doctor.endpoint) {
+                let expected = if step == AuthStep::PrmRootWellKnown {
+                    origin.clone()
+                } else {
+                    resource.clone()
+                };
+                doctor.plan(step, url, expected);
+            }
+        }
+        doctor
+    }
+
+    fn plan(&mut self, step: AuthStep, url: String, expected: String) {
+        if self.queue.iter().all(|p| p.url != url) {
+            self.queue.push_back(Planned {
+                step,
+                url,
+                expected,
+            });
+        }
+    }
+
+    fn plan_server_metadata(&mut self, issuer: &str) {
+        self.phase = Phase::ServerMetadata;
+        match parse_parts(issuer) {
+            Ok(ep) => {
+                for (step, url) in as_well_known(&ep, &self.revision) {
+                    self.plan(step, url, issuer.to_string());
+                }
+            }
+            Err(_) => {
+                self.cards.push(AuthCard {
+                    step: AuthStep::AsOauth,
+                    url: None,
+                    outcome: format!("not fetched: the issuer {} is not a URL", quote(issuer)),
+                    findings: Vec::new(),
+                    exchange: None,
+                });
+                self.close_phase();
+            }
+        }
+    }
+
+    /// The next fetch to make, or `None` while one is in flight or when the doctor is done.
+    pub fn next_fetch(&mut self) -> Option<Outgoing> {
+        while self.in_flight.is_none() && self.phase != Phase::Done {
+            let Some(p) = self.queue.pop_front() else {
+                self.close_phase();
+                continue;
+            };
+            if self.fetches >= MAX_FETCHES {
+                self.queue.clear();
+                self.cards.push(AuthCard {
+                    step: p.step,
+                    url: Some(p.url),
+                    outcome: format!(
+                        "not fetched: the run's {MAX_FETCHES} discovery fetches are spent"
+                    ),
+                    findings: Vec::new(),
+                    exchange: None,
+                });
+                self.phase = Phase::Done;
+                break;
+            }
+            match fetchable(&p.url, &self.endpoint) {
+                Err(why) => self.cards.push(AuthCard {
+                    step: p.step,
+                    url: Some(shown(&p.url)),
+                    outcome: format!("not fetched: {why}"),
+                    findings: Vec::new(),
+                    exchange: None,
+                }),
+                Ok(_) => {
+                    self.fetches += 1;
+                    let out = Outgoing {
+                        step: Step::Auth(p.step),
+                        method: "GET",
+                        url: p.url.clone(),
+                        headers: vec![("Accept".into(), "application/json".into())],
+                        body: None,
+                        with_token: false,
+                        expect_id: None,
+                        headers_only: false,
+                        intent: None,
+                        wave: 0,
+                    };
+                    self.in_flight = Some(p);
+                    return Some(out);
+                }
+            }
+        }
+        None
+    }
+
+    /// Hands back the answer to the fetch in flight (a request that got no answer is an exchange
+    /// with a transport error).
+    pub fn answer(&mut self, mut exchange: Exchange) {
+        let Some(p) = self.in_flight.take() else {
+            return;
+        };
+        redact_exchange(&mut exchange, &self.secrets);
+        let doc = match document(&exchange) {
+            Ok(doc) => doc,
+            Err(why) => {
+                self.cards.push(AuthCard {
+                    step: p.step,
+                    url: Some(p.url),
+                    outcome: why,
+                    findings: Vec::new(),
+                    exchange: Some(exchange),
+                });
+                return;
+            }
+        };
+        self.queue.clear();
+        if p.step.is_prm() {
+            let facts = judge_prm(&doc, &p.expected, &self.revision);
+            self.prm_scopes = facts.scopes;
+            self.cards.push(AuthCard {
+                step: p.step,
+                url: Some(p.url),
+                outcome: "HTTP 200: protected resource metadata".into(),
+                findings: facts.findings,
+                exchange: Some(exchange),
+            });
+            match facts.issuer {
+                Some(issuer) => self.plan_server_metadata(&issuer),
+                None => self.finish(None),
+            }
+        } else {
+            let facts = judge_as(&doc, &p.expected, &self.endpoint, &self.revision);
+            let findings = facts.findings.clone();
+            self.cards.push(AuthCard {
+                step: p.step,
+                url: Some(p.url),
+                outcome: "HTTP 200: authorization server metadata".into(),
+                findings,
+                exchange: Some(exchange),
+            });
+            self.finish(Some(facts));
+        }
+    }
+
+    /// Every place of the phase was tried and none answered with a document.
+    fn close_phase(&mut self) {
+        match self.phase {
+            Phase::ResourceMetadata => {
+                let f = super::check::finding(
+                    super::check::AuthCheck::PrmFound,
+                    &self.revision,
+                    |_| false,
+                    "no place a client looks answered with a JSON document".into(),
+                );
+                self.last_card_mut().findings.push(f);
+                self.finish(None);
+            }
+            Phase::ServerMetadata => {
+                let legacy = self.revision.as_str() < "2025-06-18";
+                let f = super::check::finding(
+                    super::check::AuthCheck::AsMetadataFound,
+                    &self.revision,
+                    |_| false,
+                    if legacy {
+                        "none found: a 2025-03-26 client uses /authorize, /token and /register at the server's base URL".into()
+                    } else {
+                        "no place a client looks answered with a JSON document".into()
+                    },
+                );
+                self.last_card_mut().findings.push(f);
+                if legacy {
+                    let base = self.endpoint.origin();
+                    self.finish(Some(AsFacts {
+                        findings: Vec::new(),
+                        registration: Registration {
+                            dynamic: true,
+                            metadata_document: false,
+                        },
+                        authorization_endpoint: Some(format!("{base}/authorize")),
+                        scopes: None,
+                    }));
+                } else {
+                    self.finish(None);
+                }
+            }
+            Phase::Done => {}
+        }
+    }
+
+    fn last_card_mut(&mut self) -> &mut AuthCard {
+        if self.cards.len() == 1 {
+            // Only the challenge: nothing was fetchable.
+            self.cards.push(AuthCard {
+                step: AuthStep::PrmRootWellKnown,
+                url: None,
+                outcome: "nothing fetched".into(),
+                findings: Vec::new(),
+                exchange: None,
+            });
+        }
+        let last = self.cards.len() - 1;
+        &mut self.cards[last]
+    }
+
+    /// The conclusions: the scope asked for against the scopes advertised, the registration on
+    /// offer and the authorization URL.
+    fn finish(&mut self, server: Option<AsFacts>) {
+        self.phase = Phase::Done;
+        self.queue.clear();
+        if let Some(scope) = self.challenge.scope.clone() {
+            let advertised = self
+                .prm_scopes
+                .clone()
+                .or_else(|| server.as_ref().and_then(|s| s.scopes.clone()));
+            // Judged only against scopes a document advertised (nothing read: nothing to say).
+            if let Some(advertised) = advertised {
+                let f = judge_scope(&scope, &advertised, &self.revision);
+                self.cards[0].findings.push(f);
+            }
+        }
+        let Some(server) = server else {
+            return;
+        };
+        self.cards.push(AuthCard {
+            step: AuthStep::Registration,
+            url: None,
+            outcome: server.registration.describe(),
+            findings: judge_registration(server.registration, &self.revision),
+            exchange: None,
+        });
+        let (url, outcome) = match &server.authorization_endpoint {
+            Some(ae) => (
+                Some(self.authorization_url(ae)),
+                "what a client would open (shown, never opened here; placeholders in capitals)"
+                    .to_string(),
+            ),
+            None => (
+                None,
+                "none: the metadata names no authorization endpoint a client may open".to_string(),
+            ),
+        };
+        self.cards.push(AuthCard {
+            step: AuthStep::AuthorizationUrl,
+            url,
+            outcome,
+            findings: Vec::new(),
+            exchange: None,
+        });
+    }
+
+    /// The authorization URL a client would open, with placeholders for what only a client has.
+    fn authorization_url(&self, authorization_endpoint: &str) -> String {
+        let enc = |s: &str| percent_encode_with(s, false);
+        let sep = if authorization_endpoint.contains('?') {
+            '&'
+        } else {
+            '?'
+        };
+        let mut url = format!(
+            "{authorization_endpoint}{sep}response_type=code&client_id=CLIENT_ID&redirect_uri={}&code_challenge=CODE_CHALLENGE&code_challenge_method=S256&state=STATE",
+            enc(SHOWN_REDIRECT_URI)
+        );
+        if self.revision.as_str() >= "2025-06-18" {
+            url.push_str(&format!("&resource={}", enc(&resource_of(&self.endpoint))));
+        }
+        let scope = self.challenge.scope.clone().or_else(|| {
+            self.prm_scopes
+                .as_ref()
+                .map(|s| s.join(" "))
+                .filter(|s| !s.is_empty())
+        });
+        if let Some(scope) = scope {
+            url.push_str(&format!("&scope={}", enc(&scope)));
+        }
+        url
+    }
+
+    /// True when nothing is in flight and nothing more will be asked.
+    pub fn is_done(&self) -> bool {
+        self.phase == Phase::Done && self.in_flight.is_none()
+    }
+
+    /// What the doctor found so far (all of it once [`AuthDoctor::is_done`]).
+    pub fn report(&self) -> AuthReport {
+        AuthReport {
+            revision: self.revision.clone(),
+            revision_why: self.revision_why.clone(),
+            cards: self.cards.clone(),
+            fetches: self.fetches,
+        }
+    }
+}
+
+/// The challenge card's outcome line.
+fn challenge_outcome(c: &ChallengeFacts) -> String {
+    let mut parts = vec!["HTTP 401".to_string()];
+    if !c.bearer {
+        parts.push("no Bearer challenge".into());
+    }
+    for (name, value) in [
+        ("error", &c.error),
+        ("scope", &c.scope),
+        ("resource_metadata", &c.resource_metadata),
+    ] {
+        if let Some(v) = value {
+            parts.push(format!("{name} {}", quote(v)));
+        }
+    }
+    parts.join(" · ")
+}

@@ -1,0 +1,410 @@
+//! The facts of authorization discovery, read from each answer: whether a document came, what the
+//! challenge, the protected resource metadata and the authorization server metadata say, and the
+//! findings they make under `check.rs`'s rules. Server values are quoted, never followed here.
+
+use serde_json::{Map, Value};
+
+use super::check::{AuthCheck, Finding, finding};
+use super::urls::{canonical_resource, fetchable, same_origin};
+use crate::run::endpoint::{Endpoint, parse_parts};
+use crate::vocabulary::exchange::Exchange;
+
+/// The longest server value a finding quotes (longer ones are cut, saying so).
+const QUOTE_CHARS: usize = 256;
+
+/// A server's value, quoted and capped.
+pub(crate) fn quote(text: &str) -> String {
+    let cut: String = text.chars().take(QUOTE_CHARS).collect();
+    if cut.len() < text.len() {
+        format!("{cut:?} (cut at {QUOTE_CHARS} characters)")
+    } else {
+        format!("{cut:?}")
+    }
+}
+
+/// A URL a server named, as a card shows it: as it came when it holds no control character, else
+/// quoted with them escaped (a terminal must not act on them).
+pub(crate) fn shown(url: &str) -> String {
+    if url.chars().any(char::is_control) {
+        quote(url)
+    } else {
+        url.chars().take(2 * QUOTE_CHARS).collect()
+    }
+}
+
+/// What the 401's `WWW-Authenticate` says.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ChallengeFacts {
+    /// A `Bearer` challenge came.
+    pub bearer: bool,
+    /// Its `resource_metadata`.
+    pub resource_metadata: Option<String>,
+    /// Its `scope`.
+    pub scope: Option<String>,
+    /// Its `error`.
+    pub error: Option<String>,
+}
+
+/// Reads the challenges of a 401.
+pub(crate) fn challenge_of(ex: &Exchange) -> ChallengeFacts {
+    let Some(resp) = &ex.response else {
+        return ChallengeFacts::default();
+    };
+    let bearer = resp
+        .headers
+        .iter()
+        .filter(|(k, _)| k.eq_ignore_ascii_case("www-authenticate"))
+        .flat_map(|(_, v)| crate::decode::challenge::parse(v))
+        .find(|c| c.scheme.eq_ignore_ascii_case("bearer"));
+    match bearer {
+        None => ChallengeFacts::default(),
+        Some(c) => ChallengeFacts {
+            bearer: true,
+            resource_metadata: c.param("resource_metadata").map(str::to_string),
+            scope: c.param("scope").map(str::to_string),
+            error: c.param("error").map(str::to_string),
+        },
+    }
+}
+
+/// The JSON object an answer carries, or in words why there is none.
+pub(crate) fn document(ex: &Exchange) -> Result<Map<String, Value>, String> {
+    if let Some(detail) = &ex.transport_error_detail {
+        return Err(format!("no document: {detail}"));
+    }
+    if let Some(e) = ex.transport_error {
+        return Err(format!("no document: {}", e.label()));
+    }
+    let Some(resp) = &ex.response else {
+        return Err("no answer".into());
+    };
+    if (300..400).contains(&resp.status) {
+        let to = resp
+            .header("location")
+            .map(|l| format!(" to {}", quote(l)))
+            .unwrap_or_default();
+        return Err(format!(
+            "HTTP {}{to}: a redirect, not followed (discovery follows none)",
+            resp.status
+        ));
+    }
+    if resp.status != 200 {
+        return Err(format!("HTTP {}", resp.status));
+    }
+    if resp.body_complete == Some(false) {
+        return Err("HTTP 200, but the body was cut at the size cap".into());
+    }
+    let body = resp.body.as_deref().unwrap_or("");
+    match serde_json::from_str::<Value>(body) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err("HTTP 200, but the body is JSON that is not an object".into()),
+        Err(e) => Err(format!("HTTP 200, but the body is not JSON ({e})")),
+    }
+}
+
+fn text<'a>(doc: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    doc.get(key).and_then(Value::as_str)
+}
+
+fn strings<'a>(doc: &'a Map<String, Value>, key: &str) -> Option<Vec<&'a str>> {
+    doc.get(key)
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+}
+
+/// The challenge's findings: whether it names the metadata.
+pub(crate) fn judge_challenge(c: &ChallengeFacts, revision: &str) -> Vec<Finding> {
+    let named = c.resource_metadata.is_some();
+    let detail = match (&c.resource_metadata, c.bearer) {
+        (Some(url), _) => format!("resource_metadata = {}", quote(url)),
+        (None, true) => "a Bearer challenge without resource_metadata".into(),
+        (None, false) => "no Bearer challenge in WWW-Authenticate".into(),
+    };
+    vec![finding(
+        AuthCheck::ChallengeNamesMetadata,
+        revision,
+        |_| named,
+        detail,
+    )]
+}
+
+/// What the protected resource metadata says, with its findings.
+pub(crate) struct PrmFacts {
+    /// The findings.
+    pub findings: Vec<Finding>,
+    /// The first authorization server it names, as written.
+    pub issuer: Option<String>,
+    /// Its `scopes_supported`.
+    pub scopes: Option<Vec<String>>,
+}
+
+/// Judges protected resource metadata fetched from `url`, which was made from the resource
+/// identifier `expected` (the endpoint's, or its origin's for the root well-known URL).
+pub(crate) fn judge_prm(doc: &Map<String, Value>, expected: &str, revision: &str) -> PrmFacts {
+    let mut findings = vec![finding(
+        AuthCheck::PrmFound,
+        revision,
+        |_| true,
+        "read".into(),
+    )];
+    let resource = text(doc, "resource");
+    let matches = resource.and_then(canonical_resource) == canonical_resource(expected);
+    let detail = match resource {
+        None => format!("no resource; expected {}", quote(expected)),
+        Some(r) if matches => format!("resource = {}", quote(r)),
+        Some(r) => {
+            let prefix = canonical_resource(expected)
+                .zip(canonical_resource(r))
+                .is_some_and(|(e, r)| e.starts_with(&format!("{r}/")));
+            format!(
+                "resource = {}, expected {}{}",
+                quote(r),
+                quote(expected),
+                if prefix {
+                    " (a parent of the endpoint: the TypeScript SDK's client accepts it, stricter clients refuse)"
+                } else {
+                    ""
+                }
+            )
+        }
+    };
+    findings.push(finding(
+        AuthCheck::PrmResourceMatches,
+        revision,
+        |_| matches,
+        detail,
+    ));
+    let servers = strings(doc, "authorization_servers").unwrap_or_default();
+    findings.push(finding(
+        AuthCheck::PrmNamesAuthorizationServer,
+        revision,
+        |_| !servers.is_empty(),
+        match servers.first() {
+            Some(first) if servers.len() == 1 => {
+                format!("authorization_servers = [{}]", quote(first))
+            }
+            Some(first) => format!(
+                "authorization_servers names {}; the first, {}, is followed",
+                servers.len(),
+                quote(first)
+            ),
+            None => "authorization_servers is absent or empty".into(),
+        },
+    ));
+    PrmFacts {
+        findings,
+        issuer: servers.first().map(|s| s.to_string()),
+        scopes: strings(doc, "scopes_supported")
+            .map(|v| v.into_iter().map(str::to_string).collect()),
+    }
+}
+
+/// The ways a public client can register, as the metadata offers them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Registration {
+    /// `registration_endpoint` (RFC 7591).
+    pub dynamic: bool,
+    /// `client_id_metadata_document_supported: true`.
+    pub metadata_document: bool,
+}
+
+impl Registration {
+    /// In words.
+    pub(crate) fn describe(self) -> String {
+        let mut ways = vec!["a client registered beforehand"];
+        if self.metadata_document {
+            ways.push("a Client ID Metadata Document");
+        }
+        if self.dynamic {
+            ways.push("dynamic registration (RFC 7591)");
+        }
+        format!("offered: {}", ways.join(", "))
+    }
+}
+
+/// What the authorization server metadata says, with its findings.
+pub(crate) struct AsFacts {
+    /// The findings.
+    pub findings: Vec<Finding>,
+    /// Its registration offer.
+    pub registration: Registration,
+    /// Its `authorization_endpoint`, when it is one a client may open.
+    pub authorization_endpoint: Option<String>,
+    /// Its `scopes_supported`.
+    pub scopes: Option<Vec<String>>,
+}
+
+/// Judges authorization server metadata fetched from a URL built from `issuer`, in a run against
+/// `endpoint`.
+pub(crate) fn judge_as(
+    doc: &Map<String, Value>,
+    issuer: &str,
+    endpoint: &Endpoint,
+    revision: &str,
+) -> AsFacts {
+    let mut findings = vec![finding(
+        AuthCheck::AsMetadataFound,
+        revision,
+        |_| true,
+        "read".into(),
+    )];
+    let stated = text(doc, "issuer");
+    let identical = stated == Some(issuer);
+    findings.push(finding(
+        AuthCheck::AsIssuerMatches,
+        revision,
+        |_| identical,
+        match stated {
+            Some(s) if identical => format!("issuer = {}", quote(s)),
+            Some(s) => format!(
+                "issuer = {}, the URL was built from {}",
+                quote(s),
+                quote(issuer)
+            ),
+            None => format!("no issuer; the URL was built from {}", quote(issuer)),
+        },
+    ));
+    let methods = strings(doc, "code_challenge_methods_supported");
+    let s256 = methods.as_ref().is_some_and(|m| m.contains(&"S256"));
+    findings.push(finding(
+        AuthCheck::AsPkceS256,
+        revision,
+        |_| s256,
+        match &methods {
+            None => {
+                "code_challenge_methods_supported is absent: a client must refuse to go on".into()
+            }
+            Some(m) => format!(
+                "code_challenge_methods_supported = [{}]",
+                m.iter().map(|x| quote(x)).collect::<Vec<_>>().join(", ")
+            ),
+        },
+    ));
+    let types = strings(doc, "response_types_supported");
+    let code = types.as_ref().is_some_and(|t| t.contains(&"code"));
+    findings.push(finding(
+        AuthCheck::AsResponseTypeCode,
+        revision,
+        |_| code,
+        match &types {
+            None => "response_types_supported is absent".into(),
+            Some(t) => format!(
+                "response_types_supported = [{}]",
+                t.iter().map(|x| quote(x)).collect::<Vec<_>>().join(", ")
+            ),
+        },
+    ));
+    // The endpoints a client sends something to: each must be https (loopback http aside) and
+    // on the issuer's origin.
+    let issuer_ep = parse_parts(issuer).ok();
+    let mut insecure = Vec::new();
+    let mut elsewhere = Vec::new();
+    let mut authorization_endpoint = None;
+    for key in [
+        "authorization_endpoint",
+        "token_endpoint",
+        "registration_endpoint",
+    ] {
+        let Some(url) = text(doc, key) else { continue };
+        match fetchable(url, endpoint) {
+            Ok(ep) => {
+                if issuer_ep.as_ref().is_some_and(|i| !same_origin(i, &ep)) {
+                    elsewhere.push(format!("{key} = {}", quote(url)));
+                }
+                if key == "authorization_endpoint" {
+                    authorization_endpoint = Some(url.to_string());
+                }
+            }
+            Err(why) => insecure.push(format!("{key} = {}: {why}", quote(url))),
+        }
+    }
+    let https = insecure.is_empty();
+    findings.push(finding(
+        AuthCheck::AsEndpointsHttps,
+        revision,
+        |_| https,
+        if https {
+            "every endpoint is https: (or http: on a loopback host)".into()
+        } else {
+            insecure.join("; ")
+        },
+    ));
+    let on_origin = elsewhere.is_empty();
+    findings.push(finding(
+        AuthCheck::AsEndpointsOnIssuerOrigin,
+        revision,
+        |_| on_origin,
+        if on_origin {
+            "every endpoint is on the issuer's origin".into()
+        } else {
+            format!("off the issuer's origin: {}", elsewhere.join("; "))
+        },
+    ));
+    let registration = Registration {
+        dynamic: text(doc, "registration_endpoint").is_some(),
+        metadata_document: doc.get("client_id_metadata_document_supported")
+            == Some(&Value::Bool(true)),
+    };
+    AsFacts {
+        findings,
+        registration,
+        // A client may open it only when it is safe; an off-origin one is shown but flagged above.
+        authorization_endpoint,
+        scopes: strings(doc, "scopes_supported")
+            .map(|v| v.into_iter().map(str::to_string).collect()),
+    }
+}
+
+/// The registration findings: a way for a public client, and not dynamic registration alone where
+/// that is deprecated.
+pub(crate) fn judge_registration(r: Registration, revision: &str) -> Vec<Finding> {
+    let public = move |rev: &str| {
+        if rev < "2025-11-25" {
+            r.dynamic
+        } else {
+            r.dynamic || r.metadata_document
+        }
+    };
+    vec![
+        finding(
+            AuthCheck::RegistrationPublicPath,
+            revision,
+            public,
+            r.describe(),
+        ),
+        finding(
+            AuthCheck::RegistrationNotDcrOnly,
+            revision,
+            |_| !r.dynamic || r.metadata_document,
+            r.describe(),
+        ),
+    ]
+}
+
+/// Whether the scopes a 401 asks for are all advertised.
+pub(crate) fn judge_scope(asked: &str, advertised: &[String], revision: &str) -> Finding {
+    let missing: Vec<&str> = asked
+        .split_whitespace()
+        .filter(|s| !advertised.iter().any(|x| x == s))
+        .collect();
+    let holds = missing.is_empty();
+    finding(
+        AuthCheck::ChallengeScopeSupported,
+        revision,
+        |_| holds,
+        if holds {
+            format!("the 401 asks for {}, all advertised", quote(asked))
+        } else {
+            format!(
+                "the 401 asks for {}; not in scopes_supported [{}]: {}",
+                quote(asked),
+                advertised
+                    .iter()
+                    .map(|x| quote(x))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                missing.join(" ")
+            )
+        },
+    )
+}

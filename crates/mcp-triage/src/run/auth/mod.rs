@@ -1,0 +1,13 @@
+//! The OAuth doctor: authorization discovery walked the way a client of the judged revision walks
+//! it, one fetch at a time, each answer a card with its findings and their citations.
+//!
+//! May import: `vocabulary`, `secrets`, `decode`, `judge`, and `run::endpoint`; never the engine
+//! (the engine's report carries what this makes).
+
+mod check;
+mod doctor;
+mod judge;
+mod urls;
+
+pub use check::{AuthCheck, AuthRule, Finding, Level, REVISIONS, rule};
+pub use doctor::{AuthCard, AuthDoctor, AuthReport, MAX_FETCHES};

@@ -1,0 +1,408 @@
+//! The OAuth doctor's machine, fed answers by hand: the order it looks in per revision, what it
+//! refuses to fetch, and each check's verdict with the revisions that judge otherwise. (The CLI's
+//! tests run it against the TypeScript SDK's OAuth example and a hostile metadata server.)
+
+// Test code: a panic is a failed test, not a crash on network data.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use mcp_triage::Conformance;
+use mcp_triage::auth::{AuthCheck, AuthDoctor, AuthReport, AuthStep, MAX_FETCHES};
+use mcp_triage::endpoint::{Endpoint, parse_endpoint};
+use mcp_triage::engine::{Era, RunReport};
+use mcp_triage::exchange::Exchange;
+use mcp_triage::redact::Secrets;
+use serde_json::{Value, json};
+
+/// An exchange: a GET of `url` answered with `status`, `headers` and `body`.
+fn answer(url: &str, status: u16, headers: &[(&str, &str)], body: &str) -> Exchange {
+    let headers: Vec<Value> = headers.iter().map(|(k, v)| json!([k, v])).collect();
+    let doc = json!({
+        "format": "mcp-exchange/1",
+        "vantage": "direct",
+        "request": {"method": "GET", "url": url, "headers": [["Accept", "application/json"]]},
+        "response": {"status": status, "headers": headers, "body": body},
+    });
+    Exchange::from_json(doc.to_string().as_bytes()).unwrap()
+}
+
+fn unauthorized(endpoint: &str, challenge: Option<&str>) -> Exchange {
+    let mut headers = vec![("Content-Type", "application/json")];
+    if let Some(c) = challenge {
+        headers.push(("WWW-Authenticate", c));
+    }
+    let mut ex = answer(endpoint, 401, &headers, r#"{"error":"invalid_token"}"#);
+    ex.request.method = "POST".into();
+    ex.request.body = Some(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#.into(),
+    );
+    ex
+}
+
+fn doctor(endpoint: &str, era: &str, challenge: Option<&str>) -> (AuthDoctor, Endpoint) {
+    let ep = parse_endpoint(endpoint).unwrap();
+    let mut report = RunReport::from_exchanges(endpoint, vec![unauthorized(endpoint, challenge)]);
+    report.era = Era::parse(era).unwrap();
+    (report.auth_doctor(&ep, Secrets::default()).unwrap(), ep)
+}
+
+/// Runs the doctor to its end, answering each fetch with `serve(url)`; returns the report and the
+/// URLs fetched, in order.
+fn run(mut d: AuthDoctor, serve: impl Fn(&str) -> Exchange) -> (AuthReport, Vec<String>) {
+    let mut fetched = Vec::new();
+    while let Some(out) = d.next_fetch() {
+        assert!(!out.with_token, "a discovery fetch never carries the token");
+        assert_eq!(out.method, "GET");
+        fetched.push(out.url.clone());
+        assert!(fetched.len() <= MAX_FETCHES);
+        d.answer(serve(&out.url));
+    }
+    assert!(d.is_done());
+    (d.report(), fetched)
+}
+
+fn verdict(r: &AuthReport, check: AuthCheck) -> Conformance {
+    r.findings()
+        .find(|(_, f)| f.check == check)
+        .map(|(_, f)| f.conformance)
+        .unwrap_or_else(|| panic!("no finding {check}: {r:#?}"))
+}
+
+fn steps(r: &AuthReport) -> Vec<AuthStep> {
+    r.cards.iter().map(|c| c.step).collect()
+}
+
+const MCP: &str = "http://localhost:3000/mcp";
+const CHALLENGE: &str = r#"Bearer error="invalid_token", resource_metadata="http://localhost:3000/.well-known/oauth-protected-resource/mcp""#;
+
+fn prm(resource: &str, servers: &[&str]) -> String {
+    json!({"resource": resource, "authorization_servers": servers, "scopes_supported": ["mcp:tools"]}).to_string()
+}
+
+fn as_doc(issuer: &str) -> Value {
+    json!({
+        "issuer": issuer,
+        "authorization_endpoint": "http://localhost:3001/authorize",
+        "token_endpoint": "http://localhost:3001/token",
+        "registration_endpoint": "http://localhost:3001/register",
+        "response_types_supported": ["code"],
+        "code_challenge_methods_supported": ["S256"],
+    })
+}
+
+/// A server that answers the TypeScript SDK example's documents, with `edit` applied to the
+/// authorization server's.
+fn demo(edit: impl Fn(&mut Value)) -> impl Fn(&str) -> Exchange {
+    move |url| match url {
+        "http://localhost:3000/.well-known/oauth-protected-resource/mcp" => answer(
+            url,
+            200,
+            &[("Content-Type", "application/json")],
+            &prm(MCP, &["http://localhost:3001/"]),
+        ),
+        "http://localhost:3001/.well-known/oauth-authorization-server" => {
+            let mut doc = as_doc("http://localhost:3001/");
+            edit(&mut doc);
+            answer(
+                url,
+                200,
+                &[("Content-Type", "application/json")],
+                &doc.to_string(),
+            )
+        }
+        _ => answer(url, 404, &[], "not found"),
+    }
+}
+
+#[test]
+fn a_conforming_setup_conforms_and_the_doctor_stops_once_it_has_what_a_client_needs() {
+    let (d, _) = doctor(MCP, "2025-11-25", Some(CHALLENGE));
+    let (r, fetched) = run(d, demo(|_| {}));
+    assert_eq!(
+        fetched,
+        [
+            "http://localhost:3000/.well-known/oauth-protected-resource/mcp",
+            "http://localhost:3001/.well-known/oauth-authorization-server",
+        ]
+    );
+    assert_eq!(
+        steps(&r),
+        [
+            AuthStep::Challenge,
+            AuthStep::PrmFromChallenge,
+            AuthStep::AsOauth,
+            AuthStep::Registration,
+            AuthStep::AuthorizationUrl,
+        ]
+    );
+    for (_, f) in r.findings() {
+        assert_ne!(f.conformance, Conformance::Deviates, "{f:#?}");
+    }
+    let url = r.cards.last().unwrap().url.clone().unwrap();
+    assert!(
+        url.starts_with("http://localhost:3001/authorize?response_type=code&"),
+        "{url}"
+    );
+    assert!(url.contains("&code_challenge_method=S256&"), "{url}");
+    assert!(
+        url.contains("&resource=http%3A%2F%2Flocalhost%3A3000%2Fmcp"),
+        "{url}"
+    );
+    assert!(url.contains("&scope=mcp%3Atools"), "{url}");
+}
+
+/// A case: its name, how it breaks the server metadata, the check that must see it.
+type Broken = (&'static str, fn(&mut Value), AuthCheck);
+
+#[test]
+fn each_broken_field_of_the_server_metadata_deviates_with_its_rule() {
+    let cases: [Broken; 5] = [
+        (
+            "issuer",
+            |d| d["issuer"] = json!("http://localhost:3001/other"),
+            AuthCheck::AsIssuerMatches,
+        ),
+        (
+            "pkce",
+            |d| {
+                d.as_object_mut()
+                    .unwrap()
+                    .remove("code_challenge_methods_supported");
+            },
+            AuthCheck::AsPkceS256,
+        ),
+        (
+            "code",
+            |d| d["response_types_supported"] = json!(["token"]),
+            AuthCheck::AsResponseTypeCode,
+        ),
+        (
+            "javascript",
+            |d| d["authorization_endpoint"] = json!("javascript:alert(1)"),
+            AuthCheck::AsEndpointsHttps,
+        ),
+        (
+            "elsewhere",
+            |d| d["token_endpoint"] = json!("https://collector.example/token"),
+            AuthCheck::AsEndpointsOnIssuerOrigin,
+        ),
+    ];
+    for (name, edit, check) in cases {
+        let (d, _) = doctor(MCP, "2025-11-25", Some(CHALLENGE));
+        let (r, _) = run(d, demo(edit));
+        assert_eq!(verdict(&r, check), Conformance::Deviates, "{name}");
+        let others: Vec<AuthCheck> = r
+            .findings()
+            .filter(|(_, f)| f.conformance == Conformance::Deviates)
+            .map(|(_, f)| f.check)
+            .collect();
+        assert_eq!(others, [check], "{name}: only the broken field deviates");
+        let (_, f) = r.findings().find(|(_, f)| f.check == check).unwrap();
+        assert!(
+            f.rule
+                .as_ref()
+                .is_some_and(|r| r.link.starts_with("https://")),
+            "{name}"
+        );
+    }
+    // A javascript: authorization endpoint is never offered as a URL to open.
+    let (d, _) = doctor(MCP, "2025-11-25", Some(CHALLENGE));
+    let (r, _) = run(
+        d,
+        demo(|d| d["authorization_endpoint"] = json!("javascript:alert(1)")),
+    );
+    let last = r.cards.last().unwrap();
+    assert_eq!(
+        (last.step, last.url.as_deref()),
+        (AuthStep::AuthorizationUrl, None)
+    );
+}
+
+#[test]
+fn without_a_challenge_url_the_well_known_urls_are_tried_in_order_and_their_absence_deviates() {
+    let (d, _) = doctor(
+        "https://api.example/v1/mcp",
+        "2025-11-25",
+        Some(r#"Bearer error="invalid_token""#),
+    );
+    let (r, fetched) = run(d, |url| answer(url, 404, &[], "no"));
+    assert_eq!(
+        fetched,
+        [
+            "https://api.example/.well-known/oauth-protected-resource/v1/mcp",
+            "https://api.example/.well-known/oauth-protected-resource",
+        ]
+    );
+    assert_eq!(verdict(&r, AuthCheck::PrmFound), Conformance::Deviates);
+    // 2025-11-25 accepts a 401 without resource_metadata (the well-known URLs are enough);
+    // 2025-06-18 does not, and the finding says so.
+    let (_, f) = r
+        .findings()
+        .find(|(_, f)| f.check == AuthCheck::ChallengeNamesMetadata)
+        .unwrap();
+    assert_eq!(f.conformance, Conformance::NotApplicable);
+    assert!(
+        f.elsewhere
+            .contains(&("2025-06-18".to_string(), Conformance::Deviates)),
+        "{f:#?}"
+    );
+}
+
+#[test]
+fn a_redirect_is_an_outcome_never_followed() {
+    let (d, _) = doctor(MCP, "2025-11-25", Some(CHALLENGE));
+    let (r, fetched) = run(d, |url| {
+        answer(
+            url,
+            302,
+            &[("Location", "https://collector.example/steal")],
+            "",
+        )
+    });
+    assert!(
+        fetched
+            .iter()
+            .all(|u| u.starts_with("http://localhost:3000/")),
+        "{fetched:?}"
+    );
+    assert!(
+        r.cards[1].outcome.contains("not followed"),
+        "{:?}",
+        r.cards[1].outcome
+    );
+    assert_eq!(verdict(&r, AuthCheck::PrmFound), Conformance::Deviates);
+}
+
+#[test]
+fn what_a_server_names_is_fetched_only_within_the_rules() {
+    // A public endpoint's metadata naming a private address, a cleartext host and a javascript:
+    // URL: none is fetched, each card says why.
+    for named in [
+        "https://10.1.2.3/.well-known/x",
+        "http://metadata.example/x",
+        "javascript:alert(1)",
+    ] {
+        let challenge = format!(r#"Bearer resource_metadata="{named}""#);
+        let (d, _) = doctor("https://mcp.example/mcp", "2025-11-25", Some(&challenge));
+        let (r, fetched) = run(d, |url| answer(url, 404, &[], ""));
+        assert!(!fetched.iter().any(|u| u == named), "{named} fetched");
+        assert!(
+            r.cards[1].outcome.starts_with("not fetched: "),
+            "{:?}",
+            r.cards[1]
+        );
+        assert!(r.cards[1].exchange.is_none());
+    }
+    // The PRM names an authorization server at a private literal: not fetched either.
+    let (d, _) = doctor("https://mcp.example/mcp", "2025-11-25", None);
+    let (r, fetched) = run(d, |url| {
+        answer(
+            url,
+            200,
+            &[],
+            &prm("https://mcp.example/mcp", &["https://192.168.1.10/"]),
+        )
+    });
+    assert_eq!(fetched.len(), 1, "{fetched:?}");
+    assert!(
+        r.cards.iter().any(|c| c.outcome.contains("private")),
+        "{r:#?}"
+    );
+}
+
+#[test]
+fn the_fetch_rule_test_catches_a_doctor_that_fetches_what_a_server_names() {
+    // The control of the test above: with the rule switched off, the same hostile names are
+    // fetched, and the same checks see it.
+    let named = "https://10.1.2.3/.well-known/x";
+    let challenge = format!(r#"Bearer resource_metadata="{named}""#);
+    let fetched = mcp_triage::testing::with_auth_fetch_rule_off(|| {
+        let (d, _) = doctor("https://mcp.example/mcp", "2025-11-25", Some(&challenge));
+        run(d, |url| answer(url, 404, &[], "")).1
+    });
+    assert!(fetched.iter().any(|u| u == named), "{fetched:?}");
+}
+
+#[test]
+fn a_resource_that_is_not_the_endpoint_deviates_and_a_parent_is_named_as_such() {
+    let (d, _) = doctor(MCP, "2025-11-25", Some(CHALLENGE));
+    let (r, _) = run(d, |url| {
+        answer(
+            url,
+            200,
+            &[],
+            &prm("http://localhost:3000/", &["http://localhost:3001/"]),
+        )
+    });
+    let (_, f) = r
+        .findings()
+        .find(|(_, f)| f.check == AuthCheck::PrmResourceMatches)
+        .unwrap();
+    assert_eq!(f.conformance, Conformance::Deviates);
+    assert!(
+        f.detail.contains("a parent of the endpoint"),
+        "{}",
+        f.detail
+    );
+}
+
+#[test]
+fn the_revision_decides_the_order_and_the_verdicts() {
+    // 2025-03-26: no resource metadata; the server's base URL is the authorization server, and
+    // without its metadata a client uses the default endpoints.
+    let (d, _) = doctor(MCP, "2025-03-26", None);
+    let (r, fetched) = run(d, |url| answer(url, 404, &[], ""));
+    assert_eq!(
+        fetched,
+        ["http://localhost:3000/.well-known/oauth-authorization-server"]
+    );
+    assert_eq!(
+        verdict(&r, AuthCheck::AsMetadataFound),
+        Conformance::Deviates
+    );
+    let url = r.cards.last().unwrap().url.clone().unwrap();
+    assert!(url.starts_with("http://localhost:3000/authorize?"), "{url}");
+    assert!(
+        !url.contains("resource="),
+        "2025-03-26 has no resource parameter: {url}"
+    );
+    // 2026-07-28: dynamic registration alone is deprecated; 2025-11-25 does not judge it.
+    let (d, _) = doctor(MCP, "2026-07-28", Some(CHALLENGE));
+    let (r, _) = run(d, demo(|_| {}));
+    let (_, f) = r
+        .findings()
+        .find(|(_, f)| f.check == AuthCheck::RegistrationNotDcrOnly)
+        .unwrap();
+    assert_eq!(f.conformance, Conformance::Deviates);
+    assert!(
+        f.elsewhere
+            .contains(&("2025-11-25".to_string(), Conformance::NotApplicable))
+    );
+    // auto judges the newest revision the client offers.
+    let (d, _) = doctor(MCP, "auto", Some(CHALLENGE));
+    assert_eq!(d.report().revision, "2026-07-28");
+    // A 2025-11-25 issuer with a path: OAuth, then OpenID inserted, then appended.
+    let (d, _) = doctor(MCP, "2025-11-25", Some(CHALLENGE));
+    let (_, fetched) = run(d, |url| {
+        if url.contains("oauth-protected-resource") {
+            answer(url, 200, &[], &prm(MCP, &["http://localhost:3001/tenant"]))
+        } else {
+            answer(url, 404, &[], "")
+        }
+    });
+    assert_eq!(
+        &fetched[1..],
+        [
+            "http://localhost:3001/.well-known/oauth-authorization-server/tenant",
+            "http://localhost:3001/.well-known/openid-configuration/tenant",
+            "http://localhost:3001/tenant/.well-known/openid-configuration",
+        ]
+    );
+}
+
+#[test]
+fn a_run_without_a_401_has_nothing_to_diagnose() {
+    let ok = answer(MCP, 200, &[("Content-Type", "application/json")], "{}");
+    let report = RunReport::from_exchanges(MCP, vec![ok]);
+    let ep = parse_endpoint(MCP).unwrap();
+    assert!(report.auth_doctor(&ep, Secrets::default()).is_err());
+}

@@ -1,0 +1,110 @@
+// A hostile protected resource and authorization server for the OAuth doctor's tests: behaviour no
+// real server produces on purpose. Every MCP request gets a 401 naming this server's resource
+// metadata; the case is the first path segment (/CASE/mcp), and each case breaks one thing:
+//   good             a conforming PRM and authorization server metadata (the baseline)
+//   issuer-mismatch  the AS metadata's issuer is not the issuer its URL was built from
+//   bad-endpoints    authorization_endpoint javascript:…, token_endpoint on another origin
+//   no-pkce          no code_challenge_methods_supported
+//   prm-huge         the PRM is a 5 MB JSON document
+//   prm-redirect     the PRM answers 302 to another origin (the "elsewhere" port)
+//   prm-loop         the PRM answers 302 to itself
+//   prm-not-json     the PRM is an HTML page
+//   private-as       the PRM names an authorization server at a private address literal
+//   loopback-as      the PRM names one at a loopback literal on the "elsewhere" port (the endpoint
+//                    is reached as localhost, a name, so neither may be fetched)
+// A second port ("elsewhere", --port + 1) answers 200 to anything and only records it.
+//   GET /__log  on either port: every request it received [{method, path, authorization}]
+//   node e2e/auth-hostile.mjs --port 18940
+import { createServer } from 'node:http';
+
+function arg(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+const port = Number(arg('port', '18940'));
+const elsewherePort = port + 1;
+const base = `http://localhost:${port}`;
+const elsewhere = `http://localhost:${elsewherePort}`;
+
+function logged(log, req) {
+  if (log.length < 1000) {
+    log.push({ method: req.method, path: req.url, authorization: req.headers.authorization ?? null });
+  }
+}
+
+function json(res, status, value, headers = {}) {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  res.end(body);
+}
+
+function asMetadata(c) {
+  const issuer = `${base}/${c}`;
+  const doc = {
+    issuer,
+    authorization_endpoint: `${issuer}/authorize`,
+    token_endpoint: `${issuer}/token`,
+    registration_endpoint: `${issuer}/register`,
+    response_types_supported: ['code'],
+    code_challenge_methods_supported: ['S256'],
+    scopes_supported: ['mcp:tools'],
+  };
+  if (c === 'issuer-mismatch') doc.issuer = `${base}/someone-else`;
+  if (c === 'bad-endpoints') {
+    doc.authorization_endpoint = 'javascript:alert(document.domain)//';
+    doc.token_endpoint = `${elsewhere}/token`;
+  }
+  if (c === 'no-pkce') delete doc.code_challenge_methods_supported;
+  return doc;
+}
+
+const log = [];
+const server = createServer((req, res) => {
+  const path = new URL(req.url, base).pathname;
+  if (path === '/__log') return json(res, 200, log);
+  logged(log, req);
+  const prm = path.match(/^\/\.well-known\/oauth-protected-resource\/([a-z-]+)\/mcp$/);
+  if (prm) {
+    const c = prm[1];
+    if (c === 'prm-huge') {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"resource":"' + `${base}/${c}/mcp` + '","padding":"');
+      const chunk = 'x'.repeat(64 * 1024);
+      for (let i = 0; i < 80; i++) res.write(chunk);
+      return res.end('"}');
+    }
+    if (c === 'prm-redirect') {
+      res.writeHead(302, { Location: `${elsewhere}/prm` });
+      return res.end();
+    }
+    if (c === 'prm-loop') {
+      res.writeHead(302, { Location: req.url });
+      return res.end();
+    }
+    if (c === 'prm-not-json') {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      return res.end('<html><body>Sign in</body></html>');
+    }
+    const servers = c === 'private-as'
+      ? ['https://10.20.30.40/']
+      : c === 'loopback-as' ? [`http://127.0.0.1:${elsewherePort}/`] : [`${base}/${c}`];
+    return json(res, 200, { resource: `${base}/${c}/mcp`, authorization_servers: servers, scopes_supported: ['mcp:tools'] });
+  }
+  const as = path.match(/^\/\.well-known\/oauth-authorization-server\/([a-z-]+)$/);
+  if (as) return json(res, 200, asMetadata(as[1]));
+  const mcp = path.match(/^\/([a-z-]+)\/mcp$/);
+  if (mcp) {
+    const challenge = `Bearer error="invalid_token", scope="mcp:tools", resource_metadata="${base}/.well-known/oauth-protected-resource/${mcp[1]}/mcp"`;
+    return json(res, 401, { error: 'invalid_token' }, { 'WWW-Authenticate': challenge });
+  }
+  return json(res, 404, { error: 'not_found' });
+});
+server.listen(port);
+
+const elsewhereLog = [];
+const other = createServer((req, res) => {
+  if (req.url === '/__log') return json(res, 200, elsewhereLog);
+  logged(elsewhereLog, req);
+  json(res, 200, { issuer: elsewhere });
+});
+other.listen(elsewherePort);
