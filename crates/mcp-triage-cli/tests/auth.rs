@@ -132,6 +132,14 @@ fn the_auth_cards_reach_every_output() {
         text.contains("Authorization discovery · Judged against 2025-11-25"),
         "{text}"
     );
+    // A share link carries the verdicts (payload v11), checked by the core's own decoder.
+    let linked = probe(&[url, "--auth-check", "--json", "--share"], &[]);
+    let linked: Value = serde_json::from_slice(&linked.stdout).unwrap();
+    let fragment = linked["share"].as_str().unwrap();
+    assert!(fragment.starts_with("#r=v11."), "{fragment}");
+    let payload = mcp_triage::share::decode(fragment).unwrap();
+    let (revision, cards) = payload.auth.expect("the doctor's cards in the link");
+    assert_eq!((revision.as_str(), cards.len()), ("2025-11-25", 5));
     // Without the flag nothing changes: no auth section, no discovery fetch.
     let plain = probe(&[url, "--json"], &[]);
     let plain: Value = serde_json::from_slice(&plain.stdout).unwrap();
@@ -188,6 +196,10 @@ fn a_hostile_metadata_server_is_bounded_and_flagged_and_nothing_goes_where_it_mu
     };
     // The baseline conforms: what deviates below deviates for its case alone.
     let good = run("good");
+    assert!(
+        !good.to_string().contains(secret),
+        "the token is in the report"
+    );
     for (step, findings) in auth_cards(&good) {
         for (check, v) in findings {
             assert_ne!(v, "deviates", "good: {step} {check}");

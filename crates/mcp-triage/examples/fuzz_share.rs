@@ -71,6 +71,7 @@ fn miniz_oxide_like(json: &str) -> String {
         rows: vec![],
         notes: vec![],
         ended: None,
+        auth: None,
     });
     share::encode(&payload)
 }

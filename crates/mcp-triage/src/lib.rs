@@ -196,8 +196,9 @@ pub mod replay {
 /// Share links.
 pub mod share {
     pub use crate::output::share::{
-        BuildOptions, Built, Link, LinkOutcome, MAX_LINK, NO_ACTION, ResultShape, Share,
-        ShareError, ShareRow, VERSION, build, decode, encode, fit, make_link, redact_payload,
+        BuildOptions, Built, Link, LinkOutcome, MAX_LINK, NO_ACTION, ResultShape, Share, ShareAuth,
+        ShareAuthCard, ShareError, ShareRow, VERSION, build, decode, encode, fit, make_link,
+        redact_payload,
     };
 }
 

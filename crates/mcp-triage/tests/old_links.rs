@@ -9,7 +9,9 @@
 //! the fault proxy (`e2e/faults.mjs`, row `reset-sse`) in front of the demo server: probe C's
 //! connection reset mid-answer, `connection_lost`, or, for `v10-probe-…`, by `mcp-triage probe
 //! --share` against the demo server with a ten-minute tool delay, stopped by SIGTERM while probe C
-//! waited (`ended: interrupted`, C and D `interrupted`); `NAME.json` beside it is that fragment's payload as inflated by Node's zlib when it
+//! waited (`ended: interrupted`, C and D `interrupted`), or, for `v11-probe-…`, by `mcp-triage probe
+//! --auth-check --share` against the TypeScript SDK 1.32.2 OAuth example (`auth`: the doctor's cards
+//! and verdicts); `NAME.json` beside it is that fragment's payload as inflated by Node's zlib when it
 //! was committed (an independent decoder). A later payload version must keep both passing: old versions
 //! are migrated into the current structure, and the migrated payload still says what the link said.
 
@@ -138,4 +140,32 @@ fn every_committed_link_renders_through_the_views_with_every_identifier_in_words
         }
     }
     assert!(cards > 100, "only {cards} cards from {} links", links.len());
+}
+
+#[test]
+fn a_links_oauth_doctor_verdicts_render_through_the_views() {
+    // v11 links carry the doctor's cards: each becomes a card with every verdict in words.
+    use mcp_triage::view::AuthView;
+    let mut seen = 0;
+    for (name, link, _) in links() {
+        let payload = share::decode(&link).unwrap();
+        let Some(auth) = &payload.auth else { continue };
+        let view = AuthView::of_share(auth);
+        assert_eq!(view.cards.len(), auth.1.len(), "{name}");
+        for (card, (step, outcome, findings)) in view.cards.iter().zip(&auth.1) {
+            assert_eq!(
+                card.id,
+                format!("card-auth-{}", step.replace('_', "-")),
+                "{name}"
+            );
+            assert!(card.title.starts_with("Auth · "), "{name}: {step} in words");
+            assert_eq!(&card.outcome, outcome, "{name}");
+            for (f, (check, conformance, _)) in card.findings.iter().zip(findings) {
+                assert_eq!((&f.check.id, &f.conformance.id), (check, conformance));
+                assert_eq!(f.check.label, check.replace('_', " "), "{name}");
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen >= 10, "only {seen} findings in the committed links");
 }

@@ -68,6 +68,18 @@ fn generated(rng: &mut Rng) -> Share {
         rows,
         notes: vec![rng.text(200, SECRET)],
         ended: Some("complete".into()),
+        auth: Some((
+            "2025-11-25".into(),
+            vec![(
+                "as_oauth".into(),
+                rng.text(200, SECRET),
+                vec![(
+                    "as_issuer_matches".into(),
+                    "deviates".into(),
+                    rng.text(400, SECRET),
+                )],
+            )],
+        )),
     }
 }
 

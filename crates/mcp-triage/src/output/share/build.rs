@@ -209,6 +209,33 @@ pub fn build(
             .map(|n| clean(n, cap::LINE))
             .collect(),
         ended: report.ended.map(|e| e.as_str().to_string()),
+        auth: report.auth.as_ref().map(|a| {
+            let cards = a
+                .cards
+                .iter()
+                .take(crate::run::auth::MAX_FETCHES + 3)
+                .map(|c| {
+                    let findings = c
+                        .findings
+                        .iter()
+                        .take(cap::ITEMS)
+                        .map(|f| {
+                            (
+                                f.check.as_str().to_string(),
+                                f.conformance.as_str().to_string(),
+                                clean(&f.detail, cap::TEXT),
+                            )
+                        })
+                        .collect();
+                    (
+                        c.step.as_str().to_string(),
+                        clean(&c.outcome, cap::LINE),
+                        findings,
+                    )
+                })
+                .collect();
+            (clip(&a.revision, cap::SHORT), cards)
+        }),
     };
     Built {
         payload,
@@ -239,6 +266,19 @@ pub fn redact_payload(p: &Share, secrets: &Secrets) -> Share {
                 ..row.clone()
             })
             .collect(),
+        auth: p.auth.as_ref().map(|(revision, cards)| {
+            let cards = cards
+                .iter()
+                .map(|(step, outcome, findings)| {
+                    let findings = findings
+                        .iter()
+                        .map(|(id, conf, detail)| (id.clone(), conf.clone(), r(detail)))
+                        .collect();
+                    (step.clone(), r(outcome), findings)
+                })
+                .collect();
+            (revision.clone(), cards)
+        }),
         ..p.clone()
     }
 }

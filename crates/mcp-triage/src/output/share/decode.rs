@@ -4,6 +4,8 @@
 
 use crate::judge::advice::AgentAction;
 use crate::judge::spec::Conformance;
+use crate::run::auth::{AuthCheck, MAX_FETCHES, REVISIONS};
+use crate::vocabulary::auth_step::AuthStep;
 use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag, RunEnd, StopReason};
 use crate::vocabulary::problem::Problem;
 use crate::vocabulary::seeded_bug::{self, SeededBug};
@@ -14,7 +16,8 @@ use super::codec::{decode_base64url, inflate};
 use super::error::{MAX_FRAGMENT, ShareError};
 use super::payload::{NO_ACTION, Share};
 use super::versions::{
-    ENDED_SINCE, INTENT_SINCE, STDIO_SINCE, cause_since, flag_since, migrate, stop_since,
+    AUTH_SINCE, ENDED_SINCE, INTENT_SINCE, STDIO_SINCE, cause_since, flag_since, migrate,
+    stop_since,
 };
 
 fn check(ok: bool, what: &str) -> Result<(), ShareError> {
@@ -66,6 +69,27 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
             .is_none_or(|e| declared >= ENDED_SINCE && RunEnd::parse(e).is_some()),
         "ended",
     )?;
+    if let Some((revision, cards)) = &p.auth {
+        check(declared >= AUTH_SINCE, "auth")?;
+        check(REVISIONS.contains(&revision.as_str()), "auth revision")?;
+        // Every fetch a card, and the challenge, registration and authorization URL cards.
+        check(cards.len() <= MAX_FETCHES + 3, "auth cards")?;
+        for (step, outcome, findings) in cards {
+            check(
+                AuthStep::parse(step).is_some() && within(outcome, cap::LINE),
+                "auth card",
+            )?;
+            check(findings.len() <= cap::ITEMS, "auth findings")?;
+            for (id, conformance, detail) in findings {
+                check(
+                    AuthCheck::parse(id).is_some()
+                        && Conformance::parse(conformance).is_some()
+                        && within(detail, cap::TEXT),
+                    "auth finding",
+                )?;
+            }
+        }
+    }
     check(p.rows.len() <= cap::ITEMS * 2, "rows")?;
     check(
         p.notes.len() <= cap::ITEMS && p.notes.iter().all(|n| within(n, cap::LINE)),
@@ -183,6 +207,7 @@ pub(crate) fn open(fragment: &str) -> Result<Share, ShareError> {
         Some(("v8", data)) => (8u8, data),
         Some(("v9", data)) => (9u8, data),
         Some(("v10", data)) => (10u8, data),
+        Some(("v11", data)) => (11u8, data),
         _ => return Err(ShareError::UnknownVersion),
     };
     let packed = decode_base64url(data).ok_or(ShareError::BadEncoding)?;

@@ -39,7 +39,20 @@ pub struct Share {
     /// [`RunEnd`]: crate::vocabulary::cause::RunEnd
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended: Option<String>,
+    /// v11: what the OAuth doctor found (`--auth-check`). Earlier versions never carried it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth: Option<ShareAuth>,
 }
+
+/// v11: the OAuth doctor's verdicts: the revision judged, then its cards in order. No URL: a link
+/// holds verdicts and evidence, and the server's words only as the findings quote them.
+pub type ShareAuth = (String, Vec<ShareAuthCard>);
+
+/// One card of the OAuth doctor in a link: an [`AuthStep`] identifier, what happened, and its
+/// findings (check identifier, conformance identifier, what was seen).
+///
+/// [`AuthStep`]: crate::vocabulary::auth_step::AuthStep
+pub type ShareAuthCard = (String, String, Vec<(String, String, String)>);
 
 /// One probe or check in a shared run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

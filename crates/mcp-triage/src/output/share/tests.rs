@@ -48,8 +48,9 @@ fn sample() -> Share {
             stopped: None,
         }],
         notes: vec![],
-        // Older versions are made from this sample: `ended` arrived with v10.
+        // Older versions are made from this sample: `ended` arrived with v10, `auth` with v11.
         ended: None,
+        auth: None,
     }
 }
 
@@ -68,7 +69,7 @@ fn truncated_and_tampered_links_are_refused_whole() {
     for cut in 1..=64.min(frag.len() - 5) {
         assert!(decode(&frag[..frag.len() - cut]).is_err(), "cut {cut}");
     }
-    assert_eq!(decode("r=v11.AAAA"), Err(ShareError::UnknownVersion));
+    assert_eq!(decode("r=v12.AAAA"), Err(ShareError::UnknownVersion));
     assert_eq!(decode("x=v1.AAAA"), Err(ShareError::WrongPrefix));
     assert_eq!(decode("r=v1.AA=A"), Err(ShareError::BadEncoding));
     assert_eq!(decode(&"r=v1.".repeat(4000)), Err(ShareError::TooLong));
@@ -169,7 +170,7 @@ fn a_v1_link_is_migrated_and_may_not_carry_a_flag_v1_did_not_know() {
         matches!(decode(&pack(&v4, "r=v4.")), Err(ShareError::BadPayload(_))),
         "a score over more pairs than were judged"
     );
-    assert_eq!(decode("r=v11.AAAA"), Err(ShareError::UnknownVersion));
+    assert_eq!(decode("r=v12.AAAA"), Err(ShareError::UnknownVersion));
 }
 
 #[test]
@@ -234,6 +235,51 @@ fn an_interrupted_run_opens_in_v10_links_only_with_its_ending_and_stop() {
         decode(&pack(&unknown, PREFIX)).is_err(),
         "an unknown ending"
     );
+}
+
+#[test]
+fn the_oauth_doctors_verdicts_open_in_v11_links_only_with_known_identifiers() {
+    use super::payload::ShareAuth;
+    let mut with_auth = sample();
+    with_auth.auth = Some((
+        "2025-11-25".into(),
+        vec![(
+            "as_oauth".into(),
+            "HTTP 200: authorization server metadata".into(),
+            vec![(
+                "as_issuer_matches".into(),
+                "deviates".into(),
+                "issuer = \"x\"".into(),
+            )],
+        )],
+    ));
+    assert_eq!(
+        decode(&pack(&with_auth, PREFIX)).unwrap(),
+        with_auth,
+        "v11 carries it"
+    );
+    let mut v10 = with_auth.clone();
+    v10.v = 10;
+    assert!(decode(&pack(&v10, "r=v10.")).is_err(), "auth in a v10 link");
+    v10.auth = None;
+    assert!(decode(&pack(&v10, "r=v10.")).is_ok(), "the control opens");
+    for (what, edit) in [
+        (
+            "an unknown revision",
+            (|a: &mut ShareAuth| a.0 = "2024-01-01".into()) as fn(&mut ShareAuth),
+        ),
+        ("an unknown step", |a| a.1[0].0 = "as_guess".into()),
+        ("an unknown check", |a| a.1[0].2[0].0 = "looks_fine".into()),
+        ("an unknown verdict", |a| a.1[0].2[0].1 = "maybe".into()),
+        ("a detail over its cap", |a| a.1[0].2[0].2 = "x".repeat(513)),
+        ("too many cards", |a| a.1 = vec![a.1[0].clone(); 16]),
+    ] {
+        let mut bad = with_auth.clone();
+        if let Some(a) = bad.auth.as_mut() {
+            edit(a);
+        }
+        assert!(decode(&pack(&bad, PREFIX)).is_err(), "{what}");
+    }
 }
 
 #[test]

@@ -7,9 +7,12 @@ use crate::vocabulary::cause::{Cause, Flag, StopReason};
 use super::payload::{NO_ACTION, Share};
 
 /// The payload version this build writes.
-pub const VERSION: u8 = 10;
+pub const VERSION: u8 = 11;
 /// The fragment prefix of the version this build writes.
-pub(crate) const PREFIX: &str = "r=v10.";
+pub(crate) const PREFIX: &str = "r=v11.";
+
+/// The first version that carries the OAuth doctor's `auth`.
+pub(super) const AUTH_SINCE: u8 = 11;
 
 /// The first version that carries `ended`.
 pub(super) const ENDED_SINCE: u8 = 10;
@@ -77,6 +80,9 @@ pub(super) fn flag_since(flag: Flag) -> u8 {
 ///
 /// v9 → v10: `ended` is new and stays absent (an older link said how its run ended in its finding
 /// only), and the stop reason `interrupted` is new; only the version number changes.
+///
+/// v10 → v11: `auth` is new and stays absent (no earlier run had an OAuth doctor); only the version
+/// number changes.
 pub(super) fn migrate(mut p: Share) -> Share {
     if p.v < 4 && p.pairs.is_none() {
         p.pairs = p.score.map(|_| 3);

@@ -2,7 +2,10 @@
 
 use super::model::{AuthCardView, AuthView, Badge, FindingView, Tone, card_id, conformance_tone};
 use super::wire::http_wire;
-use crate::run::auth::{AuthCard, AuthReport, Finding};
+use crate::judge::spec::Conformance;
+use crate::output::share::ShareAuth;
+use crate::run::auth::{AuthCard, AuthCheck, AuthReport, Finding};
+use crate::vocabulary::auth_step::AuthStep;
 
 impl AuthView {
     /// The views of the doctor's report.
@@ -16,6 +19,41 @@ impl AuthView {
                 if report.fetches == 1 { "" } else { "es" }
             ),
             cards: report.cards.iter().map(AuthCardView::of_card).collect(),
+        }
+    }
+}
+
+impl AuthView {
+    /// The views of the doctor's verdicts a link carried (v11 on): the same cards and verdicts,
+    /// without what a link never holds (URLs, documents, exchanges) nor the rules' words, which
+    /// this build's table has (the share view stays small).
+    pub fn of_share((revision, cards): &ShareAuth) -> AuthView {
+        AuthView {
+            heading: format!("Judged against {revision}"),
+            cards: cards
+                .iter()
+                .map(|(step, outcome, findings)| AuthCardView {
+                    id: card_id(&format!("auth_{step}")),
+                    title: AuthStep::parse(step)
+                        .map_or_else(|| step.clone(), |s| s.title().to_string()),
+                    url: None,
+                    outcome: outcome.clone(),
+                    findings: findings
+                        .iter()
+                        .map(|(id, conformance, detail)| FindingView {
+                            check: Badge::read::<AuthCheck>(id, |_| Tone::Plain),
+                            conformance: Badge::read::<Conformance>(conformance, conformance_tone),
+                            level: None,
+                            rule: None,
+                            link: None,
+                            detail: detail.clone(),
+                            elsewhere: None,
+                        })
+                        .collect(),
+                    envelope: None,
+                    wire: None,
+                })
+                .collect(),
         }
     }
 }

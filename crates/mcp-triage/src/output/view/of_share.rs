@@ -160,6 +160,8 @@ impl ReportView {
             checks,
             connect: Vec::new(),
             unrun: Vec::new(),
+            // The link's OAuth doctor cards are `AuthView::of_share`'s: the share view does not
+            // show them until the page has a doctor of its own (and its 1.4 KB stay out of it).
             auth: None,
         }
     }
