@@ -103,7 +103,10 @@ fn the_action_reports_the_run_in_the_summary_and_outputs_and_fails_without_the_t
     assert_eq!(output(&ok.outputs, "exit-code").as_deref(), Some("0"));
     let link = output(&ok.outputs, "share-link").unwrap();
     assert!(
-        link.starts_with("https://triage.example/app/#r=v10."),
+        link.starts_with(&format!(
+            "https://triage.example/app/#r=v{}.",
+            mcp_triage::share::VERSION
+        )),
         "{link}"
     );
     assert!(ok.summary.contains(&link), "the summary links the report");

@@ -221,19 +221,19 @@ fn the_share_link_holds_the_reports_verdicts_under_the_page_address_given() {
     };
     let link = line(&based);
     assert!(
-        link.starts_with("https://triage.example/app/#r=v10."),
+        link.starts_with(&format!("https://triage.example/app/{}", current())),
         "{link}"
     );
     let from_env = run(
         &["replay", dir, "--share"],
         &[("MCP_TRIAGE_PAGE", "https://pages.example/t/")],
     );
-    assert!(line(&from_env).starts_with("https://pages.example/t/#r=v10."));
+    assert!(line(&from_env).starts_with(&format!("https://pages.example/t/{}", current())));
     let bare = run(&["replay", dir, "--share"], &[]);
-    assert!(line(&bare).starts_with("#r=v10."));
+    assert!(line(&bare).starts_with(&current()));
     let with_json = run(&["replay", dir, "--json", "--share"], &[]);
     let with_json: Value = serde_json::from_slice(&with_json.stdout).unwrap();
-    assert!(with_json["share"].as_str().unwrap().starts_with("#r=v10."));
+    assert!(with_json["share"].as_str().unwrap().starts_with(&current()));
     // The link says what the report says, probe by probe.
     let payload = mcp_triage::share::decode(&link[link.find('#').unwrap()..]).unwrap();
     assert_eq!(
@@ -473,4 +473,9 @@ fn a_run_made_from_a_plan_replays_that_plan_and_captures_of_two_runs_are_refused
     // The control: each alone replays.
     let alone = run(&["replay", other_file], &[]);
     assert_eq!(alone.status.code(), Some(0), "{}", text(&alone).1);
+}
+
+/// The fragment prefix of the share version this build writes.
+fn current() -> String {
+    format!("#r=v{}.", mcp_triage::share::VERSION)
 }

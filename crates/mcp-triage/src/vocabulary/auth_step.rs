@@ -57,6 +57,8 @@ impl AuthStep {
 #[cfg(test)]
 mod tests {
     use super::AuthStep;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn serde_and_the_identifier_agree() {

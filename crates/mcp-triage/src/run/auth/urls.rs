@@ -184,6 +184,8 @@ pub(crate) fn same_origin(a: &Endpoint, b: &Endpoint) -> bool {
 mod tests {
     use super::*;
     use crate::run::endpoint::parse_parts;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn ep(url: &str) -> Endpoint {
         parse_parts(url).expect("a test URL")
