@@ -51,7 +51,7 @@ const TS_SDK = 'e2e/peers/ts-1.32.2/node_modules/@modelcontextprotocol/sdk';
 
 const demo = (port, extra) => ['node', ['demo/server.mjs', '--port', `${port}`, '--origins', ORIGIN, '--sdk', TS_SDK, ...extra], 'demo MCP server'];
 const pyPeer = (port, extra) => [PY, ['e2e/py/server.py', '--lowlevel', '--port', `${port}`, '--cors-origin', ORIGIN, ...extra], 'python MCP peer'];
-const fastmcp = (port, extra) => [PY, ['e2e/py/fastmcp_server.py', '--port', `${port}`, '--cors-origin', ORIGIN, ...extra], 'Application startup complete'];
+const fastmcp = (port, extra) => [PY, ['e2e/py/fastmcp_server.py', '--port', `${port}`, '--cors-origin', ORIGIN, ...extra], 'fastmcp peer on'];
 const rmcp = (port, extra) => [RMCP, ['--port', `${port}`, '--cors-origin', ORIGIN, ...extra], 'rmcp peer on'];
 
 const PEERS = [

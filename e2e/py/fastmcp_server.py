@@ -10,10 +10,11 @@ the page's Quick check reaches its consent step.
 import argparse
 import json
 
-import uvicorn
 from fastmcp import FastMCP
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
+
+from serve import serve
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--port", type=int, required=True)
@@ -70,6 +71,4 @@ cors = Middleware(
     max_age=600,
 )
 app = mcp.http_app(path="/mcp", stateless_http=True, middleware=[cors])
-print(f"fastmcp peer starting on http://127.0.0.1:{args.port}/mcp", flush=True)
-# "Application startup complete" (uvicorn, info) is the harness's ready line: the port is open then.
-uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="info", access_log=False)
+serve(app, args.port, f"fastmcp peer on http://127.0.0.1:{args.port}/mcp")

@@ -7,12 +7,12 @@
 """
 import argparse
 
-import uvicorn
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.middleware.cors import CORSMiddleware
 
 from demo_tools import lowlevel, register
+from serve import serve
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--port", type=int, required=True)
@@ -45,5 +45,4 @@ app.add_middleware(
     expose_headers=["Mcp-Session-Id", "Mcp-Protocol-Version", "WWW-Authenticate"],
     max_age=600,
 )
-print(f"python MCP peer on http://127.0.0.1:{args.port}/mcp", flush=True)
-uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+serve(app, args.port, f"python MCP peer on http://127.0.0.1:{args.port}/mcp")

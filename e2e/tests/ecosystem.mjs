@@ -15,7 +15,7 @@ async function startRmcp(port, extra = []) {
 }
 
 async function startFastmcp(port, extra = []) {
-  await startProcess(join(ROOT, 'e2e/py/.venv/bin/python'), ['e2e/py/fastmcp_server.py', '--port', String(port), '--cors-origin', shared.appOrigin, ...extra], { ready: 'Application startup complete' });
+  await startProcess(join(ROOT, 'e2e/py/.venv/bin/python'), ['e2e/py/fastmcp_server.py', '--port', String(port), '--cors-origin', shared.appOrigin, ...extra], { ready: 'fastmcp peer on' });
   return `http://127.0.0.1:${port}/mcp`;
 }
 
