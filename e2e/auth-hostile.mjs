@@ -99,7 +99,7 @@ const server = createServer((req, res) => {
   }
   return json(res, 404, { error: 'not_found' });
 });
-server.listen(port);
+server.listen(port, () => console.log(`auth hostile server on ${base}`));
 
 const elsewhereLog = [];
 const other = createServer((req, res) => {
