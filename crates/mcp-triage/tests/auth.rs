@@ -400,6 +400,43 @@ fn the_revision_decides_the_order_and_the_verdicts() {
 }
 
 #[test]
+fn a_document_of_a_million_values_gives_findings_of_bounded_size() {
+    // Lists from a server are quoted up to a cap, saying how many more there were; scopes are
+    // compared through a set.
+    let many: Vec<String> = (0..200_000).map(|i| format!("m{i}")).collect();
+    let challenge = r#"Bearer scope="a b c", resource_metadata="http://localhost:3000/.well-known/oauth-protected-resource/mcp""#;
+    let (d, _) = doctor(MCP, "2025-11-25", Some(challenge));
+    let (r, _) = run(d, |url| {
+        if url.contains("oauth-protected-resource") {
+            let doc = json!({"resource": MCP, "authorization_servers": ["http://localhost:3001/"], "scopes_supported": many});
+            answer(url, 200, &[], &doc.to_string())
+        } else {
+            let mut doc = as_doc("http://localhost:3001/");
+            doc["code_challenge_methods_supported"] = json!(many);
+            doc["response_types_supported"] = json!(many);
+            answer(url, 200, &[], &doc.to_string())
+        }
+    });
+    assert_eq!(
+        verdict(&r, AuthCheck::ChallengeScopeSupported),
+        Conformance::Deviates
+    );
+    for (_, f) in r.findings() {
+        assert!(
+            f.detail.len() < 8 * 1024,
+            "{}: {} bytes",
+            f.check,
+            f.detail.len()
+        );
+    }
+    let (_, f) = r
+        .findings()
+        .find(|(_, f)| f.check == AuthCheck::AsPkceS256)
+        .unwrap();
+    assert!(f.detail.contains("… 199984 more"), "{}", f.detail);
+}
+
+#[test]
 fn a_run_without_a_401_has_nothing_to_diagnose() {
     let ok = answer(MCP, 200, &[("Content-Type", "application/json")], "{}");
     let report = RunReport::from_exchanges(MCP, vec![ok]);

@@ -23,6 +23,9 @@ use crate::vocabulary::step::{Outgoing, Step};
 /// The most discovery fetches one run makes (SECURITY.md rule 11).
 pub const MAX_FETCHES: usize = 12;
 
+/// The most advertised scopes the shown authorization URL asks for.
+const SHOWN_SCOPES: usize = 16;
+
 /// The redirect URI the shown authorization URL names (a native client's loopback callback).
 const SHOWN_REDIRECT_URI: &str = "http://127.0.0.1:8976/callback";
 
@@ -401,10 +404,18 @@ impl AuthDoctor {
         if self.revision.as_str() >= "2025-06-18" {
             url.push_str(&format!("&resource={}", enc(&resource_of(&self.endpoint))));
         }
+        // The challenge's scope, else what the metadata advertises (its first scopes: a list from a
+        // server may be long, and the URL is only shown).
         let scope = self.challenge.scope.clone().or_else(|| {
             self.prm_scopes
                 .as_ref()
-                .map(|s| s.join(" "))
+                .map(|s| {
+                    s.iter()
+                        .take(SHOWN_SCOPES)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
                 .filter(|s| !s.is_empty())
         });
         if let Some(scope) = scope {

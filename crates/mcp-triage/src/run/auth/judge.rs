@@ -12,6 +12,22 @@ use crate::vocabulary::exchange::Exchange;
 /// The longest server value a finding quotes (longer ones are cut, saying so).
 const QUOTE_CHARS: usize = 256;
 
+/// The most values of one list a finding quotes (a document may hold a million).
+const LIST_ITEMS: usize = 16;
+
+/// Values of a server's list, each quoted, at most [`LIST_ITEMS`] of them, saying how many more.
+pub(crate) fn quoted_list<S: AsRef<str>>(items: &[S]) -> String {
+    let mut shown: Vec<String> = items
+        .iter()
+        .take(LIST_ITEMS)
+        .map(|x| quote(x.as_ref()))
+        .collect();
+    if items.len() > LIST_ITEMS {
+        shown.push(format!("… {} more", items.len() - LIST_ITEMS));
+    }
+    shown.join(", ")
+}
+
 /// A server's value, quoted and capped.
 pub(crate) fn quote(text: &str) -> String {
     let cut: String = text.chars().take(QUOTE_CHARS).collect();
@@ -274,10 +290,7 @@ pub(crate) fn judge_as(
             None => {
                 "code_challenge_methods_supported is absent: a client must refuse to go on".into()
             }
-            Some(m) => format!(
-                "code_challenge_methods_supported = [{}]",
-                m.iter().map(|x| quote(x)).collect::<Vec<_>>().join(", ")
-            ),
+            Some(m) => format!("code_challenge_methods_supported = [{}]", quoted_list(m)),
         },
     ));
     let types = strings(doc, "response_types_supported");
@@ -288,10 +301,7 @@ pub(crate) fn judge_as(
         |_| code,
         match &types {
             None => "response_types_supported is absent".into(),
-            Some(t) => format!(
-                "response_types_supported = [{}]",
-                t.iter().map(|x| quote(x)).collect::<Vec<_>>().join(", ")
-            ),
+            Some(t) => format!("response_types_supported = [{}]", quoted_list(t)),
         },
     ));
     // The endpoints a client sends something to: each must be https (loopback http aside) and
@@ -383,9 +393,11 @@ pub(crate) fn judge_registration(r: Registration, revision: &str) -> Vec<Finding
 
 /// Whether the scopes a 401 asks for are all advertised.
 pub(crate) fn judge_scope(asked: &str, advertised: &[String], revision: &str) -> Finding {
+    // A set: both lists come from a server and may be long.
+    let known: std::collections::HashSet<&str> = advertised.iter().map(String::as_str).collect();
     let missing: Vec<&str> = asked
         .split_whitespace()
-        .filter(|s| !advertised.iter().any(|x| x == s))
+        .filter(|s| !known.contains(s))
         .collect();
     let holds = missing.is_empty();
     finding(
@@ -398,12 +410,8 @@ pub(crate) fn judge_scope(asked: &str, advertised: &[String], revision: &str) ->
             format!(
                 "the 401 asks for {}; not in scopes_supported [{}]: {}",
                 quote(asked),
-                advertised
-                    .iter()
-                    .map(|x| quote(x))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                missing.join(" ")
+                quoted_list(advertised),
+                quoted_list(&missing)
             )
         },
     )
