@@ -8,8 +8,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use common::{Server, probe, start, start_with};
 use serde_json::Value;
 
@@ -148,25 +146,17 @@ fn the_auth_cards_reach_every_output() {
 
 /// The hostile server's own log of requests, on `port`.
 fn log_of(port: u16) -> Vec<Value> {
-    let body = node_get(&format!("http://127.0.0.1:{port}/__log"));
+    let body = ureq::get(&format!("http://127.0.0.1:{port}/__log"))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_to_string()
+        .unwrap();
     serde_json::from_str::<Value>(&body)
         .unwrap()
         .as_array()
         .unwrap()
         .clone()
-}
-
-/// A GET with node (the test has no HTTP client of its own).
-fn node_get(url: &str) -> String {
-    let out = Command::new("node")
-        .args([
-            "-e",
-            "fetch(process.argv[1]).then(r => r.text()).then(t => process.stdout.write(t))",
-            url,
-        ])
-        .output()
-        .unwrap();
-    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]

@@ -439,7 +439,13 @@ fn a_document_of_a_million_values_gives_findings_of_bounded_size() {
 #[test]
 fn a_run_without_a_401_has_nothing_to_diagnose() {
     let ok = answer(MCP, 200, &[("Content-Type", "application/json")], "{}");
-    let report = RunReport::from_exchanges(MCP, vec![ok]);
+    let mut report = RunReport::from_exchanges(MCP, vec![ok]);
     let ep = parse_endpoint(MCP).unwrap();
-    assert!(report.auth_doctor(&ep, Secrets::default()).is_err());
+    let why = report.auth_doctor(&ep, Secrets::default()).err().unwrap();
+    report.note_no_auth_check(why);
+    assert!(
+        report.notes.iter().any(|n| n.ends_with(why)),
+        "{:?}",
+        report.notes
+    );
 }

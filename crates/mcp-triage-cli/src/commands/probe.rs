@@ -321,12 +321,12 @@ fn auth_check(
         Ok(d) => d,
         Err(why) => {
             eprintln!("auth check: {why}");
-            report.notes.push(format!("--auth-check: {why}"));
+            report.note_no_auth_check(why);
             return;
         }
     };
     let agent = http::agent();
-    let nothing = Credentials::new(String::new(), Vec::new(), Vec::new());
+    let nothing = Credentials::default();
     while let Some(out) = doctor.next_fetch() {
         eprintln!("auth check: {}", out.step.label());
         let ex = http::send(&agent, &out, &nothing, None, limits, None, &mut |_| {});

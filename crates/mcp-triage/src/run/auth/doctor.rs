@@ -270,8 +270,8 @@ impl AuthDoctor {
                 None => self.finish(None),
             }
         } else {
-            let facts = judge_as(&doc, &p.expected, &self.endpoint, &self.revision);
-            let findings = facts.findings.clone();
+            let mut facts = judge_as(&doc, &p.expected, &self.endpoint, &self.revision);
+            let findings = std::mem::take(&mut facts.findings);
             self.cards.push(AuthCard {
                 step: p.step,
                 url: Some(p.url),
@@ -293,7 +293,7 @@ impl AuthDoctor {
                     |_| false,
                     "no place a client looks answered with a JSON document".into(),
                 );
-                self.last_card_mut().findings.push(f);
+                self.add_to_last_card(f);
                 self.finish(None);
             }
             Phase::ServerMetadata => {
@@ -308,7 +308,7 @@ impl AuthDoctor {
                         "no place a client looks answered with a JSON document".into()
                     },
                 );
-                self.last_card_mut().findings.push(f);
+                self.add_to_last_card(f);
                 if legacy {
                     let base = self.endpoint.origin();
                     self.finish(Some(AsFacts {
@@ -328,19 +328,12 @@ impl AuthDoctor {
         }
     }
 
-    fn last_card_mut(&mut self) -> &mut AuthCard {
-        if self.cards.len() == 1 {
-            // Only the challenge: nothing was fetchable.
-            self.cards.push(AuthCard {
-                step: AuthStep::PrmRootWellKnown,
-                url: None,
-                outcome: "nothing fetched".into(),
-                findings: Vec::new(),
-                exchange: None,
-            });
+    /// Adds `f` to the last card: the last place of the phase that was tried (there is always one,
+    /// fetched or refused, after the challenge's card).
+    fn add_to_last_card(&mut self, f: Finding) {
+        if let Some(last) = self.cards.last_mut() {
+            last.findings.push(f);
         }
-        let last = self.cards.len() - 1;
-        &mut self.cards[last]
     }
 
     /// The conclusions: the scope asked for against the scopes advertised, the registration on

@@ -54,6 +54,13 @@ impl RunReport {
         ))
     }
 
+    /// Says in the report's notes that `--auth-check` (or the page's check) had nothing to
+    /// diagnose, and why ([`RunReport::auth_doctor`]'s reason).
+    pub fn note_no_auth_check(&mut self, why: &str) {
+        self.notes
+            .push(format!("the sign-in check did not run: {why}"));
+    }
+
     /// The records grouped and ordered as the page shows them (and the Markdown lists them).
     pub fn card_groups(&self) -> CardGroups {
         let mut ranked: Vec<(usize, Arc<Record>)> = self
