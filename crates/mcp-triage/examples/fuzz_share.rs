@@ -72,6 +72,7 @@ fn miniz_oxide_like(json: &str) -> String {
         notes: vec![],
         ended: None,
         auth: None,
+        browser: None,
     });
     share::encode(&payload)
 }

@@ -111,8 +111,8 @@ pub mod advice {
 /// The OAuth doctor: authorization discovery as cards with findings (`--auth-check`).
 pub mod auth {
     pub use crate::run::auth::{
-        AuthCard, AuthCheck, AuthDoctor, AuthReport, AuthRule, Finding, Level, MAX_FETCHES,
-        REVISIONS, rule,
+        AuthCard, AuthCheck, AuthDoctor, AuthReport, AuthRule, BrowserAccess, BrowserVerdict,
+        Finding, Level, MAX_FETCHES, REVISIONS, rule,
     };
     pub use crate::vocabulary::auth_step::AuthStep;
 }
@@ -197,8 +197,8 @@ pub mod replay {
 pub mod share {
     pub use crate::output::share::{
         BuildOptions, Built, Link, LinkOutcome, MAX_LINK, NO_ACTION, ResultShape, Share, ShareAuth,
-        ShareAuthCard, ShareError, ShareRow, VERSION, build, decode, encode, fit, make_link,
-        redact_payload,
+        ShareAuthCard, ShareBrowser, ShareError, ShareRow, VERSION, build, decode, encode, fit,
+        make_link, redact_payload,
     };
 }
 
@@ -210,8 +210,9 @@ pub mod problem {
 /// The view model every text surface renders: cards, a summary, badges.
 pub mod view {
     pub use crate::output::view::{
-        AdviceView, Answer, AuthCardView, AuthView, Badge, CardView, ChallengeView, EvidenceView,
-        FindingView, Quote, ReportView, SpecView, SummaryView, Tone, VerdictLine, WireView,
+        AdviceView, Answer, AuthCardView, AuthView, Badge, BrowserView, CardView, ChallengeView,
+        EvidenceView, FindingView, Quote, ReportView, SpecView, SummaryView, Tone, VerdictLine,
+        WireView,
     };
 }
 

@@ -6,10 +6,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use mcp_triage::Conformance;
-use mcp_triage::auth::{AuthCheck, AuthDoctor, AuthReport, AuthStep, MAX_FETCHES};
+use mcp_triage::auth::{AuthCheck, AuthDoctor, AuthReport, AuthStep, BrowserAccess, MAX_FETCHES};
 use mcp_triage::endpoint::{Endpoint, parse_endpoint};
 use mcp_triage::engine::{Era, RunReport};
-use mcp_triage::exchange::Exchange;
+use mcp_triage::exchange::{Exchange, TransportError, Vantage};
 use mcp_triage::redact::Secrets;
 use serde_json::{Value, json};
 
@@ -42,7 +42,10 @@ fn doctor(endpoint: &str, era: &str, challenge: Option<&str>) -> (AuthDoctor, En
     let ep = parse_endpoint(endpoint).unwrap();
     let mut report = RunReport::from_exchanges(endpoint, vec![unauthorized(endpoint, challenge)]);
     report.era = Era::parse(era).unwrap();
-    (report.auth_doctor(&ep, Secrets::default()).unwrap(), ep)
+    (
+        report.auth_doctor(&ep, Secrets::default(), None).unwrap(),
+        ep,
+    )
 }
 
 /// Runs the doctor to its end, answering each fetch with `serve(url)`; returns the report and the
@@ -441,11 +444,256 @@ fn a_run_without_a_401_has_nothing_to_diagnose() {
     let ok = answer(MCP, 200, &[("Content-Type", "application/json")], "{}");
     let mut report = RunReport::from_exchanges(MCP, vec![ok]);
     let ep = parse_endpoint(MCP).unwrap();
-    let why = report.auth_doctor(&ep, Secrets::default()).err().unwrap();
+    let why = report
+        .auth_doctor(&ep, Secrets::default(), None)
+        .err()
+        .unwrap();
     report.note_no_auth_check(why);
     assert!(
         report.notes.iter().any(|n| n.ends_with(why)),
         "{:?}",
         report.notes
     );
+}
+
+/// What the page's browser does with each request: `refuse(url, method)` says which requests it
+/// rejects as a network error (CORS); `host_down` says the no-cors question fails too.
+struct Browser {
+    refuse: fn(&str, &str) -> bool,
+    host_down: bool,
+    /// Whether the preflight is what refuses (a request without one gets through).
+    preflight_only: bool,
+}
+
+const PAGE: &str = "http://127.0.0.1:8080";
+
+/// Runs the doctor as the page does: fetches, then the CORS doctor's questions; returns the report
+/// and the order of events (`fetch METHOD URL`, `ask STEP`).
+fn run_in_page(mut d: AuthDoctor, browser: &Browser) -> (AuthReport, Vec<String>) {
+    use mcp_triage::cors::DiagOutcome;
+    let serve = demo(|_| {});
+    let mut events = Vec::new();
+    for _ in 0..100 {
+        if let Some(out) = d.next_fetch() {
+            assert!(!out.with_token);
+            events.push(format!("fetch {} {}", out.method, out.url));
+            let mut ex = if out.method == "GET" {
+                serve(&out.url)
+            } else {
+                answer(&out.url, 400, &[], r#"{"error":"invalid_request"}"#)
+            };
+            ex.request.method = out.method.into();
+            ex.request.body = out.body.clone();
+            ex.vantage = Vantage::Browser;
+            if (browser.refuse)(&out.url, out.method) {
+                ex.response = None;
+                ex.transport_error = Some(TransportError::Network);
+            }
+            d.answer(ex);
+        } else if let Some((url, q)) = d.next_cors_check() {
+            events.push(format!("ask {} {url}", q.step));
+            assert!(
+                q.headers
+                    .iter()
+                    .all(|(k, _)| !k.eq_ignore_ascii_case("authorization"))
+            );
+            let refused = match q.step {
+                "host_answers" => browser.host_down,
+                _ => !browser.preflight_only,
+            };
+            d.answer_cors(if refused {
+                DiagOutcome::Rejected {
+                    detail: "TypeError: Failed to fetch".into(),
+                }
+            } else {
+                DiagOutcome::Answered { status: 0 }
+            });
+        } else {
+            break;
+        }
+    }
+    assert!(d.is_done(), "{events:#?}");
+    (d.report(), events)
+}
+
+fn page_doctor(challenge: Option<&str>) -> AuthDoctor {
+    let ep = parse_endpoint(MCP).unwrap();
+    let mut ex = unauthorized(MCP, challenge);
+    ex.vantage = Vantage::Browser;
+    let mut report = RunReport::from_exchanges(MCP, vec![ex]);
+    report.era = Era::parse("2025-11-25").unwrap();
+    report
+        .auth_doctor(&ep, Secrets::default(), Some(PAGE))
+        .unwrap()
+}
+
+fn access(r: &AuthReport, step: AuthStep) -> Option<BrowserAccess> {
+    r.cards
+        .iter()
+        .find(|c| c.step == step)
+        .and_then(|c| c.browser.as_ref())
+        .map(|b| b.access)
+}
+
+#[test]
+fn from_a_page_the_registration_endpoint_without_cors_is_named_as_the_stop() {
+    // As oidc-provider: discovery open, registration without CORS, the token endpoint open.
+    let browser = Browser {
+        refuse: |url, _| url.ends_with("/register"),
+        host_down: false,
+        preflight_only: false,
+    };
+    let (r, events) = run_in_page(page_doctor(Some(CHALLENGE)), &browser);
+    assert_eq!(
+        events,
+        [
+            "fetch GET http://localhost:3000/.well-known/oauth-protected-resource/mcp",
+            "fetch GET http://localhost:3001/.well-known/oauth-authorization-server",
+            "fetch POST http://localhost:3001/register",
+            "ask host_answers http://localhost:3001/register",
+            "ask allow_origin http://localhost:3001/register",
+            "fetch POST http://localhost:3001/token",
+        ]
+    );
+    assert_eq!(
+        steps(&r),
+        [
+            AuthStep::Challenge,
+            AuthStep::PrmFromChallenge,
+            AuthStep::AsOauth,
+            AuthStep::Registration,
+            AuthStep::TokenEndpoint,
+            AuthStep::AuthorizationUrl,
+        ]
+    );
+    assert_eq!(r.fetches, 4, "the calls count; the questions do not");
+    assert_eq!(
+        access(&r, AuthStep::Challenge),
+        Some(BrowserAccess::Allowed)
+    );
+    assert_eq!(access(&r, AuthStep::AsOauth), Some(BrowserAccess::Allowed));
+    assert_eq!(
+        access(&r, AuthStep::Registration),
+        Some(BrowserAccess::NoAllowOrigin)
+    );
+    assert_eq!(
+        access(&r, AuthStep::TokenEndpoint),
+        Some(BrowserAccess::Allowed)
+    );
+    assert!(
+        r.browser.contains("stopped at client registration")
+            && r.browser
+                .contains("the registration endpoint refuses this origin"),
+        "{}",
+        r.browser
+    );
+    // The body the page sent is one no server takes for a registration, and nothing is secret.
+    let reg = r
+        .cards
+        .iter()
+        .find(|c| c.step == AuthStep::Registration)
+        .unwrap();
+    assert_eq!(
+        reg.exchange.as_ref().unwrap().request.body.as_deref(),
+        Some("[]")
+    );
+
+    // A preflight that refuses JSON while simple requests get through is named as such.
+    let preflight = Browser {
+        preflight_only: true,
+        ..browser
+    };
+    let (r, _) = run_in_page(page_doctor(Some(CHALLENGE)), &preflight);
+    assert_eq!(
+        access(&r, AuthStep::Registration),
+        Some(BrowserAccess::PreflightRefused)
+    );
+
+    // A token endpoint without CORS stops sign-in after registration.
+    let token = Browser {
+        refuse: |url, _| url.ends_with("/token"),
+        host_down: false,
+        preflight_only: false,
+    };
+    let (r, events) = run_in_page(page_doctor(Some(CHALLENGE)), &token);
+    assert_eq!(
+        events.last().unwrap(),
+        "ask host_answers http://localhost:3001/token",
+        "a form POST needs no preflight: one question"
+    );
+    assert!(r.browser.contains("stopped at token endpoint: the host answers, without an Access-Control-Allow-Origin for http://127.0.0.1:8080: a browser client cannot complete sign-in here"), "{}", r.browser);
+
+    // A host that does not answer at all is not a CORS matter.
+    let down = Browser {
+        refuse: |url, _| url.contains(":3001"),
+        host_down: true,
+        preflight_only: false,
+    };
+    let (r, _) = run_in_page(page_doctor(Some(CHALLENGE)), &down);
+    assert_eq!(
+        access(&r, AuthStep::AsOauth),
+        Some(BrowserAccess::Unreachable)
+    );
+    assert!(
+        r.browser.contains("CORS let through every call"),
+        "{}",
+        r.browser
+    );
+}
+
+#[test]
+fn from_a_page_a_refused_place_is_no_stop_when_the_next_one_answers() {
+    // The root well-known URL lets the page read it; the path one does not.
+    let browser = Browser {
+        refuse: |url, _| url.ends_with("oauth-protected-resource/mcp"),
+        host_down: false,
+        preflight_only: false,
+    };
+    let ep = parse_endpoint(MCP).unwrap();
+    let mut ex = unauthorized(MCP, None);
+    ex.vantage = Vantage::Browser;
+    let report = RunReport::from_exchanges(MCP, vec![ex]);
+    let d = report
+        .auth_doctor(&ep, Secrets::default(), Some(PAGE))
+        .unwrap();
+    let (r, _) = run_in_page(d, &browser);
+    // No challenge reached the page: said on the challenge's card.
+    assert_eq!(
+        access(&r, AuthStep::Challenge),
+        Some(BrowserAccess::ChallengeHidden)
+    );
+    assert_eq!(
+        access(&r, AuthStep::PrmPathWellKnown),
+        Some(BrowserAccess::NoAllowOrigin)
+    );
+    // The demo serves no root document: nothing was read, so the refusal is the stop.
+    assert!(
+        r.browser
+            .contains("stopped at resource metadata (path well-known)"),
+        "{}",
+        r.browser
+    );
+}
+
+#[test]
+fn outside_a_page_cors_is_not_judged_and_the_registration_card_says_so() {
+    let (d, _) = doctor(MCP, "2025-11-25", Some(CHALLENGE));
+    let (r, fetched) = run(d, demo(|_| {}));
+    assert_eq!(
+        fetched.len(),
+        2,
+        "no calls of the registration or token endpoint"
+    );
+    assert!(!steps(&r).contains(&AuthStep::TokenEndpoint));
+    assert_eq!(
+        access(&r, AuthStep::Registration),
+        Some(BrowserAccess::NotJudged)
+    );
+    assert!(
+        r.cards
+            .iter()
+            .filter(|c| c.step != AuthStep::Registration)
+            .all(|c| c.browser.is_none())
+    );
+    assert!(r.browser.starts_with("CORS not judged"), "{}", r.browser);
 }

@@ -150,7 +150,7 @@ fn a_links_oauth_doctor_verdicts_render_through_the_views() {
     for (name, link, _) in links() {
         let payload = share::decode(&link).unwrap();
         let Some(auth) = &payload.auth else { continue };
-        let view = AuthView::of_share(auth);
+        let view = AuthView::of_share(auth, payload.browser.as_ref());
         assert_eq!(view.cards.len(), auth.1.len(), "{name}");
         for (card, (step, outcome, findings)) in view.cards.iter().zip(&auth.1) {
             assert_eq!(

@@ -80,6 +80,14 @@ fn generated(rng: &mut Rng) -> Share {
                 )],
             )],
         )),
+        browser: Some((
+            rng.text(400, SECRET),
+            vec![(
+                "registration".into(),
+                "no_allow_origin".into(),
+                rng.text(400, SECRET),
+            )],
+        )),
     }
 }
 

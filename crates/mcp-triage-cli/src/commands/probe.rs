@@ -317,7 +317,7 @@ fn auth_check(
     creds: &Credentials,
     limits: &Limits,
 ) {
-    let mut doctor = match report.auth_doctor(ep, creds.secrets()) {
+    let mut doctor = match report.auth_doctor(ep, creds.secrets(), None) {
         Ok(d) => d,
         Err(why) => {
             eprintln!("auth check: {why}");

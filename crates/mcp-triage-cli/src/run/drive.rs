@@ -302,13 +302,17 @@ fn render_all(report: &RunReport, ep: &endpoint::Endpoint) -> String {
         out.push_str(&format!("note: {n}\n"));
     }
     if let Some(auth) = &view.auth {
-        out.push_str(&format!("\nAuthorization discovery · {}\n\n", auth.heading));
+        out.push_str(&format!("\nAuthorization discovery · {}\n", auth.heading));
+        out.push_str(&format!("{}\n\n", auth.browser));
         for card in &auth.cards {
             out.push_str(&format!("{}\n", card.title));
             if let Some(url) = &card.url {
                 out.push_str(&format!("  {url}\n"));
             }
             out.push_str(&format!("  {}\n", card.outcome));
+            if let Some(b) = &card.browser {
+                out.push_str(&format!("  {}\n", b.line()));
+            }
             for f in &card.findings {
                 out.push_str(&format!("  {}\n", f.line()));
                 if let (Some(rule), Some(link)) = (&f.rule, &f.link) {

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::judge::spec::Conformance;
 use crate::output::view::{Answer, AuthView, Badge, CardView, ReportView};
+use crate::run::auth::BrowserAccess;
 use crate::run::endpoint::Endpoint;
 use crate::run::engine::RunReport;
 use crate::secrets::redact::{self, Secrets};
@@ -355,12 +356,18 @@ fn auth_markdown(auth: &AuthView) -> String {
         "\n\n#### Authorization discovery\n\n{}\n",
         md_text_within(&auth.heading, 300)
     );
+    if !auth.browser.is_empty() {
+        out.push_str(&format!("\n{}\n", md_text_within(&auth.browser, 600)));
+    }
     for card in &auth.cards {
         out.push_str(&format!("\n**{}**", md_text(&card.title)));
         if let Some(url) = &card.url {
             out.push_str(&format!(" `{}`", md_cell_within(url, 400)));
         }
         out.push_str(&format!(": {}\n", md_text_within(&card.outcome, 400)));
+        if let Some(b) = &card.browser {
+            out.push_str(&format!("\n{}\n", md_text_within(&b.line(), 600)));
+        }
         if card.findings.is_empty() {
             continue;
         }
@@ -498,8 +505,23 @@ pub fn junit(
         let (end, out) = card_case(card);
         cases.push((card.title.clone(), "mcp-triage.checks", end, out));
     }
-    // The OAuth doctor: one case per finding.
+    // The OAuth doctor: one case per finding, and one per CORS verdict.
     for card in view.auth.iter().flat_map(|a| &a.cards) {
+        if let Some(b) = &card.browser {
+            let end = match BrowserAccess::parse(&b.access.id) {
+                Some(BrowserAccess::NoAllowOrigin | BrowserAccess::PreflightRefused) => {
+                    CaseEnd::Failure(b.line())
+                }
+                Some(BrowserAccess::NotJudged) => CaseEnd::Skipped(b.line()),
+                _ => CaseEnd::Passed,
+            };
+            cases.push((
+                format!("{} · browser", card.title),
+                "mcp-triage.auth",
+                end,
+                b.line(),
+            ));
+        }
         for f in &card.findings {
             let end = match Conformance::parse(&f.conformance.id) {
                 Some(Conformance::Deviates) => CaseEnd::Failure(f.line()),

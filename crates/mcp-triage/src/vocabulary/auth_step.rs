@@ -20,6 +20,8 @@ labelled_enum! {
         AsOidcAppended = "as_oidc_appended",
         /// What registration the authorization server offers (nothing fetched).
         Registration = "registration",
+        /// The token endpoint, called from the page only to see whether CORS lets it through.
+        TokenEndpoint = "token_endpoint",
         /// The authorization URL a client would open (shown, never opened).
         AuthorizationUrl = "authorization_url",
     }
@@ -41,8 +43,18 @@ impl AuthStep {
                 "Auth · authorization server metadata (OpenID, path appended)"
             }
             AuthStep::Registration => "Auth · client registration",
+            AuthStep::TokenEndpoint => "Auth · token endpoint",
             AuthStep::AuthorizationUrl => "Auth · the authorization URL",
         }
+    }
+
+    /// Whether this card is a fetch of metadata (the resource's or the authorization server's).
+    pub(crate) fn is_metadata(self) -> bool {
+        self.is_prm()
+            || matches!(
+                self,
+                AuthStep::AsOauth | AuthStep::AsOidcInserted | AuthStep::AsOidcAppended
+            )
     }
 
     /// Whether this card is a fetch of protected resource metadata.

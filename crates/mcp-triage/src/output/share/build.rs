@@ -213,7 +213,7 @@ pub fn build(
             let cards = a
                 .cards
                 .iter()
-                .take(crate::run::auth::MAX_FETCHES + 3)
+                .take(crate::run::auth::MAX_FETCHES + 4)
                 .map(|c| {
                     let findings = c
                         .findings
@@ -235,6 +235,23 @@ pub fn build(
                 })
                 .collect();
             (clip(&a.revision, cap::SHORT), cards)
+        }),
+        browser: report.auth.as_ref().map(|a| {
+            let verdicts = a
+                .cards
+                .iter()
+                .take(crate::run::auth::MAX_FETCHES + 4)
+                .filter_map(|c| {
+                    c.browser.as_ref().map(|b| {
+                        (
+                            c.step.as_str().to_string(),
+                            b.access.as_str().to_string(),
+                            clean(&b.detail, cap::TEXT),
+                        )
+                    })
+                })
+                .collect();
+            (clean(&a.browser, cap::TEXT), verdicts)
         }),
     };
     Built {
@@ -278,6 +295,13 @@ pub fn redact_payload(p: &Share, secrets: &Secrets) -> Share {
                 })
                 .collect();
             (revision.clone(), cards)
+        }),
+        browser: p.browser.as_ref().map(|(conclusion, verdicts)| {
+            let verdicts = verdicts
+                .iter()
+                .map(|(step, access, detail)| (step.clone(), access.clone(), r(detail)))
+                .collect();
+            (r(conclusion), verdicts)
         }),
         ..p.clone()
     }

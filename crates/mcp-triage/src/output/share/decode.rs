@@ -4,7 +4,7 @@
 
 use crate::judge::advice::AgentAction;
 use crate::judge::spec::Conformance;
-use crate::run::auth::{AuthCheck, MAX_FETCHES, REVISIONS};
+use crate::run::auth::{AuthCheck, BrowserAccess, MAX_FETCHES, REVISIONS};
 use crate::vocabulary::auth_step::AuthStep;
 use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag, RunEnd, StopReason};
 use crate::vocabulary::problem::Problem;
@@ -16,8 +16,8 @@ use super::codec::{decode_base64url, inflate};
 use super::error::{MAX_FRAGMENT, ShareError};
 use super::payload::{NO_ACTION, Share};
 use super::versions::{
-    AUTH_SINCE, ENDED_SINCE, INTENT_SINCE, STDIO_SINCE, cause_since, flag_since, migrate,
-    stop_since,
+    AUTH_SINCE, BROWSER_SINCE, ENDED_SINCE, INTENT_SINCE, STDIO_SINCE, cause_since, flag_since,
+    migrate, stop_since,
 };
 
 fn check(ok: bool, what: &str) -> Result<(), ShareError> {
@@ -72,13 +72,16 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
     if let Some((revision, cards)) = &p.auth {
         check(declared >= AUTH_SINCE, "auth")?;
         check(REVISIONS.contains(&revision.as_str()), "auth revision")?;
-        // Every fetch a card, and the challenge, registration and authorization URL cards.
-        check(cards.len() <= MAX_FETCHES + 3, "auth cards")?;
+        // Every fetch a card, and the challenge, registration, token endpoint and authorization
+        // URL cards.
+        check(cards.len() <= MAX_FETCHES + 4, "auth cards")?;
         for (step, outcome, findings) in cards {
-            check(
-                AuthStep::parse(step).is_some() && within(outcome, cap::LINE),
-                "auth card",
-            )?;
+            let since = match AuthStep::parse(step) {
+                Some(AuthStep::TokenEndpoint) => BROWSER_SINCE,
+                Some(_) => AUTH_SINCE,
+                None => u8::MAX,
+            };
+            check(declared >= since && within(outcome, cap::LINE), "auth card")?;
             check(findings.len() <= cap::ITEMS, "auth findings")?;
             for (id, conformance, detail) in findings {
                 check(
@@ -88,6 +91,19 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
                     "auth finding",
                 )?;
             }
+        }
+    }
+    if let Some((conclusion, verdicts)) = &p.browser {
+        check(declared >= BROWSER_SINCE && p.auth.is_some(), "browser")?;
+        check(within(conclusion, cap::TEXT), "browser conclusion")?;
+        check(verdicts.len() <= MAX_FETCHES + 4, "browser verdicts")?;
+        for (step, access, detail) in verdicts {
+            check(
+                AuthStep::parse(step).is_some()
+                    && BrowserAccess::parse(access).is_some()
+                    && within(detail, cap::TEXT),
+                "browser verdict",
+            )?;
         }
     }
     check(p.rows.len() <= cap::ITEMS * 2, "rows")?;
@@ -208,6 +224,7 @@ pub(crate) fn open(fragment: &str) -> Result<Share, ShareError> {
         Some(("v9", data)) => (9u8, data),
         Some(("v10", data)) => (10u8, data),
         Some(("v11", data)) => (11u8, data),
+        Some(("v12", data)) => (12u8, data),
         _ => return Err(ShareError::UnknownVersion),
     };
     let packed = decode_base64url(data).ok_or(ShareError::BadEncoding)?;

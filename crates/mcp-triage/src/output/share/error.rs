@@ -16,7 +16,7 @@ pub(crate) const MAX_INFLATED: usize = 64 * 1024;
 pub enum ShareError {
     /// Longer than `MAX_FRAGMENT`.
     TooLong,
-    /// Not `r=v1.` … `r=v11.` followed by data.
+    /// Not `r=v1.` … `r=v12.` followed by data.
     WrongPrefix,
     /// A version this build does not know.
     UnknownVersion,

@@ -17,7 +17,7 @@ use super::payload::Share;
 /// (what the panel shows).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link {
-    /// `page_base#r=v11.…`.
+    /// `page_base#r=v12.…`.
     pub url: String,
     /// The payload as the link decodes, pretty-printed: exactly what is shared.
     pub shown: String,

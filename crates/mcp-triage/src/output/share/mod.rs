@@ -55,5 +55,7 @@ pub use codec::encode;
 pub use decode::decode;
 pub use error::{MAX_LINK, ShareError};
 pub use link::{Link, LinkOutcome, fit, make_link};
-pub use payload::{NO_ACTION, ResultShape, Share, ShareAuth, ShareAuthCard, ShareRow};
+pub use payload::{
+    NO_ACTION, ResultShape, Share, ShareAuth, ShareAuthCard, ShareBrowser, ShareRow,
+};
 pub use versions::VERSION;

@@ -42,6 +42,9 @@ pub struct Share {
     /// v11: what the OAuth doctor found (`--auth-check`). Earlier versions never carried it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auth: Option<ShareAuth>,
+    /// v12: what CORS let a page do in the OAuth doctor's sign-in check (beside `auth`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub browser: Option<ShareBrowser>,
 }
 
 /// v11: the OAuth doctor's verdicts: the revision judged, then its cards in order. No URL: a link
@@ -53,6 +56,14 @@ pub type ShareAuth = (String, Vec<ShareAuthCard>);
 ///
 /// [`AuthStep`]: crate::vocabulary::auth_step::AuthStep
 pub type ShareAuthCard = (String, String, Vec<(String, String, String)>);
+
+/// v12: the doctor's CORS verdicts: what a page-based client meets (a sentence with origins only),
+/// then per card that has one its [`AuthStep`] identifier, a [`BrowserAccess`] identifier and what
+/// was seen.
+///
+/// [`AuthStep`]: crate::vocabulary::auth_step::AuthStep
+/// [`BrowserAccess`]: crate::run::auth::BrowserAccess
+pub type ShareBrowser = (String, Vec<(String, String, String)>);
 
 /// One probe or check in a shared run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

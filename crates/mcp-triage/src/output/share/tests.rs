@@ -51,6 +51,7 @@ fn sample() -> Share {
         // Older versions are made from this sample: `ended` arrived with v10, `auth` with v11.
         ended: None,
         auth: None,
+        browser: None,
     }
 }
 
@@ -69,7 +70,7 @@ fn truncated_and_tampered_links_are_refused_whole() {
     for cut in 1..=64.min(frag.len() - 5) {
         assert!(decode(&frag[..frag.len() - cut]).is_err(), "cut {cut}");
     }
-    assert_eq!(decode("r=v12.AAAA"), Err(ShareError::UnknownVersion));
+    assert_eq!(decode("r=v13.AAAA"), Err(ShareError::UnknownVersion));
     assert_eq!(decode("x=v1.AAAA"), Err(ShareError::WrongPrefix));
     assert_eq!(decode("r=v1.AA=A"), Err(ShareError::BadEncoding));
     assert_eq!(decode(&"r=v1.".repeat(4000)), Err(ShareError::TooLong));
@@ -170,7 +171,7 @@ fn a_v1_link_is_migrated_and_may_not_carry_a_flag_v1_did_not_know() {
         matches!(decode(&pack(&v4, "r=v4.")), Err(ShareError::BadPayload(_))),
         "a score over more pairs than were judged"
     );
-    assert_eq!(decode("r=v12.AAAA"), Err(ShareError::UnknownVersion));
+    assert_eq!(decode("r=v13.AAAA"), Err(ShareError::UnknownVersion));
 }
 
 #[test]
@@ -272,11 +273,58 @@ fn the_oauth_doctors_verdicts_open_in_v11_links_only_with_known_identifiers() {
         ("an unknown check", |a| a.1[0].2[0].0 = "looks_fine".into()),
         ("an unknown verdict", |a| a.1[0].2[0].1 = "maybe".into()),
         ("a detail over its cap", |a| a.1[0].2[0].2 = "x".repeat(513)),
-        ("too many cards", |a| a.1 = vec![a.1[0].clone(); 16]),
+        ("too many cards", |a| a.1 = vec![a.1[0].clone(); 17]),
     ] {
         let mut bad = with_auth.clone();
         if let Some(a) = bad.auth.as_mut() {
             edit(a);
+        }
+        assert!(decode(&pack(&bad, PREFIX)).is_err(), "{what}");
+    }
+}
+
+#[test]
+fn the_pages_cors_verdicts_open_in_v12_links_only_with_known_identifiers() {
+    use super::payload::ShareBrowser;
+    let mut with = sample();
+    with.auth = Some((
+        "2025-11-25".into(),
+        vec![(
+            "token_endpoint".into(),
+            "HTTP 400 to the page's call".into(),
+            vec![],
+        )],
+    ));
+    with.browser = Some((
+        "From http://127.0.0.1:8080, a browser client is stopped at client registration".into(),
+        vec![(
+            "registration".into(),
+            "no_allow_origin".into(),
+            "the host answers, without an Access-Control-Allow-Origin".into(),
+        )],
+    ));
+    assert_eq!(decode(&pack(&with, PREFIX)).unwrap(), with, "a v12 link carries them");
+    let mut v11 = with.clone();
+    v11.v = 11;
+    assert!(decode(&pack(&v11, "r=v11.")).is_err(), "browser in a v11 link");
+    v11.browser = None;
+    assert!(decode(&pack(&v11, "r=v11.")).is_err(), "the token endpoint's card in a v11 link");
+    let mut no_auth = with.clone();
+    no_auth.auth = None;
+    assert!(decode(&pack(&no_auth, PREFIX)).is_err(), "browser without auth");
+    for (what, edit) in [
+        (
+            "an unknown access",
+            (|b: &mut ShareBrowser| b.1[0].1 = "sort_of".into()) as fn(&mut ShareBrowser),
+        ),
+        ("an unknown step", |b| b.1[0].0 = "guess".into()),
+        ("a detail over its cap", |b| b.1[0].2 = "x".repeat(513)),
+        ("a conclusion over its cap", |b| b.0 = "x".repeat(513)),
+        ("too many verdicts", |b| b.1 = vec![b.1[0].clone(); 17]),
+    ] {
+        let mut bad = with.clone();
+        if let Some(b) = bad.browser.as_mut() {
+            edit(b);
         }
         assert!(decode(&pack(&bad, PREFIX)).is_err(), "{what}");
     }

@@ -7,9 +7,13 @@ use crate::vocabulary::cause::{Cause, Flag, StopReason};
 use super::payload::{NO_ACTION, Share};
 
 /// The payload version this build writes.
-pub const VERSION: u8 = 11;
+pub const VERSION: u8 = 12;
 /// The fragment prefix of the version this build writes.
-pub(crate) const PREFIX: &str = "r=v11.";
+pub(crate) const PREFIX: &str = "r=v12.";
+
+/// The first version that carries the doctor's CORS verdicts (`browser`, and the token
+/// endpoint's card).
+pub(super) const BROWSER_SINCE: u8 = 12;
 
 /// The first version that carries the OAuth doctor's `auth`.
 pub(super) const AUTH_SINCE: u8 = 11;
@@ -82,6 +86,9 @@ pub(super) fn flag_since(flag: Flag) -> u8 {
 /// only), and the stop reason `interrupted` is new; only the version number changes.
 ///
 /// v10 → v11: `auth` is new and stays absent (no earlier run had an OAuth doctor); only the version
+/// number changes.
+///
+/// v11 → v12: `browser` is new and stays absent (no earlier doctor ran in a page); only the version
 /// number changes.
 pub(super) fn migrate(mut p: Share) -> Share {
     if p.v < 4 && p.pairs.is_none() {

@@ -13,6 +13,7 @@ mod of_share;
 mod wire;
 
 pub use model::{
-    AdviceView, Answer, AuthCardView, AuthView, Badge, CardView, ChallengeView, EvidenceView,
-    FindingView, Quote, ReportView, SpecView, SummaryView, Tone, VerdictLine, WireView,
+    AdviceView, Answer, AuthCardView, AuthView, Badge, BrowserView, CardView, ChallengeView,
+    EvidenceView, FindingView, Quote, ReportView, SpecView, SummaryView, Tone, VerdictLine,
+    WireView,
 };

@@ -493,6 +493,8 @@ pub struct AuthView {
     pub heading: String,
     /// The cards.
     pub cards: Vec<AuthCardView>,
+    /// What a page-based client meets here (CORS), or that it was not judged.
+    pub browser: String,
 }
 
 /// One card of the doctor.
@@ -508,10 +510,39 @@ pub struct AuthCardView {
     pub outcome: String,
     /// The findings.
     pub findings: Vec<FindingView>,
+    /// Whether CORS let the page make this card's call.
+    pub browser: Option<BrowserView>,
     /// The document, pretty, when it was JSON.
     pub envelope: Option<String>,
     /// What went over the wire.
     pub wire: Option<WireView>,
+}
+
+/// Whether CORS let a page make one call of the sign-in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BrowserView {
+    /// The verdict.
+    pub access: Badge,
+    /// What was seen and what it means.
+    pub detail: String,
+}
+
+impl BrowserView {
+    /// The verdict in one line: `browser: no allow origin — the host answers, …`.
+    pub fn line(&self) -> String {
+        format!("browser: {} — {}", self.access.label, self.detail)
+    }
+}
+
+/// A browser verdict's tone.
+pub(super) fn access_tone(a: crate::run::auth::BrowserAccess) -> Tone {
+    use crate::run::auth::BrowserAccess;
+    match a {
+        BrowserAccess::Allowed => Tone::Ok,
+        BrowserAccess::NoAllowOrigin | BrowserAccess::PreflightRefused => Tone::Refused,
+        BrowserAccess::Unreachable | BrowserAccess::ChallengeHidden => Tone::Warn,
+        BrowserAccess::NotJudged => Tone::Absent,
+    }
 }
 
 /// One finding.

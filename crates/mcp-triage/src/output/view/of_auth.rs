@@ -1,10 +1,13 @@
 //! The OAuth doctor's report as views.
 
-use super::model::{AuthCardView, AuthView, Badge, FindingView, Tone, card_id, conformance_tone};
+use super::model::{
+    AuthCardView, AuthView, Badge, BrowserView, FindingView, Tone, access_tone, card_id,
+    conformance_tone,
+};
 use super::wire::http_wire;
 use crate::judge::spec::Conformance;
-use crate::output::share::ShareAuth;
-use crate::run::auth::{AuthCard, AuthCheck, AuthReport, Finding};
+use crate::output::share::{ShareAuth, ShareBrowser};
+use crate::run::auth::{AuthCard, AuthCheck, AuthReport, BrowserAccess, BrowserVerdict, Finding};
 use crate::vocabulary::auth_step::AuthStep;
 
 impl AuthView {
@@ -19,6 +22,7 @@ impl AuthView {
                 if report.fetches == 1 { "" } else { "es" }
             ),
             cards: report.cards.iter().map(AuthCardView::of_card).collect(),
+            browser: report.browser.clone(),
         }
     }
 }
@@ -26,13 +30,24 @@ impl AuthView {
 impl AuthView {
     /// The views of the doctor's verdicts a link carried (v11 on): the same cards and verdicts,
     /// without what a link never holds (URLs, documents, exchanges) nor the rules' words, which
-    /// this build's table has (the share view stays small).
-    pub fn of_share((revision, cards): &ShareAuth) -> AuthView {
+    /// this build's table has (the share view stays small). `browser`: the page's CORS verdicts a
+    /// v12 link carries.
+    pub fn of_share((revision, cards): &ShareAuth, browser: Option<&ShareBrowser>) -> AuthView {
+        let verdict = |step: &str| {
+            browser
+                .and_then(|(_, v)| v.iter().find(|(s, _, _)| s == step))
+                .map(|(_, access, detail)| BrowserView {
+                    access: Badge::read::<BrowserAccess>(access, access_tone),
+                    detail: detail.clone(),
+                })
+        };
         AuthView {
             heading: format!("Judged against {revision}"),
+            browser: browser.map(|(c, _)| c.clone()).unwrap_or_default(),
             cards: cards
                 .iter()
                 .map(|(step, outcome, findings)| AuthCardView {
+                    browser: verdict(step),
                     id: card_id(&format!("auth_{step}")),
                     title: AuthStep::parse(step)
                         .map_or_else(|| step.clone(), |s| s.title().to_string()),
@@ -67,12 +82,22 @@ impl AuthCardView {
             url: card.url.clone(),
             outcome: card.outcome.clone(),
             findings: card.findings.iter().map(FindingView::of_finding).collect(),
+            browser: card.browser.as_ref().map(BrowserView::of_verdict),
             envelope: ex
                 .and_then(|e| e.response.as_ref())
                 .and_then(|r| r.body.as_deref())
                 .and_then(|b| serde_json::from_str::<serde_json::Value>(b).ok())
                 .and_then(|v| serde_json::to_string_pretty(&v).ok()),
             wire: ex.map(|e| http_wire(e, e.response.as_ref().map(|r| r.status), &[])),
+        }
+    }
+}
+
+impl BrowserView {
+    fn of_verdict(v: &BrowserVerdict) -> BrowserView {
+        BrowserView {
+            access: Badge::toned(v.access, access_tone(v.access)),
+            detail: v.detail.clone(),
         }
     }
 }

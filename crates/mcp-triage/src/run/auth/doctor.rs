@@ -1,26 +1,34 @@
 //! The OAuth doctor's machine, sans-IO like the engine: it starts from a run's 401, asks the shell
 //! for one fetch at a time (never with the token, never following a redirect, each URL checked by
 //! `urls::fetchable`, at most [`MAX_FETCHES`]), judges each answer, and ends with a card per place
-//! it looked, the registration on offer and the authorization URL a client would open.
+//! it looked, the registration on offer and the authorization URL a client would open. Run from a
+//! page, it also calls the registration and token endpoints the way a page-based client would
+//! (nothing secret, bodies every server refuses), and after each call the browser refused, asks
+//! the CORS doctor's follow-up questions (`browser.rs`): every card then says whether CORS let the
+//! page through.
 
 use std::collections::VecDeque;
 
 use serde::Serialize;
 
+use super::browser::{self, BrowserVerdict, FollowUp};
 use super::check::Finding;
 use super::judge::{
     AsFacts, ChallengeFacts, Registration, challenge_of, document, judge_as, judge_challenge,
     judge_prm, judge_registration, judge_scope, quote, shown,
 };
 use super::urls::{as_well_known, fetchable, prm_well_known, resource_of};
+use crate::run::cors::{DiagOutcome, DiagRequest};
 use crate::run::endpoint::{Endpoint, parse_parts};
 use crate::secrets::redact::{Secrets, redact_exchange};
 use crate::vocabulary::auth_step::AuthStep;
-use crate::vocabulary::exchange::Exchange;
+use crate::vocabulary::exchange::{Exchange, TransportError, Vantage};
 use crate::vocabulary::percent::percent_encode_with;
 use crate::vocabulary::step::{Outgoing, Step};
 
-/// The most discovery fetches one run makes (SECURITY.md rule 11).
+/// The most discovery fetches one run makes (SECURITY.md rule 11); the page's calls of the
+/// registration and token endpoints count, the CORS doctor's follow-up questions do not (at most
+/// two per refused call).
 pub const MAX_FETCHES: usize = 12;
 
 /// The most advertised scopes the shown authorization URL asks for.
@@ -43,6 +51,9 @@ pub struct AuthCard {
     /// The exchange, redacted as every exchange is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exchange: Option<Exchange>,
+    /// Run from a page: whether CORS let the page make this call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub browser: Option<BrowserVerdict>,
 }
 
 /// What the doctor found.
@@ -56,6 +67,8 @@ pub struct AuthReport {
     pub cards: Vec<AuthCard>,
     /// How many fetches were made.
     pub fetches: usize,
+    /// What a page-based client meets here (CORS), or that it was not judged.
+    pub browser: String,
 }
 
 impl AuthReport {
@@ -80,7 +93,29 @@ struct Planned {
 enum Phase {
     ResourceMetadata,
     ServerMetadata,
+    /// From a page: the registration and token endpoints, called to see what CORS allows.
+    Calls,
     Done,
+}
+
+/// What is in flight.
+#[derive(Debug, Clone)]
+enum InFlight {
+    /// A metadata fetch.
+    Metadata(Planned),
+    /// A page's call of the registration or token endpoint; its card's index.
+    Call(usize),
+}
+
+/// The CORS doctor's questions about a call the browser refused: the card it is about, whether the
+/// call needed a preflight, and the outcomes so far.
+#[derive(Debug, Clone)]
+struct Follow {
+    card: usize,
+    url: String,
+    preflighted: bool,
+    outcomes: Vec<DiagOutcome>,
+    asked: Option<FollowUp>,
 }
 
 /// The doctor: see the module's rules.
@@ -93,23 +128,40 @@ pub struct AuthDoctor {
     challenge: ChallengeFacts,
     phase: Phase,
     queue: VecDeque<Planned>,
-    in_flight: Option<Planned>,
+    calls: VecDeque<(usize, Outgoing)>,
+    in_flight: Option<InFlight>,
+    follow: Option<Follow>,
     cards: Vec<AuthCard>,
     fetches: usize,
     prm_scopes: Option<Vec<String>>,
+    /// The page's origin, when the doctor runs in a page.
+    page_origin: Option<String>,
+    prm_read: bool,
+    as_read: bool,
 }
 
 impl AuthDoctor {
     /// A doctor for a run against `endpoint` that got the 401 `unauthorized` (already redacted),
-    /// judging `revision` (`why` says why that one).
+    /// judging `revision` (`why` says why that one); `page_origin` when it runs in a page.
     pub(crate) fn new(
         unauthorized: &Exchange,
         endpoint: Endpoint,
-        revision: &str,
-        why: &str,
+        (revision, why): (&str, &str),
         secrets: Secrets,
+        page_origin: Option<&str>,
     ) -> AuthDoctor {
         let challenge = challenge_of(unauthorized);
+        let page_origin = page_origin.map(str::to_string);
+        // What a page read of the 401: whether its challenge reached the page at all.
+        let seen = unauthorized.response.as_ref().is_some_and(|r| {
+            r.headers
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case("www-authenticate"))
+        });
+        let challenge_browser = page_origin
+            .as_deref()
+            .filter(|_| unauthorized.vantage == Vantage::Browser)
+            .map(|o| browser::challenge_verdict(seen, o));
         let mut doctor = AuthDoctor {
             revision: revision.to_string(),
             revision_why: why.to_string(),
@@ -123,9 +175,15 @@ impl AuthDoctor {
                 outcome: challenge_outcome(&challenge),
                 findings: judge_challenge(&challenge, revision),
                 exchange: Some(unauthorized.clone()),
+                browser: challenge_browser,
             }],
+            calls: VecDeque::new(),
+            follow: None,
             fetches: 0,
             prm_scopes: None,
+            page_origin,
+            prm_read: false,
+            as_read: false,
             challenge,
             endpoint,
         };
@@ -177,41 +235,59 @@ impl AuthDoctor {
                     outcome: format!("not fetched: the issuer {} is not a URL", quote(issuer)),
                     findings: Vec::new(),
                     exchange: None,
+                    browser: None,
                 });
                 self.close_phase();
             }
         }
     }
 
-    /// The next fetch to make, or `None` while one is in flight or when the doctor is done.
+    /// A card of a place not fetched (or a call not made), and why.
+    fn not_fetched(&mut self, step: AuthStep, url: String, why: String) {
+        self.cards.push(AuthCard {
+            step,
+            url: Some(url),
+            outcome: format!("not fetched: {why}"),
+            findings: Vec::new(),
+            exchange: None,
+            browser: None,
+        });
+    }
+
+    /// The next fetch to make, or `None` while one is in flight, while the CORS doctor has a
+    /// question ([`AuthDoctor::next_cors_check`]) or when the doctor is done.
     pub fn next_fetch(&mut self) -> Option<Outgoing> {
-        while self.in_flight.is_none() && self.phase != Phase::Done {
+        while self.in_flight.is_none() && self.follow.is_none() && self.phase != Phase::Done {
+            if self.phase == Phase::Calls {
+                let Some((card, out)) = self.calls.pop_front() else {
+                    self.phase = Phase::Done;
+                    break;
+                };
+                if self.fetches >= MAX_FETCHES {
+                    self.cards[card].outcome =
+                        format!("not called: the run's {MAX_FETCHES} discovery fetches are spent");
+                    continue;
+                }
+                self.fetches += 1;
+                self.in_flight = Some(InFlight::Call(card));
+                return Some(out);
+            }
             let Some(p) = self.queue.pop_front() else {
                 self.close_phase();
                 continue;
             };
             if self.fetches >= MAX_FETCHES {
                 self.queue.clear();
-                self.cards.push(AuthCard {
-                    step: p.step,
-                    url: Some(p.url),
-                    outcome: format!(
-                        "not fetched: the run's {MAX_FETCHES} discovery fetches are spent"
-                    ),
-                    findings: Vec::new(),
-                    exchange: None,
-                });
+                self.not_fetched(
+                    p.step,
+                    p.url,
+                    format!("the run's {MAX_FETCHES} discovery fetches are spent"),
+                );
                 self.phase = Phase::Done;
                 break;
             }
             match fetchable(&p.url, &self.endpoint) {
-                Err(why) => self.cards.push(AuthCard {
-                    step: p.step,
-                    url: Some(shown(&p.url)),
-                    outcome: format!("not fetched: {why}"),
-                    findings: Vec::new(),
-                    exchange: None,
-                }),
+                Err(why) => self.not_fetched(p.step, shown(&p.url), why.to_string()),
                 Ok(_) => {
                     self.fetches += 1;
                     let out = Outgoing {
@@ -226,7 +302,7 @@ impl AuthDoctor {
                         intent: None,
                         wave: 0,
                     };
-                    self.in_flight = Some(p);
+                    self.in_flight = Some(InFlight::Metadata(p));
                     return Some(out);
                 }
             }
@@ -234,13 +310,88 @@ impl AuthDoctor {
         None
     }
 
+    /// The CORS doctor's next question about a call the browser refused (only in a page): the URL
+    /// and the request (token-free; see `run::cors`). Answer it with [`AuthDoctor::answer_cors`].
+    pub fn next_cors_check(&mut self) -> Option<(String, DiagRequest)> {
+        let follow = self.follow.as_mut()?;
+        if follow.asked.is_some() {
+            return None;
+        }
+        let q = browser::next_follow_up(follow.preflighted, &follow.outcomes)?;
+        follow.asked = Some(q);
+        Some((follow.url.clone(), q.request()))
+    }
+
+    /// The outcome of the question [`AuthDoctor::next_cors_check`] asked.
+    pub fn answer_cors(&mut self, outcome: DiagOutcome) {
+        let Some(follow) = self.follow.as_mut() else {
+            return;
+        };
+        if follow.asked.take().is_none() {
+            return;
+        }
+        follow.outcomes.push(outcome);
+        if browser::next_follow_up(follow.preflighted, &follow.outcomes).is_none() {
+            if let (Some(f), Some(origin)) = (self.follow.take(), self.page_origin.as_deref()) {
+                let card = &mut self.cards[f.card];
+                card.browser = Some(browser::verdict(card.step, false, &f.outcomes, origin));
+            }
+        }
+    }
+
+    /// After an answer from a page: the card's verdict when the page read it, or the CORS doctor's
+    /// questions when the browser refused the request (a network error; a timeout or a refused
+    /// redirect is no CORS matter).
+    fn judge_from_page(&mut self, card: usize, preflighted: bool) {
+        let Some(origin) = self.page_origin.as_deref() else {
+            return;
+        };
+        let Some(c) = self.cards.get_mut(card) else {
+            return;
+        };
+        let Some(exchange) = c.exchange.as_ref() else {
+            return;
+        };
+        if exchange.response.is_some() {
+            c.browser = Some(browser::verdict(c.step, true, &[], origin));
+        } else if exchange.transport_error == Some(TransportError::Network) {
+            self.follow = Some(Follow {
+                card,
+                url: exchange.request.url.clone(),
+                preflighted,
+                outcomes: Vec::new(),
+                asked: None,
+            });
+        }
+    }
+
     /// Hands back the answer to the fetch in flight (a request that got no answer is an exchange
     /// with a transport error).
     pub fn answer(&mut self, mut exchange: Exchange) {
-        let Some(p) = self.in_flight.take() else {
+        let Some(flight) = self.in_flight.take() else {
             return;
         };
         redact_exchange(&mut exchange, &self.secrets);
+        let p = match flight {
+            InFlight::Metadata(p) => p,
+            InFlight::Call(card) => {
+                let Some(c) = self.cards.get_mut(card) else {
+                    return;
+                };
+                let preflighted = c.step == AuthStep::Registration;
+                c.outcome = match (&exchange.response, &exchange.transport_error) {
+                    (Some(r), _) => format!(
+                        "HTTP {} to the page's call (a body no server accepts, nothing secret): only CORS is judged",
+                        r.status
+                    ),
+                    (None, Some(t)) => format!("no answer to the page's call: {}", t.label()),
+                    (None, None) => "no answer to the page's call".into(),
+                };
+                c.exchange = Some(exchange);
+                self.judge_from_page(card, preflighted);
+                return;
+            }
+        };
         let doc = match document(&exchange) {
             Ok(doc) => doc,
             Err(why) => {
@@ -250,12 +401,19 @@ impl AuthDoctor {
                     outcome: why,
                     findings: Vec::new(),
                     exchange: Some(exchange),
+                    browser: None,
                 });
+                self.judge_from_page(self.cards.len() - 1, false);
                 return;
             }
         };
         self.queue.clear();
+        let browser = self
+            .page_origin
+            .as_deref()
+            .map(|o| browser::verdict(p.step, true, &[], o));
         if p.step.is_prm() {
+            self.prm_read = true;
             let facts = judge_prm(&doc, &p.expected, &self.revision);
             self.prm_scopes = facts.scopes;
             self.cards.push(AuthCard {
@@ -264,12 +422,14 @@ impl AuthDoctor {
                 outcome: "HTTP 200: protected resource metadata".into(),
                 findings: facts.findings,
                 exchange: Some(exchange),
+                browser,
             });
             match facts.issuer {
                 Some(issuer) => self.plan_server_metadata(&issuer),
                 None => self.finish(None),
             }
         } else {
+            self.as_read = true;
             let mut facts = judge_as(&doc, &p.expected, &self.endpoint, &self.revision);
             let findings = std::mem::take(&mut facts.findings);
             self.cards.push(AuthCard {
@@ -278,6 +438,7 @@ impl AuthDoctor {
                 outcome: "HTTP 200: authorization server metadata".into(),
                 findings,
                 exchange: Some(exchange),
+                browser,
             });
             self.finish(Some(facts));
         }
@@ -318,13 +479,15 @@ impl AuthDoctor {
                             metadata_document: false,
                         },
                         authorization_endpoint: Some(format!("{base}/authorize")),
+                        token_endpoint: Some(format!("{base}/token")),
+                        registration_endpoint: Some(format!("{base}/register")),
                         scopes: None,
                     }));
                 } else {
                     self.finish(None);
                 }
             }
-            Phase::Done => {}
+            Phase::Calls | Phase::Done => {}
         }
     }
 
@@ -355,13 +518,48 @@ impl AuthDoctor {
         let Some(server) = server else {
             return;
         };
+        let registration = self.cards.len();
         self.cards.push(AuthCard {
             step: AuthStep::Registration,
-            url: None,
+            url: server.registration_endpoint.clone(),
             outcome: server.registration.describe(),
             findings: judge_registration(server.registration, &self.revision),
             exchange: None,
+            // Outside a page the card says that CORS was not judged where a page would call.
+            browser: match (&self.page_origin, &server.registration_endpoint) {
+                (None, Some(_)) => Some(browser::not_judged()),
+                _ => None,
+            },
         });
+        // From a page: the calls a page-based client makes to register and to redeem its code,
+        // made only to see whether CORS lets them through.
+        if self.page_origin.is_some() {
+            if let Some(url) = &server.registration_endpoint {
+                self.calls
+                    .push_back((registration, browser::registration_call(url)));
+            }
+            let token = self.cards.len();
+            self.cards.push(AuthCard {
+                step: AuthStep::TokenEndpoint,
+                url: server.token_endpoint.clone(),
+                outcome: match &server.token_endpoint {
+                    Some(_) => "not called yet".into(),
+                    None => {
+                        "not called: the metadata names no token endpoint on the issuer's origin"
+                            .into()
+                    }
+                },
+                findings: Vec::new(),
+                exchange: None,
+                browser: None,
+            });
+            if let Some(url) = &server.token_endpoint {
+                self.calls.push_back((token, browser::token_call(url)));
+            }
+            if !self.calls.is_empty() {
+                self.phase = Phase::Calls;
+            }
+        }
         let (url, outcome) = match &server.authorization_endpoint {
             Some(ae) => (
                 Some(self.authorization_url(ae)),
@@ -379,6 +577,7 @@ impl AuthDoctor {
             outcome,
             findings: Vec::new(),
             exchange: None,
+            browser: None,
         });
     }
 
@@ -419,7 +618,7 @@ impl AuthDoctor {
 
     /// True when nothing is in flight and nothing more will be asked.
     pub fn is_done(&self) -> bool {
-        self.phase == Phase::Done && self.in_flight.is_none()
+        self.phase == Phase::Done && self.in_flight.is_none() && self.follow.is_none()
     }
 
     /// What the doctor found so far (all of it once [`AuthDoctor::is_done`]).
@@ -429,6 +628,12 @@ impl AuthDoctor {
             revision_why: self.revision_why.clone(),
             cards: self.cards.clone(),
             fetches: self.fetches,
+            browser: browser::conclusion(
+                &self.cards,
+                self.page_origin.as_deref(),
+                self.prm_read,
+                self.as_read,
+            ),
         }
     }
 }

@@ -246,6 +246,10 @@ pub(crate) struct AsFacts {
     pub registration: Registration,
     /// Its `authorization_endpoint`, when it is one a client may open.
     pub authorization_endpoint: Option<String>,
+    /// Its `token_endpoint`, when a client may send to it (fetchable, on the issuer's origin).
+    pub token_endpoint: Option<String>,
+    /// Its `registration_endpoint`, when a client may send to it (as the token endpoint).
+    pub registration_endpoint: Option<String>,
     /// Its `scopes_supported`.
     pub scopes: Option<Vec<String>>,
 }
@@ -310,6 +314,8 @@ pub(crate) fn judge_as(
     let mut insecure = Vec::new();
     let mut elsewhere = Vec::new();
     let mut authorization_endpoint = None;
+    let mut token_endpoint = None;
+    let mut registration_endpoint = None;
     for key in [
         "authorization_endpoint",
         "token_endpoint",
@@ -318,11 +324,17 @@ pub(crate) fn judge_as(
         let Some(url) = text(doc, key) else { continue };
         match fetchable(url, endpoint) {
             Ok(ep) => {
-                if issuer_ep.as_ref().is_some_and(|i| !same_origin(i, &ep)) {
+                let on_origin = issuer_ep.as_ref().is_some_and(|i| same_origin(i, &ep));
+                if issuer_ep.is_some() && !on_origin {
                     elsewhere.push(format!("{key} = {}", quote(url)));
                 }
-                if key == "authorization_endpoint" {
-                    authorization_endpoint = Some(url.to_string());
+                match key {
+                    "authorization_endpoint" => authorization_endpoint = Some(url.to_string()),
+                    "token_endpoint" if on_origin => token_endpoint = Some(url.to_string()),
+                    "registration_endpoint" if on_origin => {
+                        registration_endpoint = Some(url.to_string())
+                    }
+                    _ => {}
                 }
             }
             Err(why) => insecure.push(format!("{key} = {}: {why}", quote(url))),
@@ -360,6 +372,8 @@ pub(crate) fn judge_as(
         registration,
         // A client may open it only when it is safe; an off-origin one is shown but flagged above.
         authorization_endpoint,
+        token_endpoint,
+        registration_endpoint,
         scopes: strings(doc, "scopes_supported")
             .map(|v| v.into_iter().map(str::to_string).collect()),
     }

@@ -1,13 +1,16 @@
 //! The OAuth doctor: authorization discovery walked the way a client of the judged revision walks
 //! it, one fetch at a time, each answer a card with its findings and their citations.
 //!
-//! May import: `vocabulary`, `secrets`, `decode`, `judge`, and `run::endpoint`; never the engine
-//! (the engine's report carries what this makes).
+//! May import: `vocabulary`, `secrets`, `decode`, `judge`, `run::endpoint` and `run::cors` (the
+//! CORS doctor's requests and outcomes); never the engine (the engine's report carries what this
+//! makes).
 
+mod browser;
 mod check;
 mod doctor;
 mod judge;
 mod urls;
 
+pub use browser::{BrowserAccess, BrowserVerdict};
 pub use check::{AuthCheck, AuthRule, Finding, Level, REVISIONS, rule};
 pub use doctor::{AuthCard, AuthDoctor, AuthReport, MAX_FETCHES};

@@ -25,11 +25,13 @@ pub(crate) const NOT_NEGOTIATED: &str = "not negotiated";
 impl RunReport {
     /// The OAuth doctor for this run: it starts from the run's first 401 (the connect request's,
     /// or the check without the token when a token was accepted) and judges the revision the era
-    /// says. `Err` says in words why there is nothing to diagnose.
+    /// says; `page_origin` when it runs in a page (it then also judges CORS). `Err` says in words
+    /// why there is nothing to diagnose.
     pub fn auth_doctor(
         &self,
         endpoint: &crate::run::endpoint::Endpoint,
         secrets: crate::secrets::redact::Secrets,
+        page_origin: Option<&str>,
     ) -> Result<crate::run::auth::AuthDoctor, &'static str> {
         if endpoint.scheme == "stdio" {
             return Err("a stdio server has no HTTP authorization to discover");
@@ -48,9 +50,9 @@ impl RunReport {
         Ok(crate::run::auth::AuthDoctor::new(
             &unauthorized.exchange,
             endpoint.clone(),
-            &revision,
-            why,
+            (&revision, why),
             secrets,
+            page_origin,
         ))
     }
 
