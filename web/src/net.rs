@@ -16,7 +16,6 @@ use mcp_triage::Limits;
 use mcp_triage::cors::{DiagOutcome, DiagRequest};
 use mcp_triage::engine::Outgoing;
 use mcp_triage::exchange::{Exchange, Vantage};
-use mcp_triage::redact::redact_exchange;
 use mcp_triage::{Next, ReadEvent, ReadFailure, RequestReader};
 use serde::Deserialize;
 use serde_json::Value;
@@ -636,23 +635,6 @@ pub async fn load_example(name: &str) -> Option<String> {
         return None;
     }
     get_same_origin(&format!("examples/{name}.json"), 4 * 1024 * 1024).await
-}
-
-/// Fetches `resource_metadata` on the user's click: the core's request (endpoint origin only, never
-/// with the token).
-pub async fn fetch_resource_metadata(
-    url: &str,
-    endpoint_origin: &str,
-    limits: &Limits,
-    flights: &Flights,
-    creds: &Credentials,
-) -> Result<Exchange, String> {
-    let out = mcp_triage::engine::resource_metadata_request(url, endpoint_origin)?;
-    // Never with the token (`with_token: false`), but what comes back is redacted with the run's
-    // secrets all the same, by the core.
-    let mut exchange = send(&out, creds, limits, flights, &|_| {}, &|_| {}).await;
-    redact_exchange(&mut exchange, &creds.secrets());
-    Ok(exchange)
 }
 
 /// Loads the app module (the boot page's on-demand step): the page's loader script

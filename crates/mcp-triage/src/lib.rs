@@ -143,7 +143,6 @@ pub mod engine {
         CardGroups, Choice, ConsentPolicy, ConsentRow, DECLINED_WITHOUT_A_PERSON, ERA_CHOICES,
         Engine, EngineConfig, Era, Mode, Outgoing, PlannedProbe, Poll, ProbeEdit, ProbeName,
         Progress, Proposal, Record, RunPhase, RunReport, Step, ToolInfo, exit,
-        resource_metadata_record, resource_metadata_request,
     };
 }
 

@@ -1291,37 +1291,6 @@ fn a_get_stream_that_opened_was_answered_even_when_cancel_closes_it_but_a_cut_po
     );
 }
 
-#[test]
-fn the_resource_metadata_is_fetched_only_on_the_endpoints_origin_and_shown_as_its_json() {
-    use mcp_triage::engine::{resource_metadata_record, resource_metadata_request};
-    let origin = "http://127.0.0.1:8000";
-    let out = resource_metadata_request(
-        "http://127.0.0.1:8000/.well-known/oauth-protected-resource/mcp",
-        origin,
-    )
-    .unwrap();
-    assert!(!out.with_token && out.method == "GET" && out.step == Step::ResourceMetadata);
-    for elsewhere in [
-        "http://127.0.0.1:8001/.well-known/oauth-protected-resource",
-        "http://127.0.0.1:8000.evil.example/x",
-        "https://auth.example.com/.well-known/oauth-protected-resource",
-    ] {
-        assert!(
-            resource_metadata_request(elsewhere, origin).is_err(),
-            "{elsewhere}"
-        );
-    }
-    // TS SDK 1.29.0's metadata document, as captured.
-    let record =
-        resource_metadata_record(fixture("ts-1.29.0-auth", "AUTH6_prm_0.pv2025-06-18.json"));
-    assert_eq!(
-        record.step.title(),
-        "Auth · protected resource metadata (resource_metadata)"
-    );
-    let doc = record.shown_json().expect("the document is shown");
-    assert!(doc.get("authorization_servers").is_some(), "{doc}");
-}
-
 /// Runs an engine against a captured stack, answering one request at a time: of those in flight,
 /// the one `rank` puts first. Requests of different waves are in flight together whenever the
 /// engine allows it, so answers cross waves as they can on a real network.

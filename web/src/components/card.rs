@@ -191,15 +191,14 @@ fn card_markup(card: CardView) -> Node {
         .into()
 }
 
-/// What only a live run's card has: the challenge (with the button that fetches its
-/// `resource_metadata`) and what went over the wire.
+/// What only a live run's card has: the challenge (with the button that starts the sign-in check)
+/// and what went over the wire.
 #[component]
 pub fn LiveDetails(
     wire: Option<WireView>,
     challenge: Option<ChallengeView>,
-    on_fetch_metadata: Callback<String>,
+    on_check_sign_in: Callback<()>,
 ) -> impl IntoView {
-    let fetch = Some(on_fetch_metadata);
     view! {
         {challenge.map(|c| view! {
                 <div class="challenge" data-testid="challenge">
@@ -208,10 +207,8 @@ pub fn LiveDetails(
                         <dt>"scheme"</dt><dd>{c.scheme}</dd>
                         {c.params.into_iter().map(|(k, val)| view! { <dt>{k}</dt><dd><VisibleText text=val cap=256 /></dd> }).collect_view()}
                     </dl>
-                    {c.resource_metadata.zip(fetch).map(|(url, fetch)| view! {
-                        <button type="button" data-testid="fetch-metadata" on:click=move |_| fetch.run(url.clone())>
-                            "Fetch resource_metadata (without the token, endpoint origin only)"</button>
-                    })}
+                    <button type="button" data-testid="check-sign-in" on:click=move |_| on_check_sign_in.run(())>
+                        "Check sign-in setup (without the token)"</button>
                 </div>
             })}
         {wire.map(|w| view! { <Wire wire=w /> })}

@@ -2,6 +2,7 @@
 //!
 //! May import: `net`, `form`, `state`, and other components.
 
+pub mod auth;
 pub mod badge;
 pub mod card;
 pub mod consent;

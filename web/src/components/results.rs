@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use mcp_triage::view::{CardView, ReportView, SummaryView};
 
+use super::auth::auth_markup;
 use super::badge::badge;
 use super::card::{Card, LiveDetails};
 use super::diagnosis::DiagnosisCard;
@@ -77,12 +78,12 @@ fn summary_markup(summary: SummaryView) -> Node {
 
 /// A live run's card: the card, with the challenge and the wire only a live run has (moved out
 /// of the view, not copied: a wire may hold megabytes of body).
-fn live_card(mut card: CardView, fetch: Callback<String>) -> AnyView {
+fn live_card(mut card: CardView, check: Callback<()>) -> AnyView {
     let wire = card.wire.take();
     let challenge = card.challenge.take();
     view! {
         <Card card=card>
-            <LiveDetails wire=wire challenge=challenge on_fetch_metadata=fetch />
+            <LiveDetails wire=wire challenge=challenge on_check_sign_in=check />
         </Card>
     }
     .into_any()
@@ -102,7 +103,7 @@ pub fn LiveCards() -> impl IntoView {
             .unwrap_or_default()
     });
     let names = StoredValue::new(state.secret_header_names.get_untracked());
-    let fetch = Callback::new(move |url: String| state.fetch_metadata(url));
+    let check = Callback::new(move |()| state.check_sign_in());
     // Keyed by step: a card already shown stays as it is (open details, focus, selection) while
     // the next ones arrive.
     view! {
@@ -111,7 +112,7 @@ pub fn LiveCards() -> impl IntoView {
                 <h2>"Results so far"</h2>
                 <div class="cards">
                     <For each=move || probes.get() key=|r| r.step.label() let:record>
-                        {live_card(names.with_value(|n| CardView::of_record(&record, n)), fetch)}
+                        {live_card(names.with_value(|n| CardView::of_record(&record, n)), check)}
                     </For>
                 </div>
             </section>
@@ -136,13 +137,23 @@ pub fn Results() -> impl IntoView {
             .filter(|d| report.offers_demo_token(&d.endpoint))
             .map(|d| d.token_hint);
         let endpoint = state.endpoint.get();
-        let fetch = Callback::new(move |url: String| state.fetch_metadata(url));
+        let check = Callback::new(move |()| state.check_sign_in());
         let cards = move |cards: Vec<CardView>| {
             cards
                 .into_iter()
-                .map(|c| live_card(c, fetch))
+                .map(|c| live_card(c, check))
                 .collect_view()
         };
+        let auth = view.auth.map(|a| render(auth_markup(a), None));
+        // A 401 whose challenge this page cannot read has no challenge box: the check starts here.
+        let has_challenge = [
+            &view.connect_failed,
+            &view.probes,
+            &view.checks,
+            &view.connect,
+        ]
+        .iter()
+        .any(|cards| cards.iter().any(|c| c.challenge.is_some()));
         view! {
             <section class="results" data-testid="results" aria-label="Results">
                 <h2 id="results-heading" tabindex="-1">"Results"</h2>
@@ -160,17 +171,14 @@ pub fn Results() -> impl IntoView {
                 <div class="cards">{cards(view.probes)}</div>
                 <h3 class="section">"Transport checks"</h3>
                 <div class="cards">{cards(view.checks)}</div>
-                {move || {
-                    let fetched = state.metadata.get();
-                    let error = state.metadata_error.get();
-                    (!fetched.is_empty() || !error.is_empty()).then(|| view! {
-                        <h3 class="section">"Resource metadata"</h3>
-                        <p class="error" data-testid="metadata-error">{error}</p>
-                        <div class="cards" data-testid="metadata">
-                            {fetched.iter().map(|r| live_card(CardView::of_record(r, &[]), fetch)).collect_view()}
-                        </div>
-                    }.into_any())
-                }}
+                {move || (!has_challenge && state.can_check_sign_in()).then(|| view! {
+                    <p><button type="button" data-testid="check-sign-in" on:click=move |_| state.check_sign_in()>
+                        "Check sign-in setup (without the token)"</button></p>
+                })}
+                {move || state.auth_status.get().map(|s| view! {
+                    <p class="banner" role="status" data-testid="auth-status">{s}</p>
+                })}
+                {auth}
                 <details class="connect">
                     <summary>"Connection exchanges (initialize, tools/list, …)"</summary>
                     <div class="cards">{cards(view.connect)}</div>

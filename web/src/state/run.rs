@@ -65,10 +65,8 @@ pub struct AppState {
     pub secret_header_names: RwSignal<Vec<String>>,
     /// Where shown results came from, when they are not a live run.
     pub source: RwSignal<Option<String>>,
-    /// Resource metadata fetched on the user's click, each its own recorded exchange.
-    pub metadata: RwSignal<Vec<mcp_triage::engine::Record>>,
-    /// Why a metadata fetch was refused.
-    pub metadata_error: RwSignal<String>,
+    /// The sign-in check: where it is while it runs, or why it did not run.
+    pub auth_status: RwSignal<Option<String>>,
     run: StoredValue<Option<Run>, LocalStorage>,
 }
 
@@ -100,8 +98,7 @@ impl AppState {
             endpoint: RwSignal::new(None),
             secret_header_names: RwSignal::new(Vec::new()),
             source: RwSignal::new(None),
-            metadata: RwSignal::new(Vec::new()),
-            metadata_error: RwSignal::new(String::new()),
+            auth_status: RwSignal::new(None),
             run: StoredValue::new_local(None),
         }
     }
@@ -121,30 +118,80 @@ impl AppState {
         self.steps.set(engine.progress());
     }
 
-    /// Fetches `resource_metadata` on the user's click: endpoint origin only, never with the token.
-    pub fn fetch_metadata(&self, url: String) {
-        let Some(endpoint) = self.endpoint.get_untracked() else {
+    /// Whether the sign-in check may start: a live run that ended and got a 401 (the core says).
+    pub fn can_check_sign_in(&self) -> bool {
+        let (Some(endpoint), true) = (self.endpoint.get(), self.run.with_value(Option::is_some))
+        else {
+            return false;
+        };
+        self.phase.get().shows_results()
+            && self.report.with(|r| {
+                r.as_ref()
+                    .is_some_and(|r| r.auth_doctor(&endpoint, Default::default(), None).is_ok())
+            })
+    }
+
+    /// Runs the core's OAuth doctor on the user's click, after the run: each fetch the doctor asks
+    /// for goes through the page's network code without the token (SECURITY.md rule 11), each
+    /// question of the CORS doctor through its token-free requests; the report then carries the
+    /// doctor's cards (the results, the exports and the share link show them).
+    pub fn check_sign_in(&self) {
+        let (Some(endpoint), Some(run)) = (self.endpoint.get_untracked(), self.run.get_value())
+        else {
             return;
+        };
+        if self
+            .auth_status
+            .get_untracked()
+            .is_some_and(|s| s.ends_with('…'))
+        {
+            return;
+        }
+        let origin = web_sys::window()
+            .and_then(|w| w.location().origin().ok())
+            .unwrap_or_default();
+        let doctor = self.report.with_untracked(|r| {
+            r.as_ref()
+                .map(|r| r.auth_doctor(&endpoint, run.creds.secrets(), Some(&origin)))
+        });
+        let mut doctor = match doctor {
+            Some(Ok(d)) => d,
+            Some(Err(why)) => return self.auth_status.set(Some(why.to_string())),
+            None => return,
         };
         let state = *self;
         spawn_local(async move {
-            let limits = Limits::default();
-            let creds = state.run.get_value().map(|r| r.creds).unwrap_or_default();
-            match net::fetch_resource_metadata(
-                &url,
-                &endpoint.origin(),
-                &limits,
-                &Flights::default(),
-                &creds,
-            )
-            .await
-            {
-                Ok(ex) => {
-                    let record = mcp_triage::engine::resource_metadata_record(ex);
-                    state.metadata.update(|m| m.push(record));
-                    state.metadata_error.set(String::new());
+            // Never the run's token or extra headers: the doctor's requests carry none.
+            let nothing = Credentials::default();
+            loop {
+                if let Some(out) = doctor.next_fetch() {
+                    state.auth_status.set(Some(format!(
+                        "Checking sign-in setup: {}…",
+                        out.step.title()
+                    )));
+                    let ex = net::send(&out, &nothing, &run.limits, &run.flights, &|_| {}, &|_| {})
+                        .await;
+                    doctor.answer(ex);
+                } else if let Some((url, question)) = doctor.next_cors_check() {
+                    let outcome = net::diagnostic(&url, &question, &run.limits, &run.flights).await;
+                    doctor.answer_cors(outcome);
+                } else {
+                    break;
                 }
-                Err(why) => state.metadata_error.set(why),
+            }
+            // Only into the run it started from (a new run replaced it: nothing to add).
+            let same = state.run.with_value(|r| {
+                r.as_ref()
+                    .is_some_and(|r| Rc::ptr_eq(&r.engine, &run.engine))
+            });
+            if same {
+                state.report.update(|r| {
+                    if let Some(r) = r {
+                        r.auth = Some(doctor.report());
+                    }
+                });
+                state.auth_status.set(None);
+                state.say("sign-in check ended");
             }
         });
     }
@@ -221,8 +268,7 @@ impl AppState {
         self.log.set(Vec::new());
         self.secret_header_names.set(creds.header_names());
         self.source.set(None);
-        self.metadata.set(Vec::new());
-        self.metadata_error.set(String::new());
+        self.auth_status.set(None);
         self.endpoint.set(Some(endpoint));
         let limits = cfg.limits.clone();
         let run = Run {

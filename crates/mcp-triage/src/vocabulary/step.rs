@@ -32,8 +32,6 @@ pub enum Step {
     Delete,
     /// Our reply to server-to-client request number n.
     Reply(u32),
-    /// The protected resource metadata a 401 names (`resource_metadata`), fetched on the user's click.
-    ResourceMetadata,
     /// A fetch of the OAuth doctor.
     Auth(AuthStep),
 }
@@ -67,7 +65,6 @@ impl Step {
             Step::ToolsList(_) => "Connect · tools/list",
             Step::Delete => "Close · DELETE session",
             Step::Reply(_) => "Reply to a server request",
-            Step::ResourceMetadata => "Auth · protected resource metadata (resource_metadata)",
             Step::Auth(a) => a.title(),
         }
     }
@@ -146,7 +143,6 @@ impl Step {
             Step::Get => "check: GET".into(),
             Step::Delete => "DELETE session".into(),
             Step::Reply(n) => format!("reply to server request {n}"),
-            Step::ResourceMetadata => "resource_metadata".into(),
             Step::Auth(a) => a.as_str().into(),
         }
     }

@@ -303,15 +303,28 @@ fn the_pages_cors_verdicts_open_in_v12_links_only_with_known_identifiers() {
             "the host answers, without an Access-Control-Allow-Origin".into(),
         )],
     ));
-    assert_eq!(decode(&pack(&with, PREFIX)).unwrap(), with, "a v12 link carries them");
+    assert_eq!(
+        decode(&pack(&with, PREFIX)).unwrap(),
+        with,
+        "a v12 link carries them"
+    );
     let mut v11 = with.clone();
     v11.v = 11;
-    assert!(decode(&pack(&v11, "r=v11.")).is_err(), "browser in a v11 link");
+    assert!(
+        decode(&pack(&v11, "r=v11.")).is_err(),
+        "browser in a v11 link"
+    );
     v11.browser = None;
-    assert!(decode(&pack(&v11, "r=v11.")).is_err(), "the token endpoint's card in a v11 link");
+    assert!(
+        decode(&pack(&v11, "r=v11.")).is_err(),
+        "the token endpoint's card in a v11 link"
+    );
     let mut no_auth = with.clone();
     no_auth.auth = None;
-    assert!(decode(&pack(&no_auth, PREFIX)).is_err(), "browser without auth");
+    assert!(
+        decode(&pack(&no_auth, PREFIX)).is_err(),
+        "browser without auth"
+    );
     for (what, edit) in [
         (
             "an unknown access",

@@ -204,8 +204,6 @@ pub struct ChallengeView {
     pub scheme: String,
     /// Its parameters, as sent.
     pub params: Vec<(String, String)>,
-    /// The `resource_metadata` address the user may fetch.
-    pub resource_metadata: Option<String>,
 }
 
 /// What went over the wire, for the card's disclosure (a live run only).

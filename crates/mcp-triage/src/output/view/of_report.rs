@@ -107,7 +107,6 @@ impl CardView {
             challenge: v.challenge.as_ref().map(|c| ChallengeView {
                 scheme: c.scheme.clone(),
                 params: c.params.clone(),
-                resource_metadata: record.resource_metadata_url().map(str::to_string),
             }),
             envelope: record
                 .shown_json()
@@ -148,7 +147,6 @@ impl CardView {
 fn step_card_id(step: Step) -> String {
     match (step.id(), step) {
         (Some(id), _) => card_id(id),
-        (None, Step::ResourceMetadata) => card_id("resource_metadata"),
         (None, other) => format!(
             "card-{}",
             other.label().replace([' ', '/', '(', ')', ':', '_'], "-")

@@ -34,7 +34,7 @@ pub use crate::vocabulary::step::{Outgoing, Step};
 pub(crate) use config::MODERN;
 pub use config::{ERA_CHOICES, EngineConfig, Era, Mode, Poll, Progress};
 pub use phase::RunPhase;
-pub use record::{Record, resource_metadata_record, resource_metadata_request};
+pub use record::Record;
 pub use report::{CardGroups, RunReport};
 pub(crate) use report_view::NOT_NEGOTIATED;
 pub use state::Engine;
