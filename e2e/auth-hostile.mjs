@@ -12,7 +12,11 @@
 //   private-as       the PRM names an authorization server at a private address literal
 //   loopback-as      the PRM names one at a loopback literal on the "elsewhere" port (the endpoint
 //                    is reached as localhost, a name, so neither may be fetched)
-// A second port ("elsewhere", --port + 1) answers 200 to anything and only records it.
+//   as-no-cors       a conforming setup whose authorization server metadata has no CORS (a page
+//                    cannot read it; the OpenID places after it are tried)
+// Everything on the main port but that allows any origin by CORS and exposes WWW-Authenticate, so a
+// page reads what a command-line client reads. A second port ("elsewhere", --port + 1) answers 200
+// to anything, without CORS, and only records it.
 //   GET /__log  on either port: every request it received [{method, path, authorization}]
 //   node e2e/auth-hostile.mjs --port 18940
 import { createServer } from 'node:http';
@@ -32,7 +36,9 @@ function logged(log, req) {
   }
 }
 
-function json(res, status, value, headers = {}) {
+const CORS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'WWW-Authenticate' };
+
+function json(res, status, value, headers = CORS) {
   const body = JSON.stringify(value);
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
   res.end(body);
@@ -63,27 +69,31 @@ const server = createServer((req, res) => {
   const path = new URL(req.url, base).pathname;
   if (path === '/__log') return json(res, 200, log);
   logged(log, req);
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, { ...CORS, 'Access-Control-Allow-Methods': 'GET, POST, DELETE', 'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] || '' });
+    return res.end();
+  }
   const prm = path.match(/^\/\.well-known\/oauth-protected-resource\/([a-z-]+)\/mcp$/);
   if (prm) {
     const c = prm[1];
     if (c === 'prm-huge') {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.writeHead(200, { 'Content-Type': 'application/json', ...CORS });
       res.write('{"resource":"' + `${base}/${c}/mcp` + '","padding":"');
       const chunk = 'x'.repeat(64 * 1024);
       for (let i = 0; i < 80; i++) res.write(chunk);
       return res.end('"}');
     }
     if (c === 'prm-redirect') {
-      res.writeHead(302, { Location: `${elsewhere}/prm` });
+      res.writeHead(302, { Location: `${elsewhere}/prm`, ...CORS });
       return res.end();
     }
     if (c === 'prm-loop') {
-      res.writeHead(302, { Location: req.url });
+      res.writeHead(302, { Location: req.url, ...CORS });
       return res.end();
     }
     if (c === 'prm-not-json') {
-      res.writeHead(200, { 'Content-Type': 'text/html' });
-      return res.end('<html><body>Sign in</body></html>');
+      res.writeHead(200, { 'Content-Type': 'text/html', ...CORS });
+      return res.end('<html><body><img src=x onerror="document.title=\'pwned\'"><script>document.title=\'pwned\'</script>Sign in</body></html>');
     }
     const servers = c === 'private-as'
       ? ['https://10.20.30.40/']
@@ -91,7 +101,7 @@ const server = createServer((req, res) => {
     return json(res, 200, { resource: `${base}/${c}/mcp`, authorization_servers: servers, scopes_supported: ['mcp:tools'] });
   }
   const as = path.match(/^\/\.well-known\/oauth-authorization-server\/([a-z-]+)$/);
-  if (as) return json(res, 200, asMetadata(as[1]));
+  if (as) return json(res, 200, asMetadata(as[1]), as[1] === 'as-no-cors' ? {} : CORS);
   const mcp = path.match(/^\/([a-z-]+)\/mcp$/);
   if (mcp) {
     const challenge = `Bearer error="invalid_token", scope="mcp:tools", resource_metadata="${base}/.well-known/oauth-protected-resource/${mcp[1]}/mcp"`;
@@ -105,6 +115,6 @@ const elsewhereLog = [];
 const other = createServer((req, res) => {
   if (req.url === '/__log') return json(res, 200, elsewhereLog);
   logged(elsewhereLog, req);
-  json(res, 200, { issuer: elsewhere });
+  json(res, 200, { issuer: elsewhere }, {});
 });
 other.listen(elsewherePort);

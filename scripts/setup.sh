@@ -41,7 +41,8 @@ fi
 
 # 5. npm packages: binaryen 132 (wasm-opt), playwright-core, axe-core; the demo server's SDK; the
 #    reference server (@modelcontextprotocol/server-everything) as a live peer for the browser tests;
-#    the TypeScript SDK 1.32.2 for the ecosystem peer (demo/server.mjs --sdk).
+#    the TypeScript SDK 1.32.2 for the ecosystem peer (demo/server.mjs --sdk); oidc-provider 9 with the
+#    SDK for the sign-in check's OAuth peer (e2e/peers/oauth/server.mjs).
 # A stamp holding the lockfile's hash says whether node_modules matches it.
 npm_ci() {
   local dir=$1 stamp want
@@ -57,6 +58,7 @@ npm_ci .
 npm_ci demo
 npm_ci e2e/everything
 npm_ci e2e/peers/ts-1.32.2
+npm_ci e2e/peers/oauth
 
 # 6. The Python MCP peer for the browser tests, in its own virtualenv (pinned by requirements.txt).
 want=$(sha256sum e2e/py/requirements.txt | cut -d' ' -f1)

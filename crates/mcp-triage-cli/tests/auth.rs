@@ -134,14 +134,81 @@ fn the_auth_cards_reach_every_output() {
     let linked = probe(&[url, "--auth-check", "--json", "--share"], &[]);
     let linked: Value = serde_json::from_slice(&linked.stdout).unwrap();
     let fragment = linked["share"].as_str().unwrap();
-    assert!(fragment.starts_with("#r=v11."), "{fragment}");
+    assert!(fragment.starts_with("#r=v12."), "{fragment}");
     let payload = mcp_triage::share::decode(fragment).unwrap();
     let (revision, cards) = payload.auth.expect("the doctor's cards in the link");
     assert_eq!((revision.as_str(), cards.len()), ("2025-11-25", 5));
+    // v12: the CORS verdicts, here only that the command line judges none.
+    let (conclusion, verdicts) = payload.browser.expect("the CORS verdicts in the link");
+    assert!(conclusion.starts_with("CORS not judged"), "{conclusion}");
+    assert_eq!(
+        verdicts,
+        [(
+            "registration".to_string(),
+            "not_judged".to_string(),
+            verdicts[0].2.clone()
+        )]
+    );
     // Without the flag nothing changes: no auth section, no discovery fetch.
     let plain = probe(&[url, "--json"], &[]);
     let plain: Value = serde_json::from_slice(&plain.stdout).unwrap();
     assert!(plain.get("auth").is_none());
+}
+
+#[test]
+fn oidc_provider_without_cors_on_registration_is_not_judged_from_the_command_line() {
+    // oidc-provider 9 in front of our MCP server: the page names its registration endpoint as the
+    // stop (e2e/tests/signin.mjs); a command-line client has no CORS, and the card says so.
+    let _server = start_with(
+        "node",
+        &[
+            "e2e/peers/oauth/server.mjs",
+            "--as",
+            "oidc",
+            "--port",
+            "18948",
+        ],
+        &[],
+        18948,
+    );
+    let report = check_json("http://localhost:18948/mcp", &[], &[]);
+    let cards = auth_cards(&report);
+    let steps: Vec<&str> = cards.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(
+        steps,
+        [
+            "challenge",
+            "prm_from_challenge",
+            "as_oauth",
+            "registration",
+            "authorization_url"
+        ],
+        "no call of the registration or token endpoint from the command line"
+    );
+    for (step, findings) in &cards {
+        for (check, v) in findings {
+            assert_ne!(v, "deviates", "{step} {check}: {report:#}");
+        }
+    }
+    let registration = report["auth"]["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["step"] == "registration")
+        .unwrap();
+    assert_eq!(registration["url"], "http://localhost:18949/reg");
+    assert_eq!(
+        registration["browser"]["access"], "not_judged",
+        "{registration:#}"
+    );
+    assert!(
+        report["auth"]["browser"]
+            .as_str()
+            .unwrap()
+            .starts_with("CORS not judged: a command-line client has none"),
+        "{report:#}"
+    );
+    assert_eq!(report["auth"]["fetches"], 2);
 }
 
 /// The hostile server's own log of requests, on `port`.

@@ -208,7 +208,7 @@ pub(crate) fn challenge_verdict(seen: bool, page_origin: &str) -> BrowserVerdict
 pub(crate) fn not_judged() -> BrowserVerdict {
     BrowserVerdict {
         access: BrowserAccess::NotJudged,
-        detail: "not judged: a command-line client has no CORS; the page's sign-in check calls each endpoint from its origin and names the one that refuses it".into(),
+        detail: "a command-line client has no CORS; the page's sign-in check calls each endpoint from its origin and names the one that refuses it".into(),
     }
 }
 
