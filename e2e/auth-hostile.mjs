@@ -105,7 +105,7 @@ const server = createServer((req, res) => {
   const mcp = path.match(/^\/([a-z-]+)\/mcp$/);
   if (mcp) {
     const challenge = `Bearer error="invalid_token", scope="mcp:tools", resource_metadata="${base}/.well-known/oauth-protected-resource/${mcp[1]}/mcp"`;
-    return json(res, 401, { error: 'invalid_token' }, { 'WWW-Authenticate': challenge });
+    return json(res, 401, { error: 'invalid_token' }, { ...CORS, 'WWW-Authenticate': challenge });
   }
   return json(res, 404, { error: 'not_found' });
 });

@@ -1,5 +1,5 @@
 // Shared helpers for the browser tests: start real servers, launch Debian's Chromium, tiny test runner.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +29,20 @@ export function stopAll() {
   for (const c of children) { try { c.kill('SIGTERM'); } catch { /* gone */ } }
 }
 process.on('exit', stopAll);
+
+/** Runs the native binary (built by the test command's native stage; cargo brings it up to date). */
+export function cli(args, env = {}) {
+  try {
+    return execFileSync('cargo', ['run', '-q', '-p', 'mcp-triage-cli', '--bin', 'mcp-triage', '--', ...args], {
+      cwd: ROOT, env: { ...process.env, MCP_TRIAGE_PAGE: '', ...env }, encoding: 'utf8', maxBuffer: 64 << 20,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (e) {
+    // A run that ends with a finding (exit 4, 5) still printed its report.
+    if (typeof e.stdout === 'string' && e.stdout.length > 0) return e.stdout;
+    throw new Error(`mcp-triage ${args.join(' ')}: ${e.stderr || e.message}`);
+  }
+}
 
 /** Copies dist/ to a private folder with a demo.json pointing at `demoEndpoint` (or none). */
 export function stageDist(name, demoEndpoint, from = join(ROOT, 'dist')) {

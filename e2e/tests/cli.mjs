@@ -1,28 +1,13 @@
 // The command line and the page are one tool: the same captures replayed in the page's wasm engine and
 // by `mcp-triage replay` give the same JSON byte for byte; a live run of each agrees probe by probe on
 // the demo and the Python peer; a share link the CLI made opens in the page.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, assert, eq, expected, runQuick, shared, startPython, test, watchedPage } from '../lib.mjs';
+import { ROOT, assert, cli, eq, expected, runQuick, shared, startPython, test, watchedPage } from '../lib.mjs';
 
 const peer = await startPython(18851, shared.appOrigin);
 const work = mkdtempSync(join(tmpdir(), 'mcp-triage-e2e-cli-'));
-
-/** Runs the native binary (built by the test command's native stage; cargo brings it up to date). */
-function cli(args, env = {}) {
-  try {
-    return execFileSync('cargo', ['run', '-q', '-p', 'mcp-triage-cli', '--bin', 'mcp-triage', '--', ...args], {
-      cwd: ROOT, env: { ...process.env, MCP_TRIAGE_PAGE: '', ...env }, encoding: 'utf8', maxBuffer: 64 << 20,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-  } catch (e) {
-    // A run that ends with a finding (exit 4, 5) still printed its report.
-    if (typeof e.stdout === 'string' && e.stdout.length > 0) return e.stdout;
-    throw new Error(`mcp-triage ${args.join(' ')}: ${e.stderr || e.message}`);
-  }
-}
 
 /** The page's "Download JSON", as saved. */
 async function downloadJson(page) {

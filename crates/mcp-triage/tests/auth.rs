@@ -621,7 +621,7 @@ fn from_a_page_the_registration_endpoint_without_cors_is_named_as_the_stop() {
         "ask host_answers http://localhost:3001/token",
         "a form POST needs no preflight: one question"
     );
-    assert!(r.browser.contains("stopped at token endpoint: the host answers, without an Access-Control-Allow-Origin for http://127.0.0.1:8080: a browser client cannot complete sign-in here"), "{}", r.browser);
+    assert!(r.browser.contains("stopped at token endpoint: the host answers, without an Access-Control-Allow-Origin for http://127.0.0.1:8080 — a browser client cannot complete sign-in here"), "{}", r.browser);
 
     // A host that does not answer at all is not a CORS matter.
     let down = Browser {

@@ -13,6 +13,7 @@ import cors from 'cors';
 import express from 'express';
 import Provider, { errors } from 'oidc-provider';
 import { setupAuthServer } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
+import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { getOAuthProtectedResourceMetadataUrl, mcpAuthMetadataRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -43,7 +44,7 @@ if (kind === 'sdk') {
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ token }).toString(),
       });
-      if (!r.ok) throw new Error('invalid or expired token');
+      if (!r.ok) throw new InvalidTokenError('invalid or expired token');
       const data = await r.json();
       return { token, clientId: data.client_id, scopes: data.scope ? data.scope.split(' ') : [], expiresAt: data.exp, resource: data.aud ? new URL([data.aud].flat()[0]) : undefined };
     },
@@ -73,7 +74,7 @@ if (kind === 'sdk') {
   verifier = {
     async verifyAccessToken(token) {
       const t = await provider.AccessToken.find(token);
-      if (!t || t.aud !== mcpUrl.href) throw new Error('invalid or expired token');
+      if (!t || t.aud !== mcpUrl.href) throw new InvalidTokenError('invalid or expired token');
       return { token, clientId: t.clientId, scopes: (t.scope || '').split(' ').filter(Boolean), expiresAt: t.exp, resource: mcpUrl };
     },
   };

@@ -60,7 +60,7 @@ fn card(c: AuthCardView) -> El {
                 .class("findings")
                 .children(c.findings.into_iter().map(|f| {
                     el("li")
-                        .testid("finding")
+                        .testid("auth-finding")
                         .data_id(f.check.id.clone())
                         .child(badge(f.conformance, "verdict"))
                         .text(match &f.level {
@@ -84,10 +84,15 @@ fn card(c: AuthCardView) -> El {
                 }))
         }))
         .child_if(c.envelope.map(|env| {
-            el("pre")
-                .class("envelope")
-                .testid("envelope")
-                .focusable()
-                .shown(env, 4000)
+            el("details")
+                .class("raw")
+                .child(el("summary").text("The document"))
+                .child(
+                    el("pre")
+                        .class("envelope")
+                        .testid("envelope")
+                        .focusable()
+                        .shown(env, 4000),
+                )
         }))
 }

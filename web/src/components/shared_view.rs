@@ -6,6 +6,7 @@ use mcp_triage::problem::Problem;
 use mcp_triage::share::Share;
 use mcp_triage::view::ReportView;
 
+use super::auth::auth_markup;
 use super::card::Card;
 use super::markup::{el, render};
 use super::results::summary;
@@ -49,10 +50,12 @@ pub fn SharedView(shared: Result<Share, Problem>, on_leave: Callback<()>) -> imp
         .cloned()
         .map(|c| view! { <Card card=c /> }.into_any())
         .collect();
+    let auth = view.auth.map(|a| render(auth_markup(a), None));
     let body = (
         render(banner.into(), None),
         summary(view.summary, None),
         view! { <div class="cards">{cards}</div> },
+        auth,
         leave(),
     );
     render(

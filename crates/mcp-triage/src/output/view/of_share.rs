@@ -2,8 +2,8 @@
 //! this adapter turns that payload into the same cards and summary a live run gives.
 
 use super::model::{
-    AdviceView, Answer, Badge, CardView, EvidenceView, Quote, ReportView, SpecView, SummaryView,
-    Tone, VerdictLine, card_id, channel_tone, conformance_tone,
+    AdviceView, Answer, AuthView, Badge, CardView, EvidenceView, Quote, ReportView, SpecView,
+    SummaryView, Tone, VerdictLine, card_id, channel_tone, conformance_tone,
 };
 use crate::judge::advice::AgentAction;
 use crate::judge::spec::Conformance;
@@ -160,9 +160,11 @@ impl ReportView {
             checks,
             connect: Vec::new(),
             unrun: Vec::new(),
-            // The link's OAuth doctor cards are `AuthView::of_share`'s: the share view does not
-            // show them until the page has a doctor of its own (and its 1.4 KB stay out of it).
-            auth: None,
+            // v11 on: the OAuth doctor's cards, v12 on with the page's CORS verdicts.
+            auth: share
+                .auth
+                .as_ref()
+                .map(|a| AuthView::of_share(a, share.browser.as_ref())),
         }
     }
 }

@@ -183,7 +183,7 @@ pub(crate) fn verdict(
     BrowserVerdict {
         access,
         detail: match meaning {
-            Some(m) => format!("{seen}: {m}"),
+            Some(m) => format!("{seen} — {m}"),
             None => seen,
         },
     }
