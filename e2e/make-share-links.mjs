@@ -2,11 +2,11 @@
 // real servers, an example, a cancelled run, each saved as the fragment (`NAME.link`) and its payload
 // inflated by Node's zlib (`NAME.json`). Run by hand when a new payload version ships (with the page of
 // that day built in dist/), never by the test command: old links are data the tests keep.
-//   node e2e/make-share-links.mjs PREFIX     (PREFIX names the files, e.g. v1)
+//   node e2e/make-share-links.mjs PREFIX [NAME]     (PREFIX names the files, e.g. v1; NAME makes one)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { ROOT, launch, runQuick, serveDist, shared, stageDist, startDemo, startPython, stopAll } from './lib.mjs';
+import { ROOT, launch, runQuick, serveDist, shared, stageDist, startDemo, startProcess, startPython, stopAll } from './lib.mjs';
 
 const prefix = process.argv[2] || 'v1';
 const out = join(ROOT, 'crates/mcp-triage/tests/share-links');
@@ -15,6 +15,9 @@ shared.appOrigin = `http://127.0.0.1:${shared.APP_PORT}`;
 const demo = await startDemo(18888, [shared.appOrigin]);
 const slow = await startDemo(18889, [shared.appOrigin], ['--tool-delay-ms', '4000']);
 const py = await startPython(18891, shared.appOrigin);
+await startProcess('node', ['e2e/peers/oauth/server.mjs', '--as', 'oidc', '--port', '18892'], { ready: 'oauth peer' });
+const oidc = 'http://localhost:18892/mcp';
+const only = process.argv[3];
 const app = await serveDist(stageDist('links', demo), shared.APP_PORT);
 const browser = await launch();
 
@@ -47,6 +50,12 @@ const runs = {
     await page.getByTestId('example-ts-1.20.0').click();
     await page.getByTestId('results').waitFor();
   },
+  // v12: the page's sign-in check against oidc-provider, which refuses the page at registration.
+  'page-signin-oidc': async (page) => {
+    await runQuick(page, { endpoint: oidc, token: '' });
+    await page.getByTestId('check-sign-in').first().click();
+    await page.getByTestId('auth').waitFor({ timeout: 30000 });
+  },
   cancelled: async (page) => {
     await page.getByTestId('endpoint').fill(slow);
     await page.getByTestId('token').fill('demo-token');
@@ -57,6 +66,7 @@ const runs = {
   },
 };
 for (const [name, act] of Object.entries(runs)) {
+  if (only && name !== only) continue;
   const { context, page } = await fresh();
   await act(page);
   await save(name, page);

@@ -697,3 +697,63 @@ fn outside_a_page_cors_is_not_judged_and_the_registration_card_says_so() {
     );
     assert!(r.browser.starts_with("CORS not judged"), "{}", r.browser);
 }
+
+#[test]
+fn a_share_link_carries_the_doctors_verdicts_and_no_metadata_value_beyond_origins() {
+    use mcp_triage::share::{BuildOptions, build};
+    // The page's run against the demo: the 401, both documents, the two calls.
+    let browser = Browser {
+        refuse: |url, _| url.ends_with("/register"),
+        host_down: false,
+        preflight_only: false,
+    };
+    let (auth, _) = run_in_page(page_doctor(Some(CHALLENGE)), &browser);
+    let ep = parse_endpoint(MCP).unwrap();
+    let mut report = RunReport::from_exchanges(MCP, vec![unauthorized(MCP, Some(CHALLENGE))]);
+    report.auth = Some(auth);
+    let options = BuildOptions {
+        include_path: true,
+        include_secret_shaped: true,
+    };
+    let payload = build(
+        &report,
+        &ep,
+        options,
+        &Secrets::default(),
+        "2026-12-06",
+        "t",
+    )
+    .payload;
+    let (_, cards) = payload.auth.clone().unwrap();
+    let (conclusion, verdicts) = payload.browser.clone().unwrap();
+    assert_eq!(cards.len(), 6);
+    assert!(
+        verdicts
+            .iter()
+            .any(|(s, a, _)| s == "registration" && a == "no_allow_origin")
+    );
+    assert!(
+        conclusion.contains("stopped at client registration"),
+        "{conclusion}"
+    );
+    // What the documents said beyond origins stays out, whatever the user opted into: paths,
+    // scopes, methods, response types.
+    let text = serde_json::to_string(&(payload.auth, payload.browser)).unwrap();
+    for value in [
+        "/.well-known",
+        "/authorize",
+        "/register",
+        "mcp:tools",
+        "S256",
+        "\"code\"",
+    ] {
+        assert!(!text.contains(value), "{value} in the link: {text}");
+    }
+    assert!(
+        text.contains("http://localhost:3001"),
+        "origins stay: {text}"
+    );
+    // Control: the report itself (the JSON export) does carry them.
+    let full = serde_json::to_string(&report.auth).unwrap();
+    assert!(full.contains("/.well-known") && full.contains("S256"));
+}

@@ -11,7 +11,9 @@
 //! --share` against the demo server with a ten-minute tool delay, stopped by SIGTERM while probe C
 //! waited (`ended: interrupted`, C and D `interrupted`), or, for `v11-probe-…`, by `mcp-triage probe
 //! --auth-check --share` against the TypeScript SDK 1.32.2 OAuth example (`auth`: the doctor's cards
-//! and verdicts); `NAME.json` beside it is that fragment's payload as inflated by Node's zlib when it
+//! and verdicts), or, for `v12-page-…`, by the page's sign-in check against oidc-provider
+//! (`e2e/make-share-links.mjs v12 page-signin-oidc`: `browser`, the CORS verdicts, the registration
+//! refused to the page); `NAME.json` beside it is that fragment's payload as inflated by Node's zlib when it
 //! was committed (an independent decoder). A later payload version must keep both passing: old versions
 //! are migrated into the current structure, and the migrated payload still says what the link said.
 
@@ -147,11 +149,29 @@ fn a_links_oauth_doctor_verdicts_render_through_the_views() {
     // v11 links carry the doctor's cards: each becomes a card with every verdict in words.
     use mcp_triage::view::AuthView;
     let mut seen = 0;
+    let mut browser_verdicts = 0;
     for (name, link, _) in links() {
         let payload = share::decode(&link).unwrap();
         let Some(auth) = &payload.auth else { continue };
         let view = AuthView::of_share(auth, payload.browser.as_ref());
         assert_eq!(view.cards.len(), auth.1.len(), "{name}");
+        // v12: the page's CORS verdicts on their cards, and what a browser client meets.
+        if let Some((conclusion, verdicts)) = &payload.browser {
+            assert_eq!(&view.browser, conclusion, "{name}");
+            for (step, access, _) in verdicts {
+                let card = view
+                    .cards
+                    .iter()
+                    .find(|c| c.id == format!("card-auth-{}", step.replace('_', "-")))
+                    .unwrap();
+                assert_eq!(
+                    card.browser.as_ref().map(|b| &b.access.id),
+                    Some(access),
+                    "{name}: {step}"
+                );
+            }
+            browser_verdicts += verdicts.len();
+        }
         for (card, (step, outcome, findings)) in view.cards.iter().zip(&auth.1) {
             assert_eq!(
                 card.id,
@@ -168,4 +188,8 @@ fn a_links_oauth_doctor_verdicts_render_through_the_views() {
         }
     }
     assert!(seen >= 10, "only {seen} findings in the committed links");
+    assert!(
+        browser_verdicts >= 5,
+        "only {browser_verdicts} CORS verdicts in the committed links"
+    );
 }

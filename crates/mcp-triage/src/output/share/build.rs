@@ -3,6 +3,7 @@
 //! successful result as its shape; and the second redaction pass over a whole payload.
 
 use crate::output::export::Scrub;
+use crate::run::auth::origins_only;
 use crate::run::endpoint::Endpoint;
 use crate::run::engine::{RunReport, Step};
 use crate::secrets::redact::{self, Secrets};
@@ -223,13 +224,13 @@ pub fn build(
                             (
                                 f.check.as_str().to_string(),
                                 f.conformance.as_str().to_string(),
-                                clean(&f.detail, cap::TEXT),
+                                clean(&origins_only(&f.detail), cap::TEXT),
                             )
                         })
                         .collect();
                     (
                         c.step.as_str().to_string(),
-                        clean(&c.outcome, cap::LINE),
+                        clean(&origins_only(&c.outcome), cap::LINE),
                         findings,
                     )
                 })
@@ -246,12 +247,12 @@ pub fn build(
                         (
                             c.step.as_str().to_string(),
                             b.access.as_str().to_string(),
-                            clean(&b.detail, cap::TEXT),
+                            clean(&origins_only(&b.detail), cap::TEXT),
                         )
                     })
                 })
                 .collect();
-            (clean(&a.browser, cap::TEXT), verdicts)
+            (clean(&origins_only(&a.browser), cap::TEXT), verdicts)
         }),
     };
     Built {

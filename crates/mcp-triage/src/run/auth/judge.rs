@@ -38,6 +38,48 @@ pub(crate) fn quote(text: &str) -> String {
     }
 }
 
+/// A finding's or card's words for a share link, which carries verdicts and never a server's
+/// metadata beyond origins: every value [`quote`] wrote is cut to its URL's origin (`"https://as.
+/// example/…"`) or, when it is not a URL, to `"…"`. Our own words stay.
+pub(crate) fn origins_only(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '"' {
+            out.push(c);
+            continue;
+        }
+        // A quoted value, escapes and all, up to its closing quote (or the end).
+        let mut value = String::new();
+        let mut escaped = false;
+        for c in chars.by_ref() {
+            match c {
+                '"' if !escaped => break,
+                '\\' if !escaped => escaped = true,
+                _ => {
+                    escaped = false;
+                    value.push(c);
+                }
+            }
+        }
+        let origin = ["https://", "http://"]
+            .iter()
+            .find(|scheme| value.starts_with(*scheme))
+            .map(|scheme| {
+                let rest = &value[scheme.len()..];
+                let end = rest.find(['/', '?', '#', '\\']).unwrap_or(rest.len());
+                // No user information: only what follows its last `@`.
+                let host = rest[..end].rsplit('@').next().unwrap_or_default();
+                let more = end < rest.len() || host.len() < end;
+                format!("{scheme}{host}{}", if more { "/…" } else { "" })
+            });
+        out.push('"');
+        out.push_str(origin.as_deref().unwrap_or("…"));
+        out.push('"');
+    }
+    out
+}
+
 /// A URL a server named, as a card shows it: as it came when it holds no control character, else
 /// quoted with them escaped (a terminal must not act on them).
 pub(crate) fn shown(url: &str) -> String {
@@ -429,4 +471,34 @@ pub(crate) fn judge_scope(asked: &str, advertised: &[String], revision: &str) ->
             )
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::{origins_only, quote, quoted_list};
+
+    #[test]
+    fn a_link_keeps_our_words_and_only_the_origins_of_a_servers_values() {
+        let detail = format!(
+            "resource = {}; authorization_servers = [{}]; types {}",
+            quote("https://mcp.example.com/mcp?key=abc"),
+            quoted_list(&["https://user:pw@as.example", "http://127.0.0.1:9/x\"y"]),
+            quote("code \"quoted\" \u{202e}"),
+        );
+        assert_eq!(
+            origins_only(&detail),
+            r#"resource = "https://mcp.example.com/…"; authorization_servers = ["https://as.example/…", "http://127.0.0.1:9/…"]; types "…""#
+        );
+        assert_eq!(
+            origins_only("every endpoint is on the issuer's origin"),
+            "every endpoint is on the issuer's origin"
+        );
+        assert_eq!(
+            origins_only("an unclosed \"https://a.example/secret"),
+            "an unclosed \"https://a.example/…\""
+        );
+    }
 }

@@ -14,3 +14,4 @@ mod urls;
 pub use browser::{BrowserAccess, BrowserVerdict};
 pub use check::{AuthCheck, AuthRule, Finding, Level, REVISIONS, rule};
 pub use doctor::{AuthCard, AuthDoctor, AuthReport, MAX_FETCHES};
+pub(crate) use judge::origins_only;
