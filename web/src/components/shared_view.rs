@@ -50,13 +50,19 @@ pub fn SharedView(shared: Result<Share, Problem>, on_leave: Callback<()>) -> imp
         .cloned()
         .map(|c| view! { <Card card=c /> }.into_any())
         .collect();
-    let auth = view.auth.map(|a| render(auth_markup(a), None));
+    // The doctor's cards (v11 links on) go before the button, in a list of views, so the body keeps
+    // the one shape it has without them (a tuple of another shape costs the module its own code).
+    let mut tail: Vec<AnyView> = view
+        .auth
+        .map(|a| render(auth_markup(a), None))
+        .into_iter()
+        .collect();
+    tail.push(leave());
     let body = (
         render(banner.into(), None),
         summary(view.summary, None),
         view! { <div class="cards">{cards}</div> },
-        auth,
-        leave(),
+        tail.into_any(),
     );
     render(
         el("section")

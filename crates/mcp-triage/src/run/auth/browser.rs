@@ -4,7 +4,6 @@
 
 use serde::Serialize;
 
-use super::doctor::AuthCard;
 use crate::run::cors::{DiagOutcome, DiagRequest};
 use crate::vocabulary::auth_step::AuthStep;
 use crate::vocabulary::step::{Outgoing, Step};
@@ -216,8 +215,8 @@ pub(crate) fn not_judged() -> BrowserVerdict {
 /// client makes them (a refused place is no stop when another place gave the same metadata:
 /// `prm_read`, `as_read`), else that every call tried was let through; outside a browser, that
 /// CORS was not judged.
-pub(crate) fn conclusion(
-    cards: &[AuthCard],
+pub(crate) fn conclusion<'a>(
+    mut cards: impl Iterator<Item = (AuthStep, Option<&'a BrowserVerdict>)>,
     page_origin: Option<&str>,
     prm_read: bool,
     as_read: bool,
@@ -225,25 +224,23 @@ pub(crate) fn conclusion(
     let Some(origin) = page_origin else {
         return "CORS not judged: a command-line client has none. Run the sign-in check in the page to see what a browser client meets.".into();
     };
-    let stop = cards.iter().find(|c| {
-        let read_elsewhere = if c.step.is_prm() {
+    let mut tried = 0;
+    let stop = cards.find(|(step, browser)| {
+        tried += usize::from(browser.is_some());
+        let read_elsewhere = if step.is_prm() {
             prm_read
         } else {
-            c.step.is_metadata() && as_read
+            step.is_metadata() && as_read
         };
-        c.browser.as_ref().is_some_and(BrowserVerdict::refused) && !read_elsewhere
+        browser.is_some_and(BrowserVerdict::refused) && !read_elsewhere
     });
     match stop {
-        Some(card) => format!(
+        Some((step, browser)) => format!(
             "From {origin}, a browser client is stopped at {}: {}",
-            card.step.title().trim_start_matches("Auth · "),
-            card.browser
-                .as_ref()
-                .map(|b| b.detail.as_str())
-                .unwrap_or_default()
+            step.title().trim_start_matches("Auth · "),
+            browser.map(|b| b.detail.as_str()).unwrap_or_default()
         ),
         None => {
-            let tried = cards.iter().filter(|c| c.browser.is_some()).count();
             format!(
                 "From {origin}, CORS let through every call of the sign-in that was tried ({tried})."
             )

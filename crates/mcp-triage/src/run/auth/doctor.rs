@@ -264,8 +264,11 @@ impl AuthDoctor {
                     break;
                 };
                 if self.fetches >= MAX_FETCHES {
-                    self.cards[card].outcome =
-                        format!("not called: the run's {MAX_FETCHES} discovery fetches are spent");
+                    if let Some(c) = self.cards.get_mut(card) {
+                        c.outcome = format!(
+                            "not called: the run's {MAX_FETCHES} discovery fetches are spent"
+                        );
+                    }
                     continue;
                 }
                 self.fetches += 1;
@@ -331,11 +334,12 @@ impl AuthDoctor {
             return;
         }
         follow.outcomes.push(outcome);
-        if browser::next_follow_up(follow.preflighted, &follow.outcomes).is_none() {
-            if let (Some(f), Some(origin)) = (self.follow.take(), self.page_origin.as_deref()) {
-                let card = &mut self.cards[f.card];
-                card.browser = Some(browser::verdict(card.step, false, &f.outcomes, origin));
-            }
+        if browser::next_follow_up(follow.preflighted, &follow.outcomes).is_none()
+            && let Some(f) = self.follow.take()
+            && let (Some(card), Some(origin)) =
+                (self.cards.get_mut(f.card), self.page_origin.as_deref())
+        {
+            card.browser = Some(browser::verdict(card.step, false, &f.outcomes, origin));
         }
     }
 
@@ -629,7 +633,7 @@ impl AuthDoctor {
             cards: self.cards.clone(),
             fetches: self.fetches,
             browser: browser::conclusion(
-                &self.cards,
+                self.cards.iter().map(|c| (c.step, c.browser.as_ref())),
                 self.page_origin.as_deref(),
                 self.prm_read,
                 self.as_read,
