@@ -37,19 +37,17 @@ test('Quick check on the demo server: the seed\'s three failures, a success, and
   const challenge = await page.getByTestId('card-no-token').getByTestId('challenge').innerText();
   assert(challenge.includes('resource_metadata') && challenge.includes('/.well-known/oauth-protected-resource/mcp'), challenge);
   assert(challenge.includes('invalid_token'), 'error param');
-  // resource_metadata is fetched only on a click, on the endpoint's origin, without the token.
-  await page.getByTestId('card-no-token').getByTestId('fetch-metadata').click();
-  await page.getByTestId('metadata').locator('article').first().waitFor();
-  const meta = await page.getByTestId('metadata').innerText();
-  assert(meta.includes('HTTP 200'), meta.slice(0, 200));
-  // Titled as what it is, its JSON in view (not only inside the collapsed HTTP details).
-  const card = page.getByTestId('card-resource-metadata');
-  assert((await card.locator('h3').innerText()).includes('protected resource metadata'), await card.locator('h3').innerText());
-  const doc = card.getByTestId('envelope');
-  assert(await doc.isVisible(), 'the metadata JSON is visible');
-  const json = JSON.parse(await doc.innerText());
+  // The sign-in check starts only on a click, after the run, and sends no token: the demo's
+  // resource metadata names no authorization server, which the check says.
+  await page.getByTestId('card-no-token').getByTestId('check-sign-in').click();
+  await page.getByTestId('auth').waitFor();
+  const card = page.getByTestId('card-auth-prm-from-challenge');
+  assert((await card.locator('h3').innerText()).includes('resource metadata'), await card.locator('h3').innerText());
+  eq(await card.locator('[data-testid="auth-finding"][data-id="prm_names_authorization_server"] [data-testid="verdict"]').getAttribute('data-id'), 'deviates', 'no authorization server named');
+  eq(await card.getByTestId('cors').getAttribute('data-id'), 'allowed', 'CORS let the page read it');
+  const json = JSON.parse(await card.getByTestId('envelope').textContent());
   assert(typeof json.resource === 'string' && json.resource.endsWith('/mcp'), JSON.stringify(json));
-  const metaHeaders = await page.getByTestId('metadata').getByTestId('request-headers').textContent();
+  const metaHeaders = await card.getByTestId('request-headers').textContent();
   assert(!metaHeaders.includes('Authorization'), 'no token on the metadata fetch');
   // What holds for every answer seen from a browser is said once, in the summary, not on each card.
   const flagsShown = await page.getByTestId('flag').evaluateAll((els) => els.map((e) => e.dataset.id));

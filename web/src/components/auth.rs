@@ -1,15 +1,18 @@
 //! The OAuth doctor's cards, from the core's [`AuthView`]: per place the sign-in looks, the URL (as
 //! text, never a link), what happened, whether CORS let this page through, the findings with their
-//! rules, and the document. A live run and a shared link render through this one function.
+//! rules, and the document. A live run and a shared link render through these functions.
 
+use leptos::prelude::*;
 use mcp_triage::view::{AuthCardView, AuthView};
 
 use super::badge::badge;
-use super::markup::{El, Node, el};
+use super::markup::{El, el, render};
 
-/// The section: the revision judged, what a page-based client meets, then the cards.
-pub fn auth_markup(auth: AuthView) -> Node {
-    el("section")
+/// The section: the revision judged, what a page-based client meets, then the cards, each made by
+/// `card_view` (the page adds what went over the wire; a link has none).
+pub fn auth_section(auth: AuthView, card_view: impl Fn(AuthCardView) -> AnyView) -> AnyView {
+    let cards: Vec<AnyView> = auth.cards.into_iter().map(card_view).collect();
+    let head = el("section")
         .class("auth")
         .testid("auth")
         .named("Sign-in setup")
@@ -25,13 +28,16 @@ pub fn auth_markup(auth: AuthView) -> Node {
                 .class("auth-browser")
                 .testid("auth-browser")
                 .shown(auth.browser, 1024)
-        }))
-        .child(
-            el("div")
-                .class("cards")
-                .children(auth.cards.into_iter().map(|c| card(c).into())),
-        )
-        .into()
+        }));
+    render(
+        head.into(),
+        Some(view! { <div class="cards">{cards}</div> }.into_any()),
+    )
+}
+
+/// One card; `extra` goes inside it, last.
+pub fn auth_card(c: AuthCardView, extra: Option<AnyView>) -> AnyView {
+    render(card(c).into(), extra)
 }
 
 fn card(c: AuthCardView) -> El {

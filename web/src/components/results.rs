@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use mcp_triage::view::{CardView, ReportView, SummaryView};
 
-use super::auth::auth_markup;
+use super::auth::{auth_card, auth_section};
 use super::badge::badge;
 use super::card::{Card, LiveDetails};
 use super::diagnosis::DiagnosisCard;
@@ -144,7 +144,15 @@ pub fn Results() -> impl IntoView {
                 .map(|c| live_card(c, check))
                 .collect_view()
         };
-        let auth = view.auth.map(|a| render(auth_markup(a), None));
+        // The doctor's cards, each with what went over the wire.
+        let auth = view.auth.map(|a| {
+            auth_section(a, move |mut c| {
+                let wire = c.wire.take();
+                let live =
+                    view! { <LiveDetails wire=wire challenge=None on_check_sign_in=check /> };
+                auth_card(c, Some(live.into_any()))
+            })
+        });
         // A 401 whose challenge this page cannot read has no challenge box: the check starts here.
         let has_challenge = [
             &view.connect_failed,

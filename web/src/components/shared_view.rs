@@ -6,7 +6,7 @@ use mcp_triage::problem::Problem;
 use mcp_triage::share::Share;
 use mcp_triage::view::ReportView;
 
-use super::auth::auth_markup;
+use super::auth::{auth_card, auth_section};
 use super::card::Card;
 use super::markup::{el, render};
 use super::results::summary;
@@ -54,7 +54,7 @@ pub fn SharedView(shared: Result<Share, Problem>, on_leave: Callback<()>) -> imp
     // the one shape it has without them (a tuple of another shape costs the module its own code).
     let mut tail: Vec<AnyView> = view
         .auth
-        .map(|a| render(auth_markup(a), None))
+        .map(|a| auth_section(a, |c| auth_card(c, None)))
         .into_iter()
         .collect();
     tail.push(leave());
