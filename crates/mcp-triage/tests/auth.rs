@@ -465,6 +465,17 @@ struct Browser {
     preflight_only: bool,
 }
 
+impl Browser {
+    /// A browser that rejects what `refuse` says, at a host that answers, preflight or not.
+    fn refusing(refuse: fn(&str, &str) -> bool) -> Browser {
+        Browser {
+            refuse,
+            host_down: false,
+            preflight_only: false,
+        }
+    }
+}
+
 const PAGE: &str = "http://127.0.0.1:8080";
 
 /// Runs the doctor as the page does: fetches, then the CORS doctor's questions; returns the report
@@ -538,11 +549,7 @@ fn access(r: &AuthReport, step: AuthStep) -> Option<BrowserAccess> {
 #[test]
 fn from_a_page_the_registration_endpoint_without_cors_is_named_as_the_stop() {
     // As oidc-provider: discovery open, registration without CORS, the token endpoint open.
-    let browser = Browser {
-        refuse: |url, _| url.ends_with("/register"),
-        host_down: false,
-        preflight_only: false,
-    };
+    let browser = Browser::refusing(|url, _| url.ends_with("/register"));
     let (r, events) = run_in_page(page_doctor(Some(CHALLENGE)), &browser);
     assert_eq!(
         events,
@@ -610,11 +617,7 @@ fn from_a_page_the_registration_endpoint_without_cors_is_named_as_the_stop() {
     );
 
     // A token endpoint without CORS stops sign-in after registration.
-    let token = Browser {
-        refuse: |url, _| url.ends_with("/token"),
-        host_down: false,
-        preflight_only: false,
-    };
+    let token = Browser::refusing(|url, _| url.ends_with("/token"));
     let (r, events) = run_in_page(page_doctor(Some(CHALLENGE)), &token);
     assert_eq!(
         events.last().unwrap(),
@@ -644,11 +647,7 @@ fn from_a_page_the_registration_endpoint_without_cors_is_named_as_the_stop() {
 #[test]
 fn from_a_page_a_refused_place_is_no_stop_when_the_next_one_answers() {
     // The root well-known URL lets the page read it; the path one does not.
-    let browser = Browser {
-        refuse: |url, _| url.ends_with("oauth-protected-resource/mcp"),
-        host_down: false,
-        preflight_only: false,
-    };
+    let browser = Browser::refusing(|url, _| url.ends_with("oauth-protected-resource/mcp"));
     let ep = parse_endpoint(MCP).unwrap();
     let mut ex = unauthorized(MCP, None);
     ex.vantage = Vantage::Browser;
@@ -702,11 +701,7 @@ fn outside_a_page_cors_is_not_judged_and_the_registration_card_says_so() {
 fn a_share_link_carries_the_doctors_verdicts_and_no_metadata_value_beyond_origins() {
     use mcp_triage::share::{BuildOptions, build};
     // The page's run against the demo: the 401, both documents, the two calls.
-    let browser = Browser {
-        refuse: |url, _| url.ends_with("/register"),
-        host_down: false,
-        preflight_only: false,
-    };
+    let browser = Browser::refusing(|url, _| url.ends_with("/register"));
     let (auth, _) = run_in_page(page_doctor(Some(CHALLENGE)), &browser);
     let ep = parse_endpoint(MCP).unwrap();
     let mut report = RunReport::from_exchanges(MCP, vec![unauthorized(MCP, Some(CHALLENGE))]);

@@ -55,6 +55,32 @@ pub enum DiagOutcome {
     Rejected { detail: String },
 }
 
+/// Does the host answer at all? A bare `no-cors` request: no header, no body (it follows
+/// redirects, as the Fetch standard requires of `no-cors`, so nothing of ours reaches a target).
+pub(crate) fn host_answers() -> DiagRequest {
+    DiagRequest {
+        step: "host_answers",
+        question: "does the host answer at all (a no-cors request)?",
+        mode: "no-cors",
+        headers: Vec::new(),
+        body: None,
+        header: None,
+    }
+}
+
+/// Does it send `Access-Control-Allow-Origin` for this page? A request the browser does not
+/// preflight (`text/plain`), carrying `body`.
+pub(crate) fn allow_origin(body: String) -> DiagRequest {
+    DiagRequest {
+        step: "allow_origin",
+        question: "does it send Access-Control-Allow-Origin for this page (a CORS-simple request)?",
+        mode: "cors",
+        headers: vec![("Content-Type".into(), "text/plain".into())],
+        body: Some(body),
+        header: None,
+    }
+}
+
 /// The ordered plan; run it in order and stop at the first rejection. `extra_headers` are the names
 /// of the headers the user added (at most [`MAX_EXTRA_HEADERS`] are preflighted, one step each, so
 /// the finding can name the one the server does not allow).
@@ -73,22 +99,8 @@ pub(crate) fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
     };
     let version = if modern { "2026-07-28" } else { "2025-11-25" };
     let mut steps = vec![
-        DiagRequest {
-            step: "host_answers",
-            question: "does the host answer at all (a no-cors request)?",
-            mode: "no-cors",
-            headers: Vec::new(),
-            body: None,
-            header: None,
-        },
-        DiagRequest {
-            step: "allow_origin",
-            question: "does it send Access-Control-Allow-Origin for this page (a CORS-simple request)?",
-            mode: "cors",
-            headers: vec![("Content-Type".into(), "text/plain".into())],
-            body: Some(body.clone()),
-            header: None,
-        },
+        host_answers(),
+        allow_origin(body.clone()),
         DiagRequest {
             step: "preflight_json",
             question: "does its preflight allow Content-Type: application/json?",

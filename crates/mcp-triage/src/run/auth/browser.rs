@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::run::cors::{DiagOutcome, DiagRequest};
+use crate::run::cors::{self, DiagOutcome, DiagRequest};
 use crate::vocabulary::auth_step::AuthStep;
 use crate::vocabulary::step::{Outgoing, Step};
 
@@ -103,22 +103,8 @@ impl FollowUp {
     /// The request that asks it (never a token, never a body that means anything).
     pub(crate) fn request(self) -> DiagRequest {
         match self {
-            FollowUp::HostAnswers => DiagRequest {
-                step: "host_answers",
-                question: "does the host answer at all (a no-cors request)?",
-                mode: "no-cors",
-                headers: Vec::new(),
-                body: None,
-                header: None,
-            },
-            FollowUp::AllowOrigin => DiagRequest {
-                step: "allow_origin",
-                question: "does it send Access-Control-Allow-Origin for this page (a request without preflight)?",
-                mode: "cors",
-                headers: vec![("Content-Type".into(), "text/plain".into())],
-                body: Some(NOT_A_REGISTRATION.into()),
-                header: None,
-            },
+            FollowUp::HostAnswers => cors::host_answers(),
+            FollowUp::AllowOrigin => cors::allow_origin(NOT_A_REGISTRATION.into()),
         }
     }
 }
