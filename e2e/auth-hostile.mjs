@@ -12,11 +12,18 @@
 //   private-as       the PRM names an authorization server at a private address literal
 //   loopback-as      the PRM names one at a loopback literal on the "elsewhere" port (the endpoint
 //                    is reached as localhost, a name, so neither may be fetched)
+//   iss-mismatch     signs in, but its callback names another issuer in iss (RFC 9207)
+//   no-state         signs in, but its callback drops state
+//   js-authorize     authorization_endpoint javascript:…, the rest conforming
 //   as-no-cors       a conforming setup whose authorization server metadata has no CORS (a page
 //                    cannot read it; the OpenID places after it are tried)
 // Everything on the main port but that allows any origin by CORS and exposes WWW-Authenticate, so a
 // page reads what a command-line client reads. A second port ("elsewhere", --port + 1) answers 200
 // to anything, without CORS, and only records it.
+// Each case's authorization server also signs in (for --oauth): POST /CASE/register gives a client
+// id, GET /CASE/authorize sends the browser back to its redirect_uri with a code (and the case's
+// fault), POST /CASE/token gives tokens made from --sentinel S (access S-access, refresh S-refresh,
+// code S-code), so a test knows every secret it must never find in an output.
 //   GET /__log  on either port: every request it received [{method, path, authorization}]
 //   node e2e/auth-hostile.mjs --port 18940
 import { createServer } from 'node:http';
@@ -26,13 +33,14 @@ function arg(name, fallback) {
   return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 }
 const port = Number(arg('port', '18940'));
+const sentinel = arg('sentinel', 'mcptriageSENTINEL_hostile');
 const elsewherePort = port + 1;
 const base = `http://localhost:${port}`;
 const elsewhere = `http://localhost:${elsewherePort}`;
 
-function logged(log, req) {
+function logged(log, req, body = null) {
   if (log.length < 1000) {
-    log.push({ method: req.method, path: req.url, authorization: req.headers.authorization ?? null });
+    log.push({ method: req.method, path: req.url, authorization: req.headers.authorization ?? null, body });
   }
 }
 
@@ -61,14 +69,35 @@ function asMetadata(c) {
     doc.token_endpoint = `${elsewhere}/token`;
   }
   if (c === 'no-pkce') delete doc.code_challenge_methods_supported;
+  if (c === 'js-authorize') doc.authorization_endpoint = 'javascript:alert(document.domain)//';
   return doc;
 }
 
 const log = [];
-const server = createServer((req, res) => {
-  const path = new URL(req.url, base).pathname;
+const server = createServer(async (req, res) => {
+  const url = new URL(req.url, base);
+  const path = url.pathname;
   if (path === '/__log') return json(res, 200, log);
-  logged(log, req);
+  let body = '';
+  for await (const chunk of req) if (body.length < 65536) body += chunk;
+  logged(log, req, body || null);
+  const signIn = path.match(/^\/([a-z-]+)\/(register|authorize|token)$/);
+  if (signIn && req.method !== 'OPTIONS') {
+    const [, c, step] = signIn;
+    if (step === 'register') {
+      let asked = {};
+      try { asked = JSON.parse(body || '{}'); } catch { /* not JSON: registered all the same */ }
+      return json(res, 201, { client_id: `hostile-client-${c}`, redirect_uris: asked?.redirect_uris ?? [] });
+    }
+    if (step === 'token') return json(res, 200, { access_token: `${sentinel}-access`, refresh_token: `${sentinel}-refresh`, token_type: 'Bearer', expires_in: 3600 });
+    if (!URL.canParse(url.searchParams.get('redirect_uri') ?? '')) return json(res, 400, { error: 'invalid_request' });
+    const back = new URL(url.searchParams.get('redirect_uri'));
+    back.searchParams.set('code', `${sentinel}-code`);
+    if (c !== 'no-state') back.searchParams.set('state', url.searchParams.get('state') ?? '');
+    if (c === 'iss-mismatch') back.searchParams.set('iss', elsewhere);
+    res.writeHead(302, { Location: back.toString() });
+    return res.end();
+  }
   if (req.method === 'OPTIONS') {
     res.writeHead(204, { ...CORS, 'Access-Control-Allow-Methods': 'GET, POST, DELETE', 'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] || '' });
     return res.end();

@@ -108,11 +108,13 @@ pub mod advice {
     pub use crate::judge::advice::{Advice, AgentAction, Party, fitted, for_cause, for_flag};
 }
 
-/// The OAuth doctor: authorization discovery as cards with findings (`--auth-check`).
+/// The OAuth doctor: authorization discovery as cards with findings (`--auth-check`), and the
+/// sign-in that continues it (`--oauth`).
 pub mod auth {
     pub use crate::run::auth::{
         AuthCard, AuthCheck, AuthDoctor, AuthReport, AuthRule, BrowserAccess, BrowserVerdict,
-        Finding, Level, MAX_FETCHES, REVISIONS, rule,
+        Finding, LISTENER_MAX_HEAD, LISTENER_MAX_REQUESTS, Level, MAX_FETCHES, REVISIONS,
+        SIGN_IN_RANDOM_BYTES, SIGN_IN_WAIT_SECONDS, SignIn, SignInInput, SignInNext, rule,
     };
     pub use crate::vocabulary::auth_step::AuthStep;
 }

@@ -6,7 +6,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use mcp_triage::Conformance;
-use mcp_triage::auth::{AuthCheck, AuthDoctor, AuthReport, AuthStep, BrowserAccess, MAX_FETCHES};
+use mcp_triage::auth::{
+    AuthCheck, AuthDoctor, AuthReport, AuthStep, BrowserAccess, MAX_FETCHES, SIGN_IN_RANDOM_BYTES,
+    SignIn, SignInInput, SignInNext,
+};
 use mcp_triage::endpoint::{Endpoint, parse_endpoint};
 use mcp_triage::engine::{Era, RunReport};
 use mcp_triage::exchange::{Exchange, TransportError, Vantage};
@@ -751,4 +754,273 @@ fn a_share_link_carries_the_doctors_verdicts_and_no_metadata_value_beyond_origin
     // Control: the report itself (the JSON export) does carry them.
     let full = serde_json::to_string(&report.auth).unwrap();
     assert!(full.contains("/.well-known") && full.contains("S256"));
+}
+
+/// Unpadded base64url, written out here so the test does not check the core with its own code.
+fn b64url(bytes: &[u8]) -> String {
+    const T: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
+        for i in 0..=chunk.len() {
+            out.push(char::from(T[((n >> (18 - 6 * i)) & 63) as usize]));
+        }
+    }
+    out
+}
+
+/// The doctor, walked against `serve`, then a sign-in with fixed random bytes.
+fn signing_in(
+    era: &str,
+    edit: impl Fn(&mut Value),
+    client_id: Option<&str>,
+) -> Result<SignIn, String> {
+    let (mut d, _) = doctor(MCP, era, Some(CHALLENGE));
+    let serve = demo(edit);
+    while let Some(out) = d.next_fetch() {
+        d.answer(serve(&out.url));
+    }
+    d.sign_in(SignInInput {
+        random: [7; SIGN_IN_RANDOM_BYTES],
+        redirect_uri: "http://127.0.0.1:5555/callback".into(),
+        client_id: client_id.map(str::to_string),
+        client_name: "MCP Triage".into(),
+    })
+}
+
+fn sent(next: SignInNext) -> mcp_triage::engine::Outgoing {
+    match next {
+        SignInNext::Send(out) => out,
+        other => panic!("expected a request, got {other:?}"),
+    }
+}
+
+fn query_of(url: &str) -> Vec<(String, String)> {
+    url.split_once('?')
+        .unwrap()
+        .1
+        .split('&')
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap();
+            (k.to_string(), v.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn a_sign_in_registers_opens_checks_the_callback_and_redeems_the_code_as_the_revision_asks() {
+    use sha2::{Digest, Sha256};
+    let mut s = signing_in("2025-11-25", |_| {}, None).unwrap();
+    // Registration: a native client with the loopback redirect, to the issuer's endpoint.
+    let reg = sent(s.next_step());
+    assert_eq!(
+        (reg.method, reg.url.as_str()),
+        ("POST", "http://localhost:3001/register")
+    );
+    assert!(!reg.with_token);
+    let body: Value = serde_json::from_str(reg.body.as_deref().unwrap()).unwrap();
+    assert_eq!(body["application_type"], "native");
+    assert_eq!(
+        body["redirect_uris"],
+        json!(["http://127.0.0.1:5555/callback"])
+    );
+    assert_eq!(body["token_endpoint_auth_method"], "none");
+    let mut ok = answer(&reg.url, 201, &[], r#"{"client_id":"c-1"}"#);
+    ok.request.method = "POST".into();
+    s.answer(&ok);
+    // The authorization URL: S256 of the verifier, state, resource, scope; nothing else to open.
+    let SignInNext::Open(url) = s.next_step() else {
+        panic!("expected a URL")
+    };
+    assert!(url.starts_with("http://localhost:3001/authorize?"), "{url}");
+    let q = query_of(&url);
+    let get = |k: &str| {
+        q.iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+            .unwrap()
+    };
+    assert_eq!(get("client_id"), "c-1");
+    assert_eq!(get("code_challenge_method"), "S256");
+    assert_eq!(get("resource"), "http%3A%2F%2Flocalhost%3A3000%2Fmcp");
+    assert_eq!(
+        get("scope"),
+        "mcp%3Atools",
+        "the resource metadata's scopes (the 401 names none)"
+    );
+    let state = get("state");
+    // A callback with another state, or none, is refused (each in a sign-in of its own).
+    for bad in [
+        "/callback?code=x&state=other".to_string(),
+        "/callback?code=x".to_string(),
+        format!("/elsewhere?code=x&state={state}"),
+        format!("/callback?code=x&state={state}&state={state}"),
+    ] {
+        let mut t = signing_in("2025-11-25", |_| {}, Some("c-1")).unwrap();
+        let _ = t.next_step();
+        let same_state = t
+            .authorization_url()
+            .split("state=")
+            .nth(1)
+            .unwrap()
+            .split('&')
+            .next()
+            .unwrap()
+            .to_string();
+        t.callback(&bad.replace(&state, &same_state));
+        assert!(matches!(t.next_step(), SignInNext::Failed(_)), "{bad}");
+    }
+    // The right one: the token request carries the verifier, the code, the same redirect URI and
+    // the resource, to the issuer's token endpoint, without the token.
+    s.callback(&format!("/callback?code=the-code&state={state}"));
+    let token = sent(s.next_step());
+    assert_eq!(token.url, "http://localhost:3001/token");
+    let form = token.body.clone().unwrap();
+    let verifier = form
+        .split('&')
+        .find_map(|p| p.strip_prefix("code_verifier="))
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        b64url(&Sha256::digest(verifier.as_bytes())),
+        get("code_challenge"),
+        "the challenge is the verifier's S256"
+    );
+    for part in [
+        "grant_type=authorization_code",
+        "code=the-code",
+        "redirect_uri=http%3A%2F%2F127.0.0.1%3A5555%2Fcallback",
+        "client_id=c-1",
+        "resource=http%3A%2F%2Flocalhost%3A3000%2Fmcp",
+    ] {
+        assert!(form.contains(part), "{part} in {form}");
+    }
+    let mut tokens = answer(
+        &token.url,
+        200,
+        &[],
+        r#"{"access_token":"at-123456789","refresh_token":"rt-123456789","token_type":"bearer","expires_in":60}"#,
+    );
+    tokens.request.method = "POST".into();
+    s.answer(&tokens);
+    assert_eq!(s.next_step(), SignInNext::Done);
+    assert_eq!(s.access_token(), Some("at-123456789"));
+    let secrets = s.secrets();
+    for secret in [
+        "at-123456789",
+        "rt-123456789",
+        "the-code",
+        verifier.as_str(),
+    ] {
+        assert!(secrets.iter().any(|x| x == secret), "{secret} is redacted");
+        assert!(
+            !s.summary().join(" ").contains(secret),
+            "the summary holds no secret"
+        );
+    }
+    assert!(
+        s.summary()[0].contains("registered dynamically"),
+        "{:?}",
+        s.summary()
+    );
+}
+
+#[test]
+fn a_sign_in_refuses_what_a_careful_client_refuses() {
+    let refused = |edit: fn(&mut Value)| signing_in("2025-11-25", edit, None).err().unwrap();
+    assert!(
+        refused(|d| d
+            .as_object_mut()
+            .unwrap()
+            .remove("code_challenge_methods_supported")
+            .map(drop)
+            .unwrap_or(()))
+        .contains("PKCE")
+    );
+    assert!(
+        refused(|d| d["token_endpoint"] = json!("http://localhost:4000/token"))
+            .contains("token endpoint on the issuer's origin")
+    );
+    assert!(
+        refused(|d| d["authorization_endpoint"] = json!("javascript:alert(1)"))
+            .contains("no authorization endpoint that may be opened")
+    );
+    assert!(
+        refused(|d| d["issuer"] = json!("http://localhost:3001/other")).contains("another issuer")
+    );
+    assert!(
+        refused(|d| d
+            .as_object_mut()
+            .unwrap()
+            .remove("registration_endpoint")
+            .map(drop)
+            .unwrap_or(()))
+        .contains("--client-id")
+    );
+    // A client id given: no registration, straight to the URL.
+    let mut s = signing_in(
+        "2025-11-25",
+        |d| {
+            d.as_object_mut().unwrap().remove("registration_endpoint");
+        },
+        Some("mine"),
+    )
+    .unwrap();
+    assert!(matches!(s.next_step(), SignInNext::Open(_)));
+    // RFC 9207: a server that says it sends iss gets its absence refused from 2026-07-28, noted before.
+    let supported =
+        |d: &mut Value| d["authorization_response_iss_parameter_supported"] = json!(true);
+    for (era, refused) in [("2026-07-28", true), ("2025-11-25", false)] {
+        let mut s = signing_in(era, supported, Some("mine")).unwrap();
+        let SignInNext::Open(url) = s.next_step() else {
+            panic!()
+        };
+        let state = url
+            .split("state=")
+            .nth(1)
+            .unwrap()
+            .split('&')
+            .next()
+            .unwrap()
+            .to_string();
+        s.callback(&format!("/callback?code=c&state={state}"));
+        assert_eq!(
+            matches!(s.next_step(), SignInNext::Failed(_)),
+            refused,
+            "{era}"
+        );
+        if !refused {
+            assert!(
+                s.summary()
+                    .iter()
+                    .any(|l| l.contains("refused from 2026-07-28"))
+            );
+        }
+        // Another issuer's iss is refused at any revision, without the server's error words.
+        let mut s = signing_in(era, supported, Some("mine")).unwrap();
+        let SignInNext::Open(url) = s.next_step() else {
+            panic!()
+        };
+        let state = url
+            .split("state=")
+            .nth(1)
+            .unwrap()
+            .split('&')
+            .next()
+            .unwrap()
+            .to_string();
+        s.callback(&format!(
+            "/callback?iss=https%3A%2F%2Fevil&error=x&error_description=click%20here&state={state}"
+        ));
+        let SignInNext::Failed(why) = s.next_step() else {
+            panic!()
+        };
+        assert!(
+            why.contains("mix-up") && !why.contains("click here"),
+            "{why}"
+        );
+    }
 }

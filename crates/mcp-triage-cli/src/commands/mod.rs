@@ -1,7 +1,9 @@
 //! The commands that run probes: `mcp-triage probe` (`probe`: reads the command line, picks the
-//! transport) and `mcp-triage replay` (`replay`: a recording driven through the same run).
+//! transport; `oauth`: its `--oauth` sign-in) and `mcp-triage replay` (`replay`: a recording
+//! driven through the same run).
 //!
 //! May import: `run`, `transports`. Its files import each other by name, never this one.
 
+pub(crate) mod oauth;
 pub(crate) mod probe;
 pub(crate) mod replay;

@@ -5,11 +5,13 @@
 use std::io::{self, Read};
 use std::time::Duration;
 
+use mcp_triage::auth::AuthDoctor;
 use mcp_triage::engine::{Engine, Era, RunReport, exit};
 use mcp_triage::redact::Credentials;
 use mcp_triage::{Limits, endpoint};
 
-use crate::run::drive::{ProbeArgs, config, drive, endpoint_for, hand_back, render};
+use super::oauth;
+use crate::run::drive::{OauthArgs, ProbeArgs, config, drive, endpoint_for, hand_back, render};
 use crate::run::interrupt;
 use crate::run::output::{self, Output};
 use crate::transports::http;
@@ -59,6 +61,17 @@ Options:
                           Fetches carry no token and no header of yours, follow no
                           redirect, and reach only https: (or loopback http:) URLs;
                           at most 12
+  --oauth                 sign in first (OAuth 2.1 with PKCE S256, the loopback redirect
+                          of RFC 8252), then run the check with the token: the
+                          doctor's discovery, then dynamic registration (unless
+                          --client-id), the authorization URL opened in your browser
+                          (never through a shell), one callback on 127.0.0.1, the
+                          token request. The token stays in memory; each run signs
+                          in anew. Excludes --token-env and --token-stdin
+  --client-id ID          with --oauth: a client registered beforehand (no dynamic
+                          registration)
+  --no-browser            with --oauth: print the authorization URL on standard
+                          error instead of opening it
   --write-plan FILE       write the calls this run would make (declared read-only
                           tools, else the proposals for tools that declare nothing,
                           with "opt_in": false) as a plan file to read and commit
@@ -100,6 +113,9 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
     let mut command = None;
     let mut secret_values = Vec::new();
     let mut auth_check = false;
+    let mut oauth = false;
+    let mut client_id = None;
+    let mut no_browser = false;
     while let Some(arg) = args.next() {
         if arg == "--" {
             command = Some(args.by_ref().collect::<Vec<_>>());
@@ -159,6 +175,9 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
             "--write-plan" => write_plan = Some(value("--write-plan")?),
             "--stdio" => stdio_flag = true,
             "--auth-check" => auth_check = true,
+            "--oauth" => oauth = true,
+            "--client-id" => client_id = Some(value("--client-id")?),
+            "--no-browser" => no_browser = true,
             "--secret-env" => {
                 let var = value("--secret-env")?;
                 let v = std::env::var(&var)
@@ -186,7 +205,18 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
     if stdio.is_none() && !secret_values.is_empty() {
         return Err("--secret-env is for --stdio; over HTTP the secrets are the token and --header-env values".into());
     }
+    if oauth && token.is_some() {
+        return Err(
+            "--oauth signs in for its token: it excludes --token-env and --token-stdin".into(),
+        );
+    }
+    if !oauth && (client_id.is_some() || no_browser) {
+        return Err("--client-id and --no-browser are for --oauth".into());
+    }
     if stdio.is_some() {
+        if oauth {
+            return Err("--oauth is for HTTP: a stdio server has no authorization".into());
+        }
         if let Some(u) = &url {
             return Err(format!(
                 "--stdio starts a server from its command; a URL ({u:?}) is for HTTP"
@@ -222,6 +252,10 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
         plan,
         write_plan,
         auth_check,
+        oauth: oauth.then_some(OauthArgs {
+            client_id,
+            open_browser: !no_browser,
+        }),
     })
 }
 
@@ -282,12 +316,12 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
             return exit::USAGE;
         }
     }
-    let creds = Credentials::new(
+    let mut creds = Credentials::new(
         args.token.clone().unwrap_or_default(),
         args.secret_headers.clone(),
         args.plain_headers.clone(),
     );
-    let sends_secret = creds.has_token() || !args.secret_headers.is_empty();
+    let sends_secret = creds.has_token() || !args.secret_headers.is_empty() || args.oauth.is_some();
     let ep = match endpoint_for(&args.url, sends_secret) {
         Ok(e) => e,
         Err(p) => {
@@ -295,6 +329,42 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
             return exit::USAGE;
         }
     };
+    // --oauth: a run without a token gets the 401 the doctor starts from; then the sign-in, then
+    // the run with the token.
+    let mut signed_in = None;
+    if let Some(oauth) = &args.oauth {
+        let mut first = match run(&ep, &args, &creds, &limits) {
+            Ok(r) => r,
+            Err((code, msg)) => {
+                eprintln!("mcp-triage probe: {msg}");
+                return code;
+            }
+        };
+        let Some(doctor) = auth_check(&mut first, &ep, &creds, &limits) else {
+            return args.output.emit(&first, &ep, &creds.secrets(), render);
+        };
+        match oauth::sign_in(
+            &doctor,
+            oauth.client_id.clone(),
+            oauth.open_browser,
+            &limits,
+        ) {
+            Ok(signed) => {
+                creds = creds.signed_in(signed.token.clone(), signed.secrets.clone());
+                signed_in = Some((doctor, signed));
+            }
+            Err(why) => {
+                eprintln!("mcp-triage probe: sign-in refused: {why}");
+                first.note_sign_in_refused(&why);
+                let status = args.output.emit(&first, &ep, &creds.secrets(), render);
+                return match (interrupt::caught(), status) {
+                    (Some(by), _) => exit::of_interrupt(by),
+                    (None, exit::OK) => exit::UNREACHABLE,
+                    (None, s) => s,
+                };
+            }
+        }
+    }
     let mut report = match run(&ep, &args, &creds, &limits) {
         Ok(r) => r,
         Err((code, msg)) => {
@@ -302,7 +372,10 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
             return code;
         }
     };
-    if args.auth_check {
+    if let Some((doctor, signed)) = signed_in {
+        report.auth = Some(doctor.report());
+        report.note_signed_in(&signed.notes);
+    } else if args.auth_check {
         auth_check(&mut report, &ep, &creds, &limits);
     }
     args.output.emit(&report, &ep, &creds.secrets(), render)
@@ -316,13 +389,13 @@ fn auth_check(
     ep: &endpoint::Endpoint,
     creds: &Credentials,
     limits: &Limits,
-) {
+) -> Option<AuthDoctor> {
     let mut doctor = match report.auth_doctor(ep, creds.secrets(), None) {
         Ok(d) => d,
         Err(why) => {
             eprintln!("auth check: {why}");
             report.note_no_auth_check(why);
-            return;
+            return None;
         }
     };
     let agent = http::agent();
@@ -333,6 +406,7 @@ fn auth_check(
         doctor.answer(ex);
     }
     report.auth = Some(doctor.report());
+    Some(doctor)
 }
 
 fn run(

@@ -34,6 +34,17 @@ pub(crate) struct ProbeArgs {
     pub(crate) write_plan: Option<String>,
     /// `--auth-check`: run the OAuth doctor after the run's 401.
     pub(crate) auth_check: bool,
+    /// `--oauth`: sign in before the run.
+    pub(crate) oauth: Option<OauthArgs>,
+}
+
+/// `--oauth` and its options.
+#[derive(Debug, Clone)]
+pub(crate) struct OauthArgs {
+    /// `--client-id`: a client registered beforehand.
+    pub(crate) client_id: Option<String>,
+    /// Without `--no-browser`: open the authorization URL in the system's browser.
+    pub(crate) open_browser: bool,
 }
 
 /// The endpoint as the HTTP client will read it (its own URL parser), judged by the core's rules.

@@ -14,8 +14,8 @@ use serde::Serialize;
 use super::browser::{self, BrowserVerdict, FollowUp};
 use super::check::Finding;
 use super::judge::{
-    AsFacts, ChallengeFacts, Registration, challenge_of, document, judge_as, judge_challenge,
-    judge_prm, judge_registration, judge_scope, quote, shown,
+    AsFacts, ChallengeFacts, Discovered, Registration, challenge_of, challenge_outcome, document,
+    judge_as, judge_challenge, judge_prm, judge_registration, judge_scope, quote, shown,
 };
 use super::urls::{as_well_known, fetchable, prm_well_known, resource_of};
 use crate::run::cors::{DiagOutcome, DiagRequest};
@@ -23,7 +23,7 @@ use crate::run::endpoint::{Endpoint, parse_parts};
 use crate::secrets::redact::{Secrets, redact_exchange};
 use crate::vocabulary::auth_step::AuthStep;
 use crate::vocabulary::exchange::{Exchange, TransportError, Vantage};
-use crate::vocabulary::percent::percent_encode_with;
+use crate::vocabulary::percent::with_query;
 use crate::vocabulary::step::{Outgoing, Step};
 
 /// The most discovery fetches one run makes (SECURITY.md rule 11); the page's calls of the
@@ -138,6 +138,10 @@ pub struct AuthDoctor {
     page_origin: Option<String>,
     prm_read: bool,
     as_read: bool,
+    /// The issuer whose metadata is looked for, once a place named one.
+    issuer: Option<String>,
+    /// What the server metadata said (without its findings), for a sign-in.
+    server: Option<AsFacts>,
 }
 
 impl AuthDoctor {
@@ -184,6 +188,8 @@ impl AuthDoctor {
             page_origin,
             prm_read: false,
             as_read: false,
+            issuer: None,
+            server: None,
             challenge,
             endpoint,
         };
@@ -222,6 +228,7 @@ impl AuthDoctor {
 
     fn plan_server_metadata(&mut self, issuer: &str) {
         self.phase = Phase::ServerMetadata;
+        self.issuer = Some(issuer.to_string());
         match parse_parts(issuer) {
             Ok(ep) => {
                 for (step, url) in as_well_known(&ep, &self.revision) {
@@ -486,6 +493,11 @@ impl AuthDoctor {
                         token_endpoint: Some(format!("{base}/token")),
                         registration_endpoint: Some(format!("{base}/register")),
                         scopes: None,
+                        // The fallback endpoints have no metadata to contradict, and PKCE is
+                        // that revision's requirement.
+                        issuer_matches: true,
+                        pkce_s256: true,
+                        iss_supported: false,
                     }));
                 } else {
                     self.finish(None);
@@ -519,9 +531,11 @@ impl AuthDoctor {
                 self.cards[0].findings.push(f);
             }
         }
-        let Some(server) = server else {
+        let Some(mut server) = server else {
             return;
         };
+        server.findings.clear();
+        self.server = Some(server.clone());
         let registration = self.cards.len();
         self.cards.push(AuthCard {
             step: AuthStep::Registration,
@@ -587,22 +601,29 @@ impl AuthDoctor {
 
     /// The authorization URL a client would open, with placeholders for what only a client has.
     fn authorization_url(&self, authorization_endpoint: &str) -> String {
-        let enc = |s: &str| percent_encode_with(s, false);
-        let sep = if authorization_endpoint.contains('?') {
-            '&'
-        } else {
-            '?'
-        };
-        let mut url = format!(
-            "{authorization_endpoint}{sep}response_type=code&client_id=CLIENT_ID&redirect_uri={}&code_challenge=CODE_CHALLENGE&code_challenge_method=S256&state=STATE",
-            enc(SHOWN_REDIRECT_URI)
-        );
+        let resource = resource_of(&self.endpoint);
+        let scope = self.scope();
+        let mut pairs = vec![
+            ("response_type", "code"),
+            ("client_id", "CLIENT_ID"),
+            ("redirect_uri", SHOWN_REDIRECT_URI),
+            ("code_challenge", "CODE_CHALLENGE"),
+            ("code_challenge_method", "S256"),
+            ("state", "STATE"),
+        ];
         if self.revision.as_str() >= "2025-06-18" {
-            url.push_str(&format!("&resource={}", enc(&resource_of(&self.endpoint))));
+            pairs.push(("resource", &resource));
         }
-        // The challenge's scope, else what the metadata advertises (its first scopes: a list from a
-        // server may be long, and the URL is only shown).
-        let scope = self.challenge.scope.clone().or_else(|| {
+        if let Some(scope) = &scope {
+            pairs.push(("scope", scope));
+        }
+        with_query(authorization_endpoint, &pairs)
+    }
+
+    /// The scope a client asks for: the challenge's, else what the resource metadata advertises
+    /// (its first scopes: a list from a server may be long).
+    fn scope(&self) -> Option<String> {
+        self.challenge.scope.clone().or_else(|| {
             self.prm_scopes
                 .as_ref()
                 .map(|s| {
@@ -613,11 +634,31 @@ impl AuthDoctor {
                         .join(" ")
                 })
                 .filter(|s| !s.is_empty())
-        });
-        if let Some(scope) = scope {
-            url.push_str(&format!("&scope={}", enc(&scope)));
+        })
+    }
+
+    /// What a sign-in needs, once the doctor is done and found it; else why not, in words.
+    pub(super) fn discovered(&self) -> Result<Discovered, String> {
+        if !self.is_done() {
+            return Err("the sign-in check has not finished".into());
         }
-        url
+        let (Some(issuer), Some(server)) = (&self.issuer, &self.server) else {
+            return Err(match self.cards.last() {
+                Some(c) => format!(
+                    "no authorization server metadata was found ({}: {})",
+                    c.step.title().trim_start_matches("Auth · "),
+                    c.outcome
+                ),
+                None => "no authorization server metadata was found".into(),
+            });
+        };
+        Ok(Discovered {
+            issuer: issuer.clone(),
+            server: server.clone(),
+            scope: self.scope(),
+            resource: resource_of(&self.endpoint),
+            revision: self.revision.clone(),
+        })
     }
 
     /// True when nothing is in flight and nothing more will be asked.
@@ -640,22 +681,4 @@ impl AuthDoctor {
             ),
         }
     }
-}
-
-/// The challenge card's outcome line.
-fn challenge_outcome(c: &ChallengeFacts) -> String {
-    let mut parts = vec!["HTTP 401".to_string()];
-    if !c.bearer {
-        parts.push("no Bearer challenge".into());
-    }
-    for (name, value) in [
-        ("error", &c.error),
-        ("scope", &c.scope),
-        ("resource_metadata", &c.resource_metadata),
-    ] {
-        if let Some(v) = value {
-            parts.push(format!("{name} {}", quote(v)));
-        }
-    }
-    parts.join(" · ")
 }

@@ -257,6 +257,24 @@ pub(crate) fn judge_prm(doc: &Map<String, Value>, expected: &str, revision: &str
     }
 }
 
+/// The challenge card's outcome line.
+pub(crate) fn challenge_outcome(c: &ChallengeFacts) -> String {
+    let mut parts = vec!["HTTP 401".to_string()];
+    if !c.bearer {
+        parts.push("no Bearer challenge".into());
+    }
+    for (name, value) in [
+        ("error", &c.error),
+        ("scope", &c.scope),
+        ("resource_metadata", &c.resource_metadata),
+    ] {
+        if let Some(v) = value {
+            parts.push(format!("{name} {}", quote(v)));
+        }
+    }
+    parts.join(" · ")
+}
+
 /// The ways a public client can register, as the metadata offers them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Registration {
@@ -281,6 +299,7 @@ impl Registration {
 }
 
 /// What the authorization server metadata says, with its findings.
+#[derive(Debug, Clone)]
 pub(crate) struct AsFacts {
     /// The findings.
     pub findings: Vec<Finding>,
@@ -294,6 +313,27 @@ pub(crate) struct AsFacts {
     pub registration_endpoint: Option<String>,
     /// Its `scopes_supported`.
     pub scopes: Option<Vec<String>>,
+    /// Its `issuer` is the one its URL was built from (else a client must not use it).
+    pub issuer_matches: bool,
+    /// `code_challenge_methods_supported` lists `S256`.
+    pub pkce_s256: bool,
+    /// `authorization_response_iss_parameter_supported: true` (RFC 9207).
+    pub iss_supported: bool,
+}
+
+/// What a sign-in needs from the doctor (`signin.rs`): where to send what, and for what.
+#[derive(Debug, Clone)]
+pub(crate) struct Discovered {
+    /// The issuer the metadata was looked for at (the one an `iss` must name).
+    pub issuer: String,
+    /// What its metadata said.
+    pub server: AsFacts,
+    /// The scope to ask for: the 401's, else the resource metadata's `scopes_supported`.
+    pub scope: Option<String>,
+    /// The endpoint's canonical resource identifier (RFC 8707).
+    pub resource: String,
+    /// The revision judged.
+    pub revision: String,
 }
 
 /// Judges authorization server metadata fetched from a URL built from `issuer`, in a run against
@@ -416,6 +456,10 @@ pub(crate) fn judge_as(
         authorization_endpoint,
         token_endpoint,
         registration_endpoint,
+        issuer_matches: identical,
+        pkce_s256: s256,
+        iss_supported: doc.get("authorization_response_iss_parameter_supported")
+            == Some(&Value::Bool(true)),
         scopes: strings(doc, "scopes_supported")
             .map(|v| v.into_iter().map(str::to_string).collect()),
     }

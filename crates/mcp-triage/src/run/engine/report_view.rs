@@ -63,6 +63,16 @@ impl RunReport {
             .push(format!("the sign-in check did not run: {why}"));
     }
 
+    /// Says in the report's notes that `--oauth` did not sign in, and why (the core's words).
+    pub fn note_sign_in_refused(&mut self, why: &str) {
+        self.notes.push(format!("sign-in refused: {why}"));
+    }
+
+    /// Says in the report's notes how this run signed in ([`crate::run::auth::SignIn::summary`]).
+    pub fn note_signed_in(&mut self, lines: &[String]) {
+        self.notes.extend(lines.iter().cloned());
+    }
+
     /// The records grouped and ordered as the page shows them (and the Markdown lists them).
     pub fn card_groups(&self) -> CardGroups {
         let mut ranked: Vec<(usize, Arc<Record>)> = self

@@ -1,0 +1,173 @@
+//! `probe --oauth`: the native loopback sign-in (RFC 8252). The core decides every URL and body
+//! and checks the callback; this opens the authorization URL (the system's browser through the
+//! `webbrowser` crate, which starts it without a shell, or printed on standard error with
+//! `--no-browser`), listens on 127.0.0.1 on a random port for exactly one callback, and sends the
+//! core's requests. The token stays in memory; nothing is written anywhere.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::time::{Duration, Instant};
+
+use mcp_triage::Limits;
+use mcp_triage::auth::{
+    AuthDoctor, LISTENER_MAX_HEAD, LISTENER_MAX_REQUESTS, SIGN_IN_RANDOM_BYTES,
+    SIGN_IN_WAIT_SECONDS, SignIn, SignInInput, SignInNext,
+};
+use mcp_triage::redact::Credentials;
+
+use crate::run::interrupt;
+use crate::transports::http;
+
+const CALLBACK_WAIT: Duration = Duration::from_secs(SIGN_IN_WAIT_SECONDS);
+
+/// What a sign-in gives the run.
+pub(crate) struct SignedIn {
+    /// The access token.
+    pub token: String,
+    /// Every secret of the sign-in, for redaction (the verifier, the code, the tokens).
+    pub secrets: Vec<String>,
+    /// What the report says of it.
+    pub notes: Vec<String>,
+}
+
+/// Signs in from what `doctor` found; `Err` says why not, in words.
+pub(crate) fn sign_in(
+    doctor: &AuthDoctor,
+    client_id: Option<String>,
+    open_browser: bool,
+    limits: &Limits,
+) -> Result<SignedIn, String> {
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .map_err(|e| format!("cannot listen on 127.0.0.1 for the sign-in's callback: {e}"))?;
+    let port = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the listener's port: {e}"))?
+        .port();
+    let mut random = [0u8; SIGN_IN_RANDOM_BYTES];
+    getrandom::fill(&mut random).map_err(|e| format!("no secure random bytes: {e}"))?;
+    let mut flow = doctor.sign_in(SignInInput {
+        random,
+        redirect_uri: format!("http://127.0.0.1:{port}/callback"),
+        client_id,
+        client_name: "MCP Triage".into(),
+    })?;
+    let agent = http::agent();
+    let nothing = Credentials::default();
+    let mut callback = Some(listener);
+    loop {
+        match flow.next_step() {
+            SignInNext::Send(out) => {
+                eprintln!("sign-in: {}", out.step.title());
+                let ex = http::send(&agent, &out, &nothing, None, limits, None, &mut |_| {});
+                flow.answer(&ex);
+            }
+            SignInNext::Open(url) => {
+                let listener = callback
+                    .take()
+                    .ok_or("the authorization server sent the browser back twice")?;
+                open(&url, open_browser)?;
+                let target = wait_for_callback(listener, &flow)?;
+                flow.callback(&target);
+            }
+            SignInNext::Done => break,
+            SignInNext::Failed(why) => return Err(why),
+        }
+    }
+    finish(&flow)
+}
+
+fn finish(flow: &SignIn) -> Result<SignedIn, String> {
+    let token = flow
+        .access_token()
+        .ok_or("the sign-in ended without a token")?
+        .to_string();
+    Ok(SignedIn {
+        token,
+        secrets: flow.secrets(),
+        notes: flow.summary(),
+    })
+}
+
+/// Opens `url` in the system's browser, after this shell's own URL parser says it is `https:` (or
+/// `http:` on a loopback host); with `--no-browser`, or when no browser starts, prints it.
+fn open(url: &str, open_browser: bool) -> Result<(), String> {
+    let uri = ureq::http::Uri::try_from(url)
+        .map_err(|_| "the authorization URL does not parse: not opened".to_string())?;
+    let host = uri.host().unwrap_or_default();
+    let loopback = matches!(host, "localhost" | "127.0.0.1" | "[::1]" | "::1");
+    match uri.scheme_str() {
+        Some("https") => {}
+        Some("http") if loopback => {}
+        _ => {
+            return Err(
+                "the authorization URL is neither https: nor loopback http:: not opened".into(),
+            );
+        }
+    }
+    if open_browser && webbrowser::open(url).is_ok() {
+        eprintln!(
+            "sign-in: your browser opened the authorization server; waiting for it to send you back"
+        );
+        return Ok(());
+    }
+    eprintln!(
+        "sign-in: open this URL to sign in (waiting up to {} s):\n{url}",
+        CALLBACK_WAIT.as_secs()
+    );
+    Ok(())
+}
+
+/// Waits for the browser's callback on `listener` (one request target), answering each request
+/// with a fixed page. The listener is dropped, so closed, when this returns: after the callback, or
+/// at the deadline.
+fn wait_for_callback(listener: TcpListener, flow: &SignIn) -> Result<String, String> {
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| format!("cannot wait on the listener: {e}"))?;
+    let deadline = Instant::now() + CALLBACK_WAIT;
+    let mut connections = 0;
+    while Instant::now() < deadline && connections < LISTENER_MAX_REQUESTS {
+        if interrupt::caught().is_some() {
+            return Err("interrupted while waiting for the browser".into());
+        }
+        match listener.accept() {
+            Ok((stream, _)) => {
+                connections += 1;
+                let _ = stream.set_nonblocking(false);
+                if let Some(target) = read_target(stream, flow) {
+                    return Ok(target);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            Err(e) => return Err(format!("the listener failed: {e}")),
+        }
+    }
+    Err(format!(
+        "no callback came within {} s",
+        CALLBACK_WAIT.as_secs()
+    ))
+}
+
+/// Reads one request's head and answers it as the core says; the target when it was the callback.
+fn read_target(mut stream: TcpStream, flow: &SignIn) -> Option<String> {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+    let mut head = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < LISTENER_MAX_HEAD {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => head.extend_from_slice(&buf[..n]),
+        }
+    }
+    let line = String::from_utf8_lossy(&head);
+    let mut parts = line.lines().next().unwrap_or_default().split(' ');
+    let (method, target) = (
+        parts.next().unwrap_or_default(),
+        parts.next().unwrap_or_default(),
+    );
+    let callback = flow.is_callback(method, target);
+    let _ = stream.write_all(SignIn::listener_answer(callback).as_bytes());
+    callback.then(|| target.to_string())
+}

@@ -1,0 +1,563 @@
+//! Signing in, continuing the doctor: the authorization code flow with PKCE as a sans-IO machine.
+//! The shell brings random bytes, its loopback redirect URI and perhaps a client id; the core
+//! registers (when it must), builds the authorization URL the shell opens, checks the callback
+//! (`state`, RFC 9207 `iss`), and builds the token request. Nothing here opens, listens or fetches.
+//!
+//! What it refuses (each has happened to a client): an authorization server without PKCE S256, a
+//! token endpoint off the issuer's origin (the verifier and code go nowhere else), an authorization
+//! endpoint that is not `https:` (or loopback `http:`), server metadata whose `issuer` is not the
+//! one it was looked for at, a callback without the `state` sent or with another issuer's `iss`.
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::doctor::AuthDoctor;
+use super::judge::{Discovered, quote};
+use crate::secrets::redact::base64url;
+use crate::vocabulary::auth_step::AuthStep;
+use crate::vocabulary::exchange::Exchange;
+use crate::vocabulary::percent::{form, with_query};
+use crate::vocabulary::step::{Outgoing, Step};
+
+/// How many random bytes a sign-in takes from the shell: 32 for the PKCE verifier, 16 for `state`.
+pub const SIGN_IN_RANDOM_BYTES: usize = 48;
+
+/// How long a shell's loopback listener waits for the browser to come back, in seconds.
+pub const SIGN_IN_WAIT_SECONDS: u64 = 300;
+
+/// The most requests a loopback listener reads before the callback (a browser may ask for a
+/// favicon first), and the most bytes of each request's head.
+pub const LISTENER_MAX_REQUESTS: usize = 16;
+/// See [`LISTENER_MAX_REQUESTS`].
+pub const LISTENER_MAX_HEAD: usize = 8 * 1024;
+
+/// The longest access or refresh token kept (a longer one is refused, not cut).
+const MAX_TOKEN_CHARS: usize = 16 * 1024;
+
+/// What the shell brings to a sign-in.
+#[derive(Clone)]
+pub struct SignInInput {
+    /// Fresh random bytes from the platform's secure source.
+    pub random: [u8; SIGN_IN_RANDOM_BYTES],
+    /// Where the authorization server sends the browser back (the shell's loopback listener).
+    pub redirect_uri: String,
+    /// A client id the user registered beforehand; else dynamic registration.
+    pub client_id: Option<String>,
+    /// The `client_name` a dynamic registration gives.
+    pub client_name: String,
+}
+
+impl std::fmt::Debug for SignInInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SignInInput([REDACTED], {})", self.redirect_uri)
+    }
+}
+
+/// What the shell does next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SignInNext {
+    /// Send this (a registration or a token request; never with the run's token) and hand back
+    /// the exchange with [`SignIn::answer`].
+    Send(Outgoing),
+    /// Open this URL in the user's browser, or print it; then hand back the request target the
+    /// loopback listener received with [`SignIn::callback`].
+    Open(String),
+    /// Signed in: [`SignIn::access_token`] holds the token.
+    Done,
+    /// Stopped, with why in words.
+    Failed(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Phase {
+    Register,
+    Authorize,
+    Token,
+    Done,
+    Failed(String),
+}
+
+/// One sign-in: see the module's rules.
+pub struct SignIn {
+    found: Discovered,
+    authorization_endpoint: String,
+    token_endpoint: String,
+    redirect_uri: String,
+    client_name: String,
+    client_id: Option<String>,
+    registered: bool,
+    verifier: String,
+    challenge: String,
+    state: String,
+    code: Option<String>,
+    access_token: Option<String>,
+    refresh_token: Option<String>,
+    granted_scope: Option<String>,
+    expires_in: Option<u64>,
+    phase: Phase,
+    in_flight: bool,
+    notes: Vec<String>,
+}
+
+impl std::fmt::Debug for SignIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SignIn({:?}, [REDACTED])", self.phase)
+    }
+}
+
+impl AuthDoctor {
+    /// A sign-in from what the doctor found, or why there can be none (in words: what the doctor
+    /// found missing or unsafe).
+    pub fn sign_in(&self, input: SignInInput) -> Result<SignIn, String> {
+        SignIn::new(self.discovered()?, input)
+    }
+}
+
+impl SignIn {
+    fn new(found: Discovered, input: SignInInput) -> Result<SignIn, String> {
+        let server = &found.server;
+        if !server.issuer_matches {
+            return Err(format!(
+                "the authorization server's metadata names another issuer than {}: a client must not use it",
+                quote(&found.issuer)
+            ));
+        }
+        if !server.pkce_s256 {
+            return Err("the authorization server does not advertise PKCE with S256 (code_challenge_methods_supported): signing in without it is refused".into());
+        }
+        let Some(token_endpoint) = server.token_endpoint.clone() else {
+            return Err("the metadata names no token endpoint on the issuer's origin: the code and its verifier would go elsewhere, so nothing is sent".into());
+        };
+        let Some(authorization_endpoint) = server.authorization_endpoint.clone() else {
+            return Err("the metadata names no authorization endpoint that may be opened (https:, or http: on a loopback host)".into());
+        };
+        let phase = match (&input.client_id, &server.registration_endpoint) {
+            (Some(_), _) => Phase::Authorize,
+            (None, Some(_)) => Phase::Register,
+            (None, None) => {
+                return Err("no client id was given (--client-id) and the authorization server offers no dynamic registration: register a client with it beforehand".into());
+            }
+        };
+        let (verifier_bytes, state_bytes) = input.random.split_at(32);
+        let verifier = base64url(verifier_bytes);
+        let challenge = base64url(&Sha256::digest(verifier.as_bytes()));
+        Ok(SignIn {
+            authorization_endpoint,
+            token_endpoint,
+            redirect_uri: input.redirect_uri,
+            client_name: input.client_name,
+            client_id: input.client_id,
+            registered: false,
+            verifier,
+            challenge,
+            state: base64url(state_bytes),
+            code: None,
+            access_token: None,
+            refresh_token: None,
+            granted_scope: None,
+            expires_in: None,
+            phase,
+            in_flight: false,
+            notes: Vec::new(),
+            found,
+        })
+    }
+
+    /// What the shell does next (the same answer until the shell hands back what it asked for).
+    pub fn next_step(&mut self) -> SignInNext {
+        match &self.phase {
+            Phase::Failed(why) => SignInNext::Failed(why.clone()),
+            Phase::Done => SignInNext::Done,
+            _ if self.in_flight => SignInNext::Failed("a request is still in flight".into()),
+            Phase::Register => {
+                self.in_flight = true;
+                SignInNext::Send(self.registration_request())
+            }
+            Phase::Authorize => SignInNext::Open(self.authorization_url()),
+            Phase::Token => {
+                self.in_flight = true;
+                SignInNext::Send(self.token_request())
+            }
+        }
+    }
+
+    fn post(&self, step: AuthStep, url: &str, content_type: &str, body: String) -> Outgoing {
+        Outgoing {
+            step: Step::Auth(step),
+            method: "POST",
+            url: url.to_string(),
+            headers: vec![
+                ("Content-Type".into(), content_type.into()),
+                ("Accept".into(), "application/json".into()),
+            ],
+            body: Some(body),
+            with_token: false,
+            expect_id: None,
+            headers_only: false,
+            intent: None,
+            wave: 0,
+        }
+    }
+
+    fn registration_request(&self) -> Outgoing {
+        let mut doc = json!({
+            "client_name": self.client_name,
+            "redirect_uris": [self.redirect_uri],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "none",
+            "application_type": "native",
+        });
+        if let (Some(scope), Some(map)) = (&self.found.scope, doc.as_object_mut()) {
+            map.insert("scope".into(), Value::String(scope.clone()));
+        }
+        let url = self
+            .found
+            .server
+            .registration_endpoint
+            .clone()
+            .unwrap_or_default();
+        self.post(
+            AuthStep::Registration,
+            &url,
+            "application/json",
+            doc.to_string(),
+        )
+    }
+
+    /// The URL the shell opens: every value from what the doctor judged and this sign-in's own
+    /// PKCE challenge and `state`.
+    pub fn authorization_url(&self) -> String {
+        let client_id = self.client_id.clone().unwrap_or_default();
+        let mut pairs = vec![
+            ("response_type", "code"),
+            ("client_id", client_id.as_str()),
+            ("redirect_uri", self.redirect_uri.as_str()),
+            ("code_challenge", self.challenge.as_str()),
+            ("code_challenge_method", "S256"),
+            ("state", self.state.as_str()),
+        ];
+        if self.found.revision.as_str() >= "2025-06-18" {
+            pairs.push(("resource", self.found.resource.as_str()));
+        }
+        if let Some(scope) = &self.found.scope {
+            pairs.push(("scope", scope));
+        }
+        with_query(&self.authorization_endpoint, &pairs)
+    }
+
+    fn token_request(&self) -> Outgoing {
+        let client_id = self.client_id.clone().unwrap_or_default();
+        let code = self.code.clone().unwrap_or_default();
+        let mut pairs = vec![
+            ("grant_type", "authorization_code"),
+            ("code", code.as_str()),
+            ("redirect_uri", self.redirect_uri.as_str()),
+            ("client_id", client_id.as_str()),
+            ("code_verifier", self.verifier.as_str()),
+        ];
+        if self.found.revision.as_str() >= "2025-06-18" {
+            pairs.push(("resource", self.found.resource.as_str()));
+        }
+        self.post(
+            AuthStep::TokenEndpoint,
+            &self.token_endpoint,
+            "application/x-www-form-urlencoded",
+            form(&pairs),
+        )
+    }
+
+    fn fail(&mut self, why: String) {
+        self.phase = Phase::Failed(why);
+    }
+
+    /// Hands back the answer to the registration or token request [`SignIn::next_step`] asked for.
+    pub fn answer(&mut self, exchange: &Exchange) {
+        if !self.in_flight {
+            return;
+        }
+        self.in_flight = false;
+        let status = exchange.response.as_ref().map(|r| r.status);
+        // A JSON object whatever the status (an error answer says its error in one too).
+        let doc = exchange
+            .response
+            .as_ref()
+            .filter(|r| r.body_complete != Some(false))
+            .and_then(|r| r.body.as_deref())
+            .and_then(|b| serde_json::from_str::<serde_json::Map<String, Value>>(b).ok())
+            .ok_or(());
+        match (self.phase.clone(), status, doc) {
+            (Phase::Register, Some(200 | 201), Ok(doc)) => {
+                match doc.get("client_id").and_then(Value::as_str) {
+                    Some(id) if !id.is_empty() && id.len() <= 1024 => {
+                        self.client_id = Some(id.to_string());
+                        self.registered = true;
+                        self.phase = Phase::Authorize;
+                    }
+                    _ => self.fail("the registration answer holds no client_id".into()),
+                }
+            }
+            (Phase::Token, Some(200), Ok(doc)) => self.take_tokens(&doc),
+            (phase, _, doc) => {
+                let what = if phase == Phase::Register {
+                    "dynamic registration"
+                } else {
+                    "the token request"
+                };
+                let said = doc
+                    .ok()
+                    .and_then(|d| d.get("error").and_then(Value::as_str).map(quote))
+                    .map(|e| format!(", error {e}"))
+                    .unwrap_or_default();
+                let how = match (status, &exchange.transport_error) {
+                    (Some(s), _) => format!("HTTP {s}{said}"),
+                    (None, Some(t)) => format!("no answer ({})", t.label()),
+                    (None, None) => "no answer".into(),
+                };
+                self.fail(format!("{what} failed: {how}"));
+            }
+        }
+    }
+
+    fn take_tokens(&mut self, doc: &serde_json::Map<String, Value>) {
+        let token = |k: &str| {
+            doc.get(k)
+                .and_then(Value::as_str)
+                .filter(|t| {
+                    !t.is_empty()
+                        && t.len() <= MAX_TOKEN_CHARS
+                        && t.bytes().all(|b| (0x21..0x7f).contains(&b))
+                })
+                .map(str::to_string)
+        };
+        let bearer = doc
+            .get("token_type")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.eq_ignore_ascii_case("bearer"));
+        match token("access_token") {
+            Some(t) if bearer => {
+                self.access_token = Some(t);
+                self.refresh_token = token("refresh_token");
+                self.granted_scope = doc.get("scope").and_then(Value::as_str).map(str::to_string);
+                self.expires_in = doc.get("expires_in").and_then(Value::as_u64);
+                // The code is spent: redaction still knows it ([`SignIn::secrets`]).
+                self.phase = Phase::Done;
+            }
+            Some(_) => self.fail("the token answer's token_type is not Bearer".into()),
+            None => self.fail("the token answer holds no usable access_token".into()),
+        }
+    }
+
+    /// The path of the redirect URI (`/callback`): what the listener waits for.
+    fn callback_path(&self) -> String {
+        self.redirect_uri
+            .splitn(4, '/')
+            .nth(3)
+            .map(|p| format!("/{p}"))
+            .unwrap_or_else(|| "/".into())
+    }
+
+    /// Whether a request to the loopback listener with this method and target is the callback
+    /// (anything else, a browser's favicon request say, is answered 404 and waited past).
+    pub fn is_callback(&self, method: &str, target: &str) -> bool {
+        let path = target.split_once('?').map_or(target, |(p, _)| p);
+        method == "GET" && path == self.callback_path()
+    }
+
+    /// The listener's whole answer, bytes to write and close: a fixed page for the callback, else
+    /// 404. Nothing of the request is echoed, so nothing a server put in it reaches the browser.
+    pub fn listener_answer(callback: bool) -> String {
+        let (status, body) = if callback {
+            (
+                "200 OK",
+                "MCP Triage received the sign-in. You may close this tab.\n",
+            )
+        } else {
+            ("404 Not Found", "Not found.\n")
+        };
+        format!(
+            "HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+    }
+
+    /// Hands back the request target the loopback listener received (`/callback?code=…&state=…`).
+    pub fn callback(&mut self, target: &str) {
+        if self.phase != Phase::Authorize {
+            return;
+        }
+        let path = self.callback_path();
+        let (got_path, query) = target.split_once('?').unwrap_or((target, ""));
+        if got_path != path {
+            return self.fail(format!(
+                "the callback came to {}, not {}",
+                quote(got_path),
+                quote(&path)
+            ));
+        }
+        let params = match parse_query(query) {
+            Ok(p) => p,
+            Err(why) => return self.fail(format!("the callback's query is refused: {why}")),
+        };
+        let get = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        match get("state") {
+            None => return self.fail("the callback carries no state: refused (an answer without it may not be the one this sign-in asked for)".into()),
+            Some(s) if s != self.state => {
+                return self.fail("the callback's state is not the one sent: refused".into());
+            }
+            Some(_) => {}
+        }
+        // RFC 9207: compare `iss` exactly when present; when the server says it sends one, its
+        // absence is refused from 2026-07-28 (a verdict before). On a mismatch the server's error
+        // words are not shown.
+        let modern = self.found.revision.as_str() >= "2026-07-28";
+        match get("iss") {
+            Some(iss) if iss != self.found.issuer => {
+                return self.fail(format!(
+                    "the callback's iss {} is not the expected issuer {}: refused (a mix-up of authorization servers)",
+                    quote(&iss),
+                    quote(&self.found.issuer)
+                ));
+            }
+            None if self.found.server.iss_supported && modern => {
+                return self.fail("the authorization server says it sends iss, and the callback has none: refused".into());
+            }
+            None if self.found.server.iss_supported => self.notes.push(
+                "the callback had no iss although the server advertises it: accepted at this revision, refused from 2026-07-28".into(),
+            ),
+            _ => {}
+        }
+        if let Some(error) = get("error") {
+            let description = get("error_description")
+                .map(|d| format!(" ({})", quote(&d)))
+                .unwrap_or_default();
+            return self.fail(format!(
+                "the authorization server refused: error {}{description}",
+                quote(&error)
+            ));
+        }
+        match get("code") {
+            Some(code) if !code.is_empty() && code.len() <= MAX_TOKEN_CHARS => {
+                self.code = Some(code);
+                self.phase = Phase::Token;
+            }
+            _ => self.fail("the callback carries no code".into()),
+        }
+    }
+
+    /// The access token, once signed in.
+    pub fn access_token(&self) -> Option<&str> {
+        self.access_token.as_deref()
+    }
+
+    /// Everything of this sign-in that redaction must remove from every output: the verifier, the
+    /// code, the tokens.
+    pub fn secrets(&self) -> Vec<String> {
+        [
+            Some(&self.verifier),
+            self.code.as_ref(),
+            self.access_token.as_ref(),
+            self.refresh_token.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect()
+    }
+
+    /// What the report says of the sign-in, with no secret in it.
+    pub fn summary(&self) -> Vec<String> {
+        let mut lines = vec![format!(
+            "Signed in with OAuth at {} as client {} ({}){}{}.",
+            quote(&self.found.issuer),
+            quote(self.client_id.as_deref().unwrap_or_default()),
+            if self.registered {
+                "registered dynamically for this run"
+            } else {
+                "given with --client-id"
+            },
+            self.granted_scope
+                .as_ref()
+                .or(self.found.scope.as_ref())
+                .map(|s| format!(", scope {}", quote(s)))
+                .unwrap_or_default(),
+            self.expires_in
+                .map(|s| format!(", the token valid {s} s"))
+                .unwrap_or_default(),
+        )];
+        lines.extend(self.notes.iter().cloned());
+        lines
+    }
+}
+
+/// A query string's pairs, percent-decoded; refused when a name repeats (which value would count?),
+/// a value is not UTF-8 after decoding, or there are too many.
+fn parse_query(query: &str) -> Result<Vec<(String, String)>, &'static str> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for part in query.split('&').filter(|p| !p.is_empty()) {
+        if out.len() >= 32 {
+            return Err("too many parameters");
+        }
+        let (k, v) = part.split_once('=').unwrap_or((part, ""));
+        let (k, v) = (decode(k)?, decode(v)?);
+        if out.iter().any(|(n, _)| *n == k) {
+            return Err("a parameter repeats");
+        }
+        out.push((k, v));
+    }
+    Ok(out)
+}
+
+fn decode(text: &str) -> Result<String, &'static str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = bytes.get(i + 1..i + 3).ok_or("a cut percent escape")?;
+                let hex = std::str::from_utf8(hex).map_err(|_| "a bad percent escape")?;
+                out.push(u8::from_str_radix(hex, 16).map_err(|_| "a bad percent escape")?);
+                i += 2;
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).map_err(|_| "a value that is not UTF-8")
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn the_pkce_challenge_is_rfc_7636s() {
+        // RFC 7636 appendix B: this verifier gives this challenge.
+        let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+        assert_eq!(
+            base64url(&Sha256::digest(verifier.as_bytes())),
+            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+        );
+    }
+
+    #[test]
+    fn a_query_is_decoded_and_a_repeated_or_broken_one_refused() {
+        assert_eq!(
+            parse_query("code=a%2Fb&state=x+y&iss=https%3A%2F%2Fas"),
+            Ok(vec![
+                ("code".into(), "a/b".into()),
+                ("state".into(), "x y".into()),
+                ("iss".into(), "https://as".into())
+            ])
+        );
+        assert!(parse_query("state=a&state=b").is_err());
+        assert!(parse_query("code=%zz").is_err());
+        assert!(parse_query("code=%4").is_err());
+        assert!(parse_query("code=%ff").is_err());
+    }
+}
