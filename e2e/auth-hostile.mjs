@@ -134,7 +134,8 @@ const server = createServer(async (req, res) => {
   const mcp = path.match(/^\/([a-z-]+)\/mcp$/);
   if (mcp) {
     const challenge = `Bearer error="invalid_token", scope="mcp:tools", resource_metadata="${base}/.well-known/oauth-protected-resource/${mcp[1]}/mcp"`;
-    return json(res, 401, { error: 'invalid_token' }, { ...CORS, 'WWW-Authenticate': challenge });
+    // The token it was sent, echoed back: redaction must take it out of every output.
+    return json(res, 401, { error: 'invalid_token', received: (req.headers.authorization ?? '').replace(/^Bearer /, '') }, { ...CORS, 'WWW-Authenticate': challenge });
   }
   return json(res, 404, { error: 'not_found' });
 });
