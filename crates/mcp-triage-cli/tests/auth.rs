@@ -8,25 +8,8 @@
 
 mod common;
 
-use common::{Server, probe, start, start_with};
+use common::{log_of, probe, sdk_oauth, start, start_with};
 use serde_json::Value;
-
-const SDK_EXAMPLE: &str = "e2e/peers/ts-1.32.2/node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js";
-
-/// The SDK's example on `port`, its authorization server on `port + 1`.
-fn sdk_oauth(port: u16, strict: bool) -> Server {
-    let (p, auth) = (port.to_string(), (port + 1).to_string());
-    let mut args = vec![SDK_EXAMPLE, "--oauth"];
-    if strict {
-        args.push("--oauth-strict");
-    }
-    start_with(
-        "node",
-        &args,
-        &[("MCP_PORT", &p), ("MCP_AUTH_PORT", &auth)],
-        port,
-    )
-}
 
 /// The report's auth cards: (step, [(check, conformance)]).
 fn auth_cards(report: &Value) -> Vec<(String, Vec<(String, String)>)> {
@@ -209,21 +192,6 @@ fn oidc_provider_without_cors_on_registration_is_not_judged_from_the_command_lin
         "{report:#}"
     );
     assert_eq!(report["auth"]["fetches"], 2);
-}
-
-/// The hostile server's own log of requests, on `port`.
-fn log_of(port: u16) -> Vec<Value> {
-    let body = ureq::get(&format!("http://127.0.0.1:{port}/__log"))
-        .call()
-        .unwrap()
-        .body_mut()
-        .read_to_string()
-        .unwrap();
-    serde_json::from_str::<Value>(&body)
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .clone()
 }
 
 #[test]

@@ -13,11 +13,9 @@ mod common;
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 
-use common::{Server, start, start_with};
+use common::{Server, log_of, sdk_oauth, start};
 use mcp_triage::testing::leak;
 use serde_json::Value;
-
-const SDK_EXAMPLE: &str = "e2e/peers/ts-1.32.2/node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js";
 
 /// What a signed-in run left: its exit status, standard output and standard error.
 struct Ran {
@@ -84,20 +82,6 @@ fn sign_in(url: &str, extra: &[&str], browse: bool) -> Ran {
     }
 }
 
-fn sdk_oauth(port: u16, strict: bool) -> Server {
-    let (p, auth) = (port.to_string(), (port + 1).to_string());
-    let mut args = vec![SDK_EXAMPLE, "--oauth"];
-    if strict {
-        args.push("--oauth-strict");
-    }
-    start_with(
-        "node",
-        &args,
-        &[("MCP_PORT", &p), ("MCP_AUTH_PORT", &auth)],
-        port,
-    )
-}
-
 #[test]
 fn the_sdk_oauth_example_is_signed_in_and_checked_with_its_token() {
     for (port, strict) in [(18990, false), (18992, true)] {
@@ -146,20 +130,6 @@ fn hostile(port: u16, sentinel: &str) -> Server {
         &["e2e/auth-hostile.mjs", "--port", &p, "--sentinel", sentinel],
         port,
     )
-}
-
-fn log_of(port: u16) -> Vec<Value> {
-    let body = ureq::get(&format!("http://127.0.0.1:{port}/__log"))
-        .call()
-        .unwrap()
-        .body_mut()
-        .read_to_string()
-        .unwrap();
-    serde_json::from_str::<Value>(&body)
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .clone()
 }
 
 #[test]

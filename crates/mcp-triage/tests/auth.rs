@@ -798,6 +798,20 @@ fn sent(next: SignInNext) -> mcp_triage::engine::Outgoing {
     }
 }
 
+/// The `state` of the authorization URL a sign-in asks the shell to open.
+fn state_of(next: SignInNext) -> String {
+    let SignInNext::Open(url) = next else {
+        panic!("expected a URL, got {next:?}")
+    };
+    url.split("state=")
+        .nth(1)
+        .unwrap()
+        .split('&')
+        .next()
+        .unwrap()
+        .to_string()
+}
+
 fn query_of(url: &str) -> Vec<(String, String)> {
     url.split_once('?')
         .unwrap()
@@ -975,17 +989,7 @@ fn a_sign_in_refuses_what_a_careful_client_refuses() {
         |d: &mut Value| d["authorization_response_iss_parameter_supported"] = json!(true);
     for (era, refused) in [("2026-07-28", true), ("2025-11-25", false)] {
         let mut s = signing_in(era, supported, Some("mine")).unwrap();
-        let SignInNext::Open(url) = s.next_step() else {
-            panic!()
-        };
-        let state = url
-            .split("state=")
-            .nth(1)
-            .unwrap()
-            .split('&')
-            .next()
-            .unwrap()
-            .to_string();
+        let state = state_of(s.next_step());
         s.callback(&format!("/callback?code=c&state={state}"));
         assert_eq!(
             matches!(s.next_step(), SignInNext::Failed(_)),
@@ -1001,17 +1005,7 @@ fn a_sign_in_refuses_what_a_careful_client_refuses() {
         }
         // Another issuer's iss is refused at any revision, without the server's error words.
         let mut s = signing_in(era, supported, Some("mine")).unwrap();
-        let SignInNext::Open(url) = s.next_step() else {
-            panic!()
-        };
-        let state = url
-            .split("state=")
-            .nth(1)
-            .unwrap()
-            .split('&')
-            .next()
-            .unwrap()
-            .to_string();
+        let state = state_of(s.next_step());
         s.callback(&format!(
             "/callback?iss=https%3A%2F%2Fevil&error=x&error_description=click%20here&state={state}"
         ));

@@ -153,3 +153,36 @@ pub(crate) fn processes_with(entry: &str) -> Vec<(String, String)> {
     }
     found
 }
+
+/// The hostile server's own log of requests, on `port`.
+pub(crate) fn log_of(port: u16) -> Vec<serde_json::Value> {
+    let body = ureq::get(&format!("http://127.0.0.1:{port}/__log"))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_to_string()
+        .unwrap();
+    serde_json::from_str::<serde_json::Value>(&body)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+const SDK_EXAMPLE: &str = "e2e/peers/ts-1.32.2/node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js";
+
+/// The TypeScript SDK 1.32.2 example with `--oauth` (and `--oauth-strict` when `strict`) on `port`,
+/// its demo authorization server on `port + 1`.
+pub(crate) fn sdk_oauth(port: u16, strict: bool) -> Server {
+    let (p, auth) = (port.to_string(), (port + 1).to_string());
+    let mut args = vec![SDK_EXAMPLE, "--oauth"];
+    if strict {
+        args.push("--oauth-strict");
+    }
+    start_with(
+        "node",
+        &args,
+        &[("MCP_PORT", &p), ("MCP_AUTH_PORT", &auth)],
+        port,
+    )
+}

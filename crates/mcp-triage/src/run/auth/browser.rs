@@ -53,7 +53,7 @@ const NOT_A_GRANT: &str = "grant_type=mcp-triage-cors-check";
 /// The call a page-based client makes to register (a JSON POST, which a browser preflights), with a
 /// body every server refuses: only whether the browser lets it through is looked at.
 pub(crate) fn registration_call(url: &str) -> Outgoing {
-    call(
+    post(
         AuthStep::Registration,
         url,
         "application/json",
@@ -64,7 +64,7 @@ pub(crate) fn registration_call(url: &str) -> Outgoing {
 /// The call a page-based client makes to redeem its code (a form POST, which a browser does not
 /// preflight), with a grant no server knows and nothing secret.
 pub(crate) fn token_call(url: &str) -> Outgoing {
-    call(
+    post(
         AuthStep::TokenEndpoint,
         url,
         "application/x-www-form-urlencoded",
@@ -72,7 +72,9 @@ pub(crate) fn token_call(url: &str) -> Outgoing {
     )
 }
 
-fn call(step: AuthStep, url: &str, content_type: &str, body: &str) -> Outgoing {
+/// A token-free POST of `body` to `url` for a card of the sign-in (the page's CORS calls, a
+/// sign-in's registration and token requests).
+pub(super) fn post(step: AuthStep, url: &str, content_type: &str, body: &str) -> Outgoing {
     Outgoing {
         step: Step::Auth(step),
         method: "POST",

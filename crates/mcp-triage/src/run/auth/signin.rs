@@ -11,13 +11,14 @@
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use super::browser::post;
 use super::doctor::AuthDoctor;
 use super::judge::{Discovered, quote};
 use crate::secrets::redact::base64url;
 use crate::vocabulary::auth_step::AuthStep;
 use crate::vocabulary::exchange::Exchange;
 use crate::vocabulary::percent::{form, with_query};
-use crate::vocabulary::step::{Outgoing, Step};
+use crate::vocabulary::step::Outgoing;
 
 /// How many random bytes a sign-in takes from the shell: 32 for the PKCE verifier, 16 for `state`.
 pub const SIGN_IN_RANDOM_BYTES: usize = 48;
@@ -181,24 +182,6 @@ impl SignIn {
         }
     }
 
-    fn post(&self, step: AuthStep, url: &str, content_type: &str, body: String) -> Outgoing {
-        Outgoing {
-            step: Step::Auth(step),
-            method: "POST",
-            url: url.to_string(),
-            headers: vec![
-                ("Content-Type".into(), content_type.into()),
-                ("Accept".into(), "application/json".into()),
-            ],
-            body: Some(body),
-            with_token: false,
-            expect_id: None,
-            headers_only: false,
-            intent: None,
-            wave: 0,
-        }
-    }
-
     fn registration_request(&self) -> Outgoing {
         let mut doc = json!({
             "client_name": self.client_name,
@@ -217,11 +200,11 @@ impl SignIn {
             .registration_endpoint
             .clone()
             .unwrap_or_default();
-        self.post(
+        post(
             AuthStep::Registration,
             &url,
             "application/json",
-            doc.to_string(),
+            &doc.to_string(),
         )
     }
 
@@ -259,11 +242,11 @@ impl SignIn {
         if self.found.revision.as_str() >= "2025-06-18" {
             pairs.push(("resource", self.found.resource.as_str()));
         }
-        self.post(
+        post(
             AuthStep::TokenEndpoint,
             &self.token_endpoint,
             "application/x-www-form-urlencoded",
-            form(&pairs),
+            &form(&pairs),
         )
     }
 
