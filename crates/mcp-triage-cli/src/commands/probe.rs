@@ -332,8 +332,10 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
     // --oauth: a run without a token gets the 401 the doctor starts from; then the sign-in, then
     // the run with the token.
     let mut signed_in = None;
+    // A sign-in's secrets that are never sent (its code, verifier, refresh token): redacted too.
+    let mut unsent: Vec<String> = Vec::new();
     if let Some(oauth) = &args.oauth {
-        let mut first = match run(&ep, &args, &creds, &limits) {
+        let mut first = match run(&ep, &args, &creds, &unsent, &limits) {
             Ok(r) => r,
             Err((code, msg)) => {
                 eprintln!("mcp-triage probe: {msg}");
@@ -350,7 +352,12 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
             &limits,
         ) {
             Ok(signed) => {
-                creds = creds.signed_in(signed.token.clone(), signed.secrets.clone());
+                creds = Credentials::new(
+                    signed.token.clone(),
+                    args.secret_headers.clone(),
+                    args.plain_headers.clone(),
+                );
+                unsent.clone_from(&signed.secrets);
                 signed_in = Some((doctor, signed));
             }
             Err(why) => {
@@ -365,7 +372,7 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
             }
         }
     }
-    let mut report = match run(&ep, &args, &creds, &limits) {
+    let mut report = match run(&ep, &args, &creds, &unsent, &limits) {
         Ok(r) => r,
         Err((code, msg)) => {
             eprintln!("mcp-triage probe: {msg}");
@@ -378,7 +385,8 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
     } else if args.auth_check {
         auth_check(&mut report, &ep, &creds, &limits);
     }
-    args.output.emit(&report, &ep, &creds.secrets(), render)
+    args.output
+        .emit(&report, &ep, &creds.secrets().and(&unsent), render)
 }
 
 /// `--auth-check`: the core's OAuth doctor, its fetches sent one at a time without the token or
@@ -413,49 +421,39 @@ fn run(
     ep: &endpoint::Endpoint,
     args: &ProbeArgs,
     creds: &Credentials,
+    unsent: &[String],
     limits: &Limits,
 ) -> Result<RunReport, (u8, String)> {
-    let mut engine = Engine::new(config(ep, args, creds.has_token(), creds.secrets(), limits));
+    let secrets = creds.secrets().and(unsent);
+    let mut engine = Engine::new(config(ep, args, creds.has_token(), secrets.clone(), limits));
     let agent = http::agent();
     let origin = args.origin.as_deref();
-    drive(
-        &mut engine,
-        args,
-        &creds.secrets(),
-        &mut |engine, out, run_left| {
-            if run_left == Some(Duration::ZERO) {
-                hand_back(engine, out.step, http::not_sent(&out, creds));
-                return;
-            }
-            let mut replies = Vec::new();
-            let ex = http::send(
-                &agent,
-                &out,
-                creds,
-                origin,
-                limits,
-                run_left,
-                &mut |request| {
-                    if let Some(reply) = engine.reply(&request) {
-                        let ex = http::send(
-                            &agent,
-                            &reply,
-                            creds,
-                            origin,
-                            limits,
-                            run_left,
-                            &mut |_| {},
-                        );
-                        replies.push((reply.step, ex));
-                    }
-                },
-            );
-            for (step, ex) in replies {
-                hand_back(engine, step, ex);
-            }
-            hand_back(engine, out.step, ex);
-        },
-    )?;
+    drive(&mut engine, args, &secrets, &mut |engine, out, run_left| {
+        if run_left == Some(Duration::ZERO) {
+            hand_back(engine, out.step, http::not_sent(&out, creds));
+            return;
+        }
+        let mut replies = Vec::new();
+        let ex = http::send(
+            &agent,
+            &out,
+            creds,
+            origin,
+            limits,
+            run_left,
+            &mut |request| {
+                if let Some(reply) = engine.reply(&request) {
+                    let ex =
+                        http::send(&agent, &reply, creds, origin, limits, run_left, &mut |_| {});
+                    replies.push((reply.step, ex));
+                }
+            },
+        );
+        for (step, ex) in replies {
+            hand_back(engine, step, ex);
+        }
+        hand_back(engine, out.step, ex);
+    })?;
     Ok(engine.report())
 }
 

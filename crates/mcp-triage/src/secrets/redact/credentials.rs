@@ -9,9 +9,6 @@ pub struct Credentials {
     extra: Vec<(String, String)>,
     /// Extra headers the user marked as not secret: sent and recorded as they are.
     plain: Vec<(String, String)>,
-    /// Secrets never sent with a request but redacted everywhere (a sign-in's code, verifier and
-    /// refresh token).
-    unsent: Vec<String>,
 }
 
 impl std::fmt::Debug for Credentials {
@@ -31,16 +28,6 @@ impl Credentials {
             token,
             extra,
             plain,
-            unsent: Vec::new(),
-        }
-    }
-
-    /// These credentials with a token a sign-in got, and the sign-in's other secrets to redact.
-    pub fn signed_in(self, token: String, unsent: Vec<String>) -> Credentials {
-        Credentials {
-            token,
-            unsent,
-            ..self
         }
     }
 
@@ -52,9 +39,7 @@ impl Credentials {
     /// What redaction must remove.
     pub fn secrets(&self) -> Secrets {
         Secrets::new(
-            std::iter::once(self.token.as_str())
-                .chain(self.extra.iter().map(|(_, v)| v.as_str()))
-                .chain(self.unsent.iter().map(String::as_str)),
+            std::iter::once(self.token.as_str()).chain(self.extra.iter().map(|(_, v)| v.as_str())),
         )
     }
 

@@ -60,6 +60,12 @@ fn windows_of(form: &str, out: &mut Vec<u64>) {
 }
 
 impl Secrets {
+    /// These secrets and `more` (values never sent but redacted all the same: a sign-in's code,
+    /// verifier and refresh token).
+    pub fn and(&self, more: &[String]) -> Secrets {
+        Secrets::new(self.values.iter().chain(more).map(String::as_str))
+    }
+
     /// Secrets from the token and extra secret header values. Values shorter than
     /// `MIN_SECRET_RUN` characters are ignored here (the form refuses them before a run).
     pub fn new<'a>(values: impl IntoIterator<Item = &'a str>) -> Secrets {
