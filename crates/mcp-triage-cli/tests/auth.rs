@@ -43,6 +43,29 @@ fn verdict_of(report: &Value, check: &str) -> String {
         .unwrap_or_else(|| panic!("no {check}: {report:#}"))
 }
 
+/// The doctor walked the five cards a conforming setup gives (no call of the registration or token
+/// endpoint: that is the page's), and nothing deviates.
+fn walked_to_the_end_and_conforms(report: &Value, what: &str) {
+    let cards = auth_cards(report);
+    let steps: Vec<&str> = cards.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(
+        steps,
+        [
+            "challenge",
+            "prm_from_challenge",
+            "as_oauth",
+            "registration",
+            "authorization_url"
+        ],
+        "{what}"
+    );
+    for (step, findings) in &cards {
+        for (check, v) in findings {
+            assert_ne!(v, "deviates", "{what}: {step} {check}");
+        }
+    }
+}
+
 fn check_json(url: &str, extra: &[&str], env: &[(&str, &str)]) -> Value {
     let mut args = vec![url, "--auth-check", "--json"];
     args.extend_from_slice(extra);
@@ -57,24 +80,7 @@ fn the_sdk_oauth_example_is_walked_to_its_authorization_url_and_conforms() {
         let _server = sdk_oauth(port, strict);
         let url = format!("http://localhost:{port}/mcp");
         let report = check_json(&url, &["--era", "2025-11-25"], &[]);
-        let cards = auth_cards(&report);
-        let steps: Vec<&str> = cards.iter().map(|(s, _)| s.as_str()).collect();
-        assert_eq!(
-            steps,
-            [
-                "challenge",
-                "prm_from_challenge",
-                "as_oauth",
-                "registration",
-                "authorization_url"
-            ],
-            "strict {strict}"
-        );
-        for (step, findings) in &cards {
-            for (check, v) in findings {
-                assert_ne!(v, "deviates", "strict {strict}: {step} {check}");
-            }
-        }
+        walked_to_the_end_and_conforms(&report, &format!("strict {strict}"));
         assert_eq!(verdict_of(&report, "as_pkce_s256"), "conforms");
         assert_eq!(verdict_of(&report, "prm_resource_matches"), "conforms");
         assert_eq!(report["auth"]["fetches"], 2);
@@ -155,24 +161,8 @@ fn oidc_provider_without_cors_on_registration_is_not_judged_from_the_command_lin
         18948,
     );
     let report = check_json("http://localhost:18948/mcp", &[], &[]);
-    let cards = auth_cards(&report);
-    let steps: Vec<&str> = cards.iter().map(|(s, _)| s.as_str()).collect();
-    assert_eq!(
-        steps,
-        [
-            "challenge",
-            "prm_from_challenge",
-            "as_oauth",
-            "registration",
-            "authorization_url"
-        ],
-        "no call of the registration or token endpoint from the command line"
-    );
-    for (step, findings) in &cards {
-        for (check, v) in findings {
-            assert_ne!(v, "deviates", "{step} {check}: {report:#}");
-        }
-    }
+    // No call of the registration or token endpoint from the command line.
+    walked_to_the_end_and_conforms(&report, "oidc-provider");
     let registration = report["auth"]["cards"]
         .as_array()
         .unwrap()

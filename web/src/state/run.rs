@@ -67,6 +67,8 @@ pub struct AppState {
     pub source: RwSignal<Option<String>>,
     /// The sign-in check: where it is while it runs, or why it did not run.
     pub auth_status: RwSignal<Option<String>>,
+    /// A sign-in check is under way (a second click waits for it).
+    auth_running: RwSignal<bool>,
     run: StoredValue<Option<Run>, LocalStorage>,
 }
 
@@ -99,6 +101,7 @@ impl AppState {
             secret_header_names: RwSignal::new(Vec::new()),
             source: RwSignal::new(None),
             auth_status: RwSignal::new(None),
+            auth_running: RwSignal::new(false),
             run: StoredValue::new_local(None),
         }
     }
@@ -140,11 +143,7 @@ impl AppState {
         else {
             return;
         };
-        if self
-            .auth_status
-            .get_untracked()
-            .is_some_and(|s| s.ends_with('…'))
-        {
+        if self.auth_running.get_untracked() {
             return;
         }
         let origin = web_sys::window()
@@ -159,6 +158,7 @@ impl AppState {
             Some(Err(why)) => return self.auth_status.set(Some(why.to_string())),
             None => return,
         };
+        self.auth_running.set(true);
         let state = *self;
         spawn_local(async move {
             // Never the run's token or extra headers: the doctor's requests carry none.
@@ -179,6 +179,7 @@ impl AppState {
                     break;
                 }
             }
+            state.auth_running.set(false);
             // Only into the run it started from (a new run replaced it: nothing to add).
             let same = state.run.with_value(|r| {
                 r.as_ref()

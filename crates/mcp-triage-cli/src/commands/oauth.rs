@@ -15,6 +15,7 @@ use mcp_triage::auth::{
 };
 use mcp_triage::redact::Credentials;
 
+use crate::run::drive::endpoint_for;
 use crate::run::interrupt;
 use crate::transports::http;
 
@@ -88,22 +89,13 @@ fn finish(flow: &SignIn) -> Result<SignedIn, String> {
     })
 }
 
-/// Opens `url` in the system's browser, after this shell's own URL parser says it is `https:` (or
-/// `http:` on a loopback host); with `--no-browser`, or when no browser starts, prints it.
+/// Opens `url` in the system's browser, after the core's endpoint rule, read through this shell's
+/// URL parser, says it is `https:` (or `http:` on a loopback host); with `--no-browser`, or when no
+/// browser starts, prints it.
 fn open(url: &str, open_browser: bool) -> Result<(), String> {
-    let uri = ureq::http::Uri::try_from(url)
-        .map_err(|_| "the authorization URL does not parse: not opened".to_string())?;
-    let host = uri.host().unwrap_or_default();
-    let loopback = matches!(host, "localhost" | "127.0.0.1" | "[::1]" | "::1");
-    match uri.scheme_str() {
-        Some("https") => {}
-        Some("http") if loopback => {}
-        _ => {
-            return Err(
-                "the authorization URL is neither https: nor loopback http:: not opened".into(),
-            );
-        }
-    }
+    // The endpoint rule, read through the HTTP client's own URL parser: https:, or http: on a
+    // loopback host (the same as for any URL a secret goes to).
+    endpoint_for(url, true).map_err(|why| format!("the authorization URL is not opened: {why}"))?;
     if open_browser && webbrowser::open(url).is_ok() {
         eprintln!(
             "sign-in: your browser opened the authorization server; waiting for it to send you back"

@@ -419,10 +419,6 @@ impl AuthDoctor {
             }
         };
         self.queue.clear();
-        let browser = self
-            .page_origin
-            .as_deref()
-            .map(|o| browser::verdict(p.step, true, &[], o));
         if p.step.is_prm() {
             self.prm_read = true;
             let facts = judge_prm(&doc, &p.expected, &self.revision);
@@ -433,8 +429,9 @@ impl AuthDoctor {
                 outcome: "HTTP 200: protected resource metadata".into(),
                 findings: facts.findings,
                 exchange: Some(exchange),
-                browser,
+                browser: None,
             });
+            self.judge_from_page(self.cards.len() - 1, false);
             match facts.issuer {
                 Some(issuer) => self.plan_server_metadata(&issuer),
                 None => self.finish(None),
@@ -449,8 +446,9 @@ impl AuthDoctor {
                 outcome: "HTTP 200: authorization server metadata".into(),
                 findings,
                 exchange: Some(exchange),
-                browser,
+                browser: None,
             });
+            self.judge_from_page(self.cards.len() - 1, false);
             self.finish(Some(facts));
         }
     }

@@ -17,7 +17,7 @@ use super::judge::{Discovered, quote};
 use crate::secrets::redact::base64url;
 use crate::vocabulary::auth_step::AuthStep;
 use crate::vocabulary::exchange::Exchange;
-use crate::vocabulary::percent::{form, with_query};
+use crate::vocabulary::percent::{form, parse_form, with_query};
 use crate::vocabulary::step::Outgoing;
 
 /// How many random bytes a sign-in takes from the shell: 32 for the PKCE verifier, 16 for `state`.
@@ -378,7 +378,7 @@ impl SignIn {
                 quote(&path)
             ));
         }
-        let params = match parse_query(query) {
+        let params = match parse_form(query) {
             Ok(p) => p,
             Err(why) => return self.fail(format!("the callback's query is refused: {why}")),
         };
@@ -473,44 +473,6 @@ impl SignIn {
     }
 }
 
-/// A query string's pairs, percent-decoded; refused when a name repeats (which value would count?),
-/// a value is not UTF-8 after decoding, or there are too many.
-fn parse_query(query: &str) -> Result<Vec<(String, String)>, &'static str> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    for part in query.split('&').filter(|p| !p.is_empty()) {
-        if out.len() >= 32 {
-            return Err("too many parameters");
-        }
-        let (k, v) = part.split_once('=').unwrap_or((part, ""));
-        let (k, v) = (decode(k)?, decode(v)?);
-        if out.iter().any(|(n, _)| *n == k) {
-            return Err("a parameter repeats");
-        }
-        out.push((k, v));
-    }
-    Ok(out)
-}
-
-fn decode(text: &str) -> Result<String, &'static str> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' => {
-                let hex = bytes.get(i + 1..i + 3).ok_or("a cut percent escape")?;
-                let hex = std::str::from_utf8(hex).map_err(|_| "a bad percent escape")?;
-                out.push(u8::from_str_radix(hex, 16).map_err(|_| "a bad percent escape")?);
-                i += 2;
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8(out).map_err(|_| "a value that is not UTF-8")
-}
-
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
@@ -526,21 +488,5 @@ mod tests {
             base64url(&Sha256::digest(verifier.as_bytes())),
             "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
         );
-    }
-
-    #[test]
-    fn a_query_is_decoded_and_a_repeated_or_broken_one_refused() {
-        assert_eq!(
-            parse_query("code=a%2Fb&state=x+y&iss=https%3A%2F%2Fas"),
-            Ok(vec![
-                ("code".into(), "a/b".into()),
-                ("state".into(), "x y".into()),
-                ("iss".into(), "https://as".into())
-            ])
-        );
-        assert!(parse_query("state=a&state=b").is_err());
-        assert!(parse_query("code=%zz").is_err());
-        assert!(parse_query("code=%4").is_err());
-        assert!(parse_query("code=%ff").is_err());
     }
 }
