@@ -50,11 +50,22 @@ fn request(path: &str) -> Outgoing {
     }
 }
 
+/// The size tests' limits: deadlines far beyond any load a test machine has, so only a cap can end
+/// these bodies (under a loaded CI, a 2.5 s total once ended the gzip bomb before its cap).
+fn cap_limits() -> Limits {
+    Limits {
+        headers_deadline_ms: 60_000,
+        idle_gap_ms: 60_000,
+        request_total_ms: 60_000,
+        ..limits()
+    }
+}
+
 async fn send(path: &str) -> mcp_triage::Exchange {
     net::send(
         &request(path),
         &Credentials::default(),
-        &limits(),
+        &cap_limits(),
         &Flights::default(),
         &|_| {},
         &|_| {},
@@ -72,12 +83,13 @@ async fn a_50_mib_body_stops_at_the_cap() {
         let ex = send(path).await;
         assert_eq!(end(&ex), Some(BodyEnd::SizeCap), "{path}");
         assert!(
-            ex.response.as_ref().unwrap().body.as_ref().unwrap().len() <= limits().max_body_bytes
+            ex.response.as_ref().unwrap().body.as_ref().unwrap().len()
+                <= cap_limits().max_body_bytes
         );
         let v = classify(
             &ex,
             &Options {
-                limits: limits(),
+                limits: cap_limits(),
                 ..Options::default()
             },
         );
@@ -137,11 +149,13 @@ async fn slow_and_endless_streams_end_at_a_deadline() {
 async fn a_10_mib_line_hits_the_line_cap() {
     let ex = send("/long-line").await;
     assert_eq!(end(&ex), Some(BodyEnd::SizeCap));
-    assert!(ex.response.as_ref().unwrap().body.as_ref().unwrap().len() <= limits().max_body_bytes);
+    assert!(
+        ex.response.as_ref().unwrap().body.as_ref().unwrap().len() <= cap_limits().max_body_bytes
+    );
     let v = classify(
         &ex,
         &Options {
-            limits: limits(),
+            limits: cap_limits(),
             ..Options::default()
         },
     );
