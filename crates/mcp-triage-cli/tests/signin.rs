@@ -237,3 +237,124 @@ fn the_sign_ins_secrets_reach_no_output() {
     let report: Value = serde_json::from_str(&ran.stdout).unwrap();
     assert!(report["share"].as_str().unwrap().starts_with("#r=v12."));
 }
+
+/// Our SDK-router peer with refresh tokens (`--as renew`) on `port`, its authorization server on
+/// `port + 1`, with `flags`.
+fn renewing(port: u16, flags: &[&str]) -> Server {
+    let p = port.to_string();
+    let mut args = vec!["e2e/peers/oauth/server.mjs", "--as", "renew", "--port", &p];
+    args.extend(flags);
+    start("node", &args, port)
+}
+
+/// The grants the peer's authorization server on `port` answered, each with the tokens it gave.
+fn grants_of(port: u16) -> Vec<Value> {
+    let body = ureq::get(&format!("http://127.0.0.1:{port}/__grants"))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_to_string()
+        .unwrap();
+    serde_json::from_str::<Value>(&body)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// What a renewed run must show: exit 0, no refusal left in the records but the token-less
+/// check's 401, the note, and none of the tokens the server gave in any output (the control: the
+/// checker finds each in the server's own list).
+fn assert_renewed(ran: &Ran, grants: &[Value], note: &str) {
+    assert_eq!(ran.status, 0, "{}", ran.stderr);
+    let report: Value = serde_json::from_str(&ran.stdout).unwrap();
+    let refused: Vec<&Value> = report["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| [401, 403].contains(&r["exchange"]["response"]["status"].as_u64().unwrap_or(0)))
+        .collect();
+    assert_eq!(refused.len(), 1, "only the token-less check: {refused:#?}");
+    let notes = report["notes"].to_string();
+    assert!(notes.contains(note), "{notes}");
+    let log = serde_json::to_string(grants).unwrap();
+    for g in grants {
+        for secret in [&g["access_token"], &g["refresh_token"]] {
+            let secret = secret.as_str().unwrap();
+            for (name, out) in [("stdout", &ran.stdout), ("stderr", &ran.stderr)] {
+                assert!(
+                    !leak::leaks(out, secret),
+                    "{name}: {:?}",
+                    leak::found(out, secret)
+                );
+            }
+            assert!(leak::leaks(&log, secret), "control");
+        }
+    }
+}
+
+#[test]
+fn a_token_that_expires_during_the_run_is_refreshed_once() {
+    let _server = renewing(18984, &["--expire-after", "3"]);
+    let ran = sign_in("http://localhost:18984/mcp", &["--json", "--share"], true);
+    let grants = grants_of(18985);
+    // One sign-in, then one refresh, with the refresh token the sign-in got.
+    let kinds: Vec<&str> = grants
+        .iter()
+        .map(|g| g["grant"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["authorization_code", "refresh_token"],
+        "{}",
+        ran.stderr
+    );
+    assert!(ran.stderr.contains("refreshing it once"), "{}", ran.stderr);
+    assert_renewed(
+        &ran,
+        &grants,
+        "got HTTP 401 (error \\\"invalid_token\\\"); the token was refreshed once and the request sent again",
+    );
+}
+
+#[test]
+fn a_call_that_needs_more_scope_steps_up_once() {
+    let _server = renewing(18986, &["--step-up"]);
+    let ran = sign_in("http://localhost:18986/mcp", &["--json", "--share"], true);
+    let grants = grants_of(18987);
+    // Two authorizations: the challenge's scope, then the larger one the 403 named.
+    let scopes: Vec<(&str, &str)> = grants
+        .iter()
+        .map(|g| (g["grant"].as_str().unwrap(), g["scope"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        scopes,
+        [
+            ("authorization_code", "mcp:tools"),
+            ("authorization_code", "mcp:tools mcp:call")
+        ],
+        "{}",
+        ran.stderr
+    );
+    // Each authorization URL was opened with its own PKCE challenge and state.
+    let urls: Vec<&str> = ran
+        .stderr
+        .lines()
+        .filter(|l| l.contains("code_challenge="))
+        .collect();
+    assert_eq!(urls.len(), 2, "{}", ran.stderr);
+    let param = |u: &str, k: &str| {
+        u.split(['?', '&'])
+            .find_map(|p| p.strip_prefix(&format!("{k}=")))
+            .unwrap()
+            .to_string()
+    };
+    for k in ["code_challenge", "state"] {
+        assert_ne!(param(urls[0], k), param(urls[1], k), "{k}");
+    }
+    assert_eq!(
+        param(urls[0], "redirect_uri"),
+        param(urls[1], "redirect_uri")
+    );
+    assert_renewed(&ran, &grants, "(step-up) and the request sent again");
+}

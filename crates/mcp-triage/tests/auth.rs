@@ -7,8 +7,8 @@
 
 use mcp_triage::Conformance;
 use mcp_triage::auth::{
-    AuthCheck, AuthDoctor, AuthReport, AuthStep, BrowserAccess, MAX_FETCHES, SIGN_IN_RANDOM_BYTES,
-    SignIn, SignInInput, SignInNext,
+    AuthCheck, AuthDoctor, AuthReport, AuthStep, BrowserAccess, MAX_FETCHES, Renewal,
+    SIGN_IN_RANDOM_BYTES, SignIn, SignInInput, SignInNext,
 };
 use mcp_triage::endpoint::{Endpoint, parse_endpoint};
 use mcp_triage::engine::{Era, RunReport};
@@ -1017,4 +1017,250 @@ fn a_sign_in_refuses_what_a_careful_client_refuses() {
             "{why}"
         );
     }
+}
+
+/// A sign-in with a client id, signed in with `tokens` (the token endpoint's answer).
+fn signed_in(tokens: &str) -> SignIn {
+    let mut s = signing_in("2025-11-25", |_| {}, Some("c-1")).unwrap();
+    let state = state_of(s.next_step());
+    s.callback(&format!("/callback?code=code-one-1234&state={state}"));
+    let out = sent(s.next_step());
+    let mut ok = answer(&out.url, 200, &[], tokens);
+    ok.request.method = "POST".into();
+    s.answer(&ok);
+    assert_eq!(s.next_step(), SignInNext::Done);
+    s
+}
+
+/// The run's request for probe A, with the token or without.
+fn probe_a(with_token: bool) -> mcp_triage::engine::Outgoing {
+    mcp_triage::engine::Outgoing {
+        step: mcp_triage::engine::Step::Probe(mcp_triage::engine::ProbeName::A),
+        method: "POST",
+        url: MCP.into(),
+        headers: Vec::new(),
+        body: Some("{}".into()),
+        with_token,
+        expect_id: None,
+        headers_only: false,
+        intent: None,
+        wave: 1,
+    }
+}
+
+fn refused(status: u16, challenge: &str) -> Exchange {
+    answer(MCP, status, &[("WWW-Authenticate", challenge)], "{}")
+}
+
+fn token_answer(s: &mut SignIn, body: &str) -> mcp_triage::engine::Outgoing {
+    let out = sent(s.next_step());
+    let mut ok = answer(&out.url, 200, &[], body);
+    ok.request.method = "POST".into();
+    s.answer(&ok);
+    out
+}
+
+#[test]
+fn an_expired_token_is_refreshed_once_and_a_second_refusal_stands() {
+    let mut s = signed_in(
+        r#"{"access_token":"at-first-1234","refresh_token":"rt-first-1234","token_type":"Bearer","scope":"mcp:tools"}"#,
+    );
+    let expired = refused(401, r#"Bearer error="invalid_token""#);
+    // A 401 to a request sent without the token on purpose is that check's answer, not expiry.
+    assert_eq!(s.renewal(&probe_a(false), &expired), Renewal::None);
+    assert_eq!(s.renewal(&probe_a(true), &expired), Renewal::Refresh);
+    s.refresh();
+    // The refresh: the refresh token, the client, the resource, to the token endpoint.
+    let out = token_answer(
+        &mut s,
+        r#"{"access_token":"at-second-1234","token_type":"Bearer","expires_in":60}"#,
+    );
+    assert_eq!(out.url, "http://localhost:3001/token");
+    assert!(!out.with_token);
+    let form = out.body.unwrap();
+    for part in [
+        "grant_type=refresh_token",
+        "refresh_token=rt-first-1234",
+        "client_id=c-1",
+        "resource=http%3A%2F%2Flocalhost%3A3000%2Fmcp",
+    ] {
+        assert!(form.contains(part), "{part} in {form}");
+    }
+    assert_eq!(s.next_step(), SignInNext::Done);
+    assert_eq!(s.access_token(), Some("at-second-1234"));
+    // The refresh token was not rotated, so the old one is kept; the old access token is still
+    // redacted.
+    for secret in [
+        "at-first-1234",
+        "at-second-1234",
+        "rt-first-1234",
+        "code-one-1234",
+    ] {
+        assert!(s.secrets().iter().any(|x| x == secret), "{secret}");
+    }
+    // Once per run: a second expiry stands, and the summary says both.
+    assert_eq!(s.renewal(&probe_a(true), &expired), Renewal::None);
+    let summary = s.summary().join("\n");
+    assert!(summary.contains("probe A got HTTP 401 (error \"invalid_token\"); the token was refreshed once and the request sent again."), "{summary}");
+    assert!(
+        summary.contains("the token was refreshed once already, so the refusal stands"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("scope \"mcp:tools\""),
+        "the granted scope is kept: {summary}"
+    );
+    for secret in s.secrets() {
+        assert!(!summary.contains(&secret), "no secret in the summary");
+    }
+}
+
+#[test]
+fn without_a_refresh_token_or_when_the_refresh_is_refused_the_401_stands() {
+    let mut s = signed_in(r#"{"access_token":"at-first-1234","token_type":"Bearer"}"#);
+    let expired = refused(401, r#"Bearer error="invalid_token""#);
+    assert_eq!(s.renewal(&probe_a(true), &expired), Renewal::None);
+    assert!(
+        s.summary()
+            .join(" ")
+            .contains("no refresh token was issued, so the refusal stands")
+    );
+
+    let mut s = signed_in(
+        r#"{"access_token":"at-first-1234","refresh_token":"rt-first-1234","token_type":"Bearer"}"#,
+    );
+    assert_eq!(s.renewal(&probe_a(true), &expired), Renewal::Refresh);
+    s.refresh();
+    let out = sent(s.next_step());
+    let mut no = answer(&out.url, 400, &[], r#"{"error":"invalid_grant"}"#);
+    no.request.method = "POST".into();
+    s.answer(&no);
+    assert!(matches!(s.next_step(), SignInNext::Failed(_)));
+    s.abandon("said once");
+    let summary = s.summary().join("\n");
+    assert!(
+        summary.contains("renewing failed: the refresh failed: HTTP 400, error \"invalid_grant\". The refusal stands."),
+        "{summary}"
+    );
+    assert!(
+        !summary.contains("said once"),
+        "a failure is noted once: {summary}"
+    );
+    assert_eq!(
+        s.renewal(&probe_a(true), &expired),
+        Renewal::None,
+        "failed: no more renewals"
+    );
+}
+
+#[test]
+fn a_403_naming_more_scope_steps_up_once_with_fresh_pkce_and_the_same_redirect() {
+    use sha2::{Digest, Sha256};
+    let mut s = signed_in(
+        r#"{"access_token":"at-first-1234","refresh_token":"rt-first-1234","token_type":"Bearer","scope":"mcp:tools"}"#,
+    );
+    let before = query_of(&s.authorization_url());
+    // What does not call for a step-up: no scope named, or only scope the token holds.
+    for (challenge, said) in [
+        (r#"Bearer error="insufficient_scope""#, "naming no scope"),
+        (
+            r#"Bearer error="insufficient_scope", scope="mcp:tools""#,
+            "that the token holds",
+        ),
+    ] {
+        assert_eq!(
+            s.renewal(&probe_a(true), &refused(403, challenge)),
+            Renewal::None
+        );
+        assert!(s.summary().join(" ").contains(said), "{:?}", s.summary());
+    }
+    // A 403 that is not about scope stands without a note.
+    assert_eq!(
+        s.renewal(&probe_a(true), &refused(403, "Bearer")),
+        Renewal::None
+    );
+    let more = refused(
+        403,
+        r#"Bearer error="insufficient_scope", scope="mcp:call mcp:tools""#,
+    );
+    assert_eq!(
+        s.renewal(&probe_a(true), &more),
+        Renewal::StepUp("mcp:tools mcp:call".into()),
+        "the union, held scopes first"
+    );
+    s.step_up("mcp:tools mcp:call", [9; SIGN_IN_RANDOM_BYTES]);
+    let SignInNext::Open(url) = s.next_step() else {
+        panic!("a new authorization")
+    };
+    let after = query_of(&url);
+    let get = |q: &[(String, String)], k: &str| {
+        q.iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+            .unwrap()
+    };
+    assert_eq!(get(&after, "scope"), "mcp%3Atools%20mcp%3Acall");
+    assert_eq!(get(&after, "redirect_uri"), get(&before, "redirect_uri"));
+    for fresh in ["state", "code_challenge"] {
+        assert_ne!(get(&after, fresh), get(&before, fresh), "{fresh}");
+    }
+    // The old state is refused; the new one is redeemed with the new verifier.
+    let old_state = get(&before, "state");
+    let mut stale = signed_in(
+        r#"{"access_token":"at-first-1234","refresh_token":"rt-first-1234","token_type":"Bearer","scope":"mcp:tools"}"#,
+    );
+    assert!(matches!(
+        stale.renewal(&probe_a(true), &more),
+        Renewal::StepUp(_)
+    ));
+    stale.step_up("mcp:tools mcp:call", [9; SIGN_IN_RANDOM_BYTES]);
+    let _ = stale.next_step();
+    stale.callback(&format!("/callback?code=x&state={old_state}"));
+    assert!(matches!(stale.next_step(), SignInNext::Failed(_)));
+    s.callback(&format!(
+        "/callback?code=code-two-1234&state={}",
+        get(&after, "state")
+    ));
+    let out = token_answer(
+        &mut s,
+        r#"{"access_token":"at-wider-1234","refresh_token":"rt-wider-1234","token_type":"Bearer","scope":"mcp:tools mcp:call"}"#,
+    );
+    let form = out.body.unwrap();
+    let verifier = form
+        .split('&')
+        .find_map(|p| p.strip_prefix("code_verifier="))
+        .unwrap();
+    assert_eq!(
+        b64url(&Sha256::digest(verifier.as_bytes())),
+        get(&after, "code_challenge")
+    );
+    assert!(form.contains("code=code-two-1234"));
+    assert_eq!(s.access_token(), Some("at-wider-1234"));
+    for secret in [
+        "at-first-1234",
+        "rt-first-1234",
+        "code-one-1234",
+        "at-wider-1234",
+        "rt-wider-1234",
+        "code-two-1234",
+        verifier,
+    ] {
+        assert!(s.secrets().iter().any(|x| x == secret), "{secret}");
+    }
+    // Once per run.
+    let even_more = refused(403, r#"Bearer error="insufficient_scope", scope="admin""#);
+    assert_eq!(s.renewal(&probe_a(true), &even_more), Renewal::None);
+    let summary = s.summary().join("\n");
+    assert!(
+        summary.contains("signed in again once with scope \"mcp:tools mcp:call\" (step-up)"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("one step-up per run was made already"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("scope \"mcp:tools mcp:call\""),
+        "{summary}"
+    );
 }

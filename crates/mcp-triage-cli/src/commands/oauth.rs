@@ -2,17 +2,20 @@
 //! and checks the callback; this opens the authorization URL (the system's browser through the
 //! `webbrowser` crate, which starts it without a shell, or printed on standard error with
 //! `--no-browser`), listens on 127.0.0.1 on a random port for exactly one callback, and sends the
-//! core's requests. The token stays in memory; nothing is written anywhere.
+//! core's requests. The token stays in memory; nothing is written anywhere. During the run the
+//! core may call for one refresh and one step-up; this carries them out and hands back the token.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::time::{Duration, Instant};
 
+use mcp_triage::Exchange;
 use mcp_triage::Limits;
 use mcp_triage::auth::{
-    AuthDoctor, LISTENER_MAX_HEAD, LISTENER_MAX_REQUESTS, SIGN_IN_RANDOM_BYTES,
+    AuthDoctor, LISTENER_MAX_HEAD, LISTENER_MAX_REQUESTS, Renewal, SIGN_IN_RANDOM_BYTES,
     SIGN_IN_WAIT_SECONDS, SignIn, SignInInput, SignInNext,
 };
+use mcp_triage::engine::Outgoing;
 use mcp_triage::redact::Credentials;
 
 use crate::run::drive::endpoint_for;
@@ -21,72 +24,138 @@ use crate::transports::http;
 
 const CALLBACK_WAIT: Duration = Duration::from_secs(SIGN_IN_WAIT_SECONDS);
 
-/// What a sign-in gives the run.
-pub(crate) struct SignedIn {
-    /// The access token.
-    pub token: String,
-    /// Every secret of the sign-in, for redaction (the verifier, the code, the tokens).
-    pub secrets: Vec<String>,
-    /// What the report says of it.
-    pub notes: Vec<String>,
+/// A signed-in run's sign-in: the core's machine, and the loopback port its redirect URI names
+/// (a step-up listens there again, as the authorization server registered that URI).
+pub(crate) struct Session {
+    flow: SignIn,
+    port: u16,
+    open_browser: bool,
+    limits: Limits,
 }
 
-/// Signs in from what `doctor` found; `Err` says why not, in words.
-pub(crate) fn sign_in(
-    doctor: &AuthDoctor,
-    client_id: Option<String>,
-    open_browser: bool,
-    limits: &Limits,
-) -> Result<SignedIn, String> {
-    let listener = TcpListener::bind("127.0.0.1:0")
-        .map_err(|e| format!("cannot listen on 127.0.0.1 for the sign-in's callback: {e}"))?;
-    let port = listener
-        .local_addr()
-        .map_err(|e| format!("cannot read the listener's port: {e}"))?
-        .port();
-    let mut random = [0u8; SIGN_IN_RANDOM_BYTES];
-    getrandom::fill(&mut random).map_err(|e| format!("no secure random bytes: {e}"))?;
-    let mut flow = doctor.sign_in(SignInInput {
-        random,
-        redirect_uri: format!("http://127.0.0.1:{port}/callback"),
-        client_id,
-        client_name: "MCP Triage".into(),
-    })?;
-    let agent = http::agent();
-    let nothing = Credentials::default();
-    let mut callback = Some(listener);
-    loop {
-        match flow.next_step() {
-            SignInNext::Send(out) => {
-                eprintln!("sign-in: {}", out.step.title());
-                let ex = http::send(&agent, &out, &nothing, None, limits, None, &mut |_| {});
-                flow.answer(&ex);
+impl Session {
+    /// Signs in from what `doctor` found; `Err` says why not, in words.
+    pub(crate) fn start(
+        doctor: &AuthDoctor,
+        client_id: Option<String>,
+        open_browser: bool,
+        limits: &Limits,
+    ) -> Result<Session, String> {
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .map_err(|e| format!("cannot listen on 127.0.0.1 for the sign-in's callback: {e}"))?;
+        let port = listener
+            .local_addr()
+            .map_err(|e| format!("cannot read the listener's port: {e}"))?
+            .port();
+        let flow = doctor.sign_in(SignInInput {
+            random: random()?,
+            redirect_uri: format!("http://127.0.0.1:{port}/callback"),
+            client_id,
+            client_name: "MCP Triage".into(),
+        })?;
+        let mut session = Session {
+            flow,
+            port,
+            open_browser,
+            limits: limits.clone(),
+        };
+        session.drive(Some(listener))?;
+        Ok(session)
+    }
+
+    /// Drives the sign-in to its end: sends what the core builds, opens what it says, waits on
+    /// `listener` for the callback.
+    fn drive(&mut self, mut listener: Option<TcpListener>) -> Result<(), String> {
+        let agent = http::agent();
+        let nothing = Credentials::default();
+        loop {
+            match self.flow.next_step() {
+                SignInNext::Send(out) => {
+                    eprintln!("sign-in: {}", out.step.title());
+                    let ex = http::send(
+                        &agent,
+                        &out,
+                        &nothing,
+                        None,
+                        &self.limits,
+                        None,
+                        &mut |_| {},
+                    );
+                    self.flow.answer(&ex);
+                }
+                SignInNext::Open(url) => {
+                    let listener = listener
+                        .take()
+                        .ok_or("the authorization server sent the browser back twice")?;
+                    open(&url, self.open_browser)?;
+                    let target = wait_for_callback(listener, &self.flow)?;
+                    self.flow.callback(&target);
+                }
+                SignInNext::Done => return Ok(()),
+                SignInNext::Failed(why) => return Err(why),
             }
-            SignInNext::Open(url) => {
-                let listener = callback
-                    .take()
-                    .ok_or("the authorization server sent the browser back twice")?;
-                open(&url, open_browser)?;
-                let target = wait_for_callback(listener, &flow)?;
-                flow.callback(&target);
-            }
-            SignInNext::Done => break,
-            SignInNext::Failed(why) => return Err(why),
         }
     }
-    finish(&flow)
+
+    /// The access token.
+    pub(crate) fn token(&self) -> Result<&str, String> {
+        self.flow
+            .access_token()
+            .ok_or_else(|| "the sign-in ended without a token".into())
+    }
+
+    /// Renews the token when the core says `exchange` (the answer to `out`) calls for it; the new
+    /// token when it did, to send `out` again with.
+    pub(crate) fn renew(&mut self, out: &Outgoing, exchange: &Exchange) -> Option<String> {
+        let done = match self.flow.renewal(out, exchange) {
+            Renewal::None => return None,
+            Renewal::Refresh => {
+                eprintln!("sign-in: the token was refused; refreshing it once");
+                self.flow.refresh();
+                self.drive(None)
+            }
+            Renewal::StepUp(scope) => {
+                eprintln!("sign-in: more scope is needed; signing in again once, for {scope:?}");
+                self.step_up(&scope)
+            }
+        };
+        match done.and_then(|()| self.token().map(str::to_string)) {
+            Ok(token) => Some(token),
+            Err(why) => {
+                eprintln!("sign-in: renewing failed: {why}");
+                self.flow.abandon(&why);
+                None
+            }
+        }
+    }
+
+    fn step_up(&mut self, scope: &str) -> Result<(), String> {
+        let listener = TcpListener::bind(("127.0.0.1", self.port)).map_err(|e| {
+            format!(
+                "cannot listen on 127.0.0.1:{} again for the callback: {e}",
+                self.port
+            )
+        })?;
+        self.flow.step_up(scope, random()?);
+        self.drive(Some(listener))
+    }
+
+    /// Every secret of the sign-in, for redaction: the verifiers, the codes, the tokens, those a
+    /// renewal replaced too.
+    pub(crate) fn secrets(&self) -> Vec<String> {
+        self.flow.secrets()
+    }
+
+    /// What the report says of the sign-in and its renewals.
+    pub(crate) fn summary(&self) -> Vec<String> {
+        self.flow.summary()
+    }
 }
 
-fn finish(flow: &SignIn) -> Result<SignedIn, String> {
-    let token = flow
-        .access_token()
-        .ok_or("the sign-in ended without a token")?
-        .to_string();
-    Ok(SignedIn {
-        token,
-        secrets: flow.secrets(),
-        notes: flow.summary(),
-    })
+fn random() -> Result<[u8; SIGN_IN_RANDOM_BYTES], String> {
+    let mut random = [0u8; SIGN_IN_RANDOM_BYTES];
+    getrandom::fill(&mut random).map_err(|e| format!("no secure random bytes: {e}"))?;
+    Ok(random)
 }
 
 /// Opens `url` in the system's browser, after the core's endpoint rule, read through this shell's

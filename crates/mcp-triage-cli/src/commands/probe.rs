@@ -332,10 +332,8 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
     // --oauth: a run without a token gets the 401 the doctor starts from; then the sign-in, then
     // the run with the token.
     let mut signed_in = None;
-    // A sign-in's secrets that are never sent (its code, verifier, refresh token): redacted too.
-    let mut unsent: Vec<String> = Vec::new();
     if let Some(oauth) = &args.oauth {
-        let mut first = match run(&ep, &args, &creds, &unsent, &limits) {
+        let mut first = match run(&ep, &args, &creds, None, &limits) {
             Ok(r) => r,
             Err((code, msg)) => {
                 eprintln!("mcp-triage probe: {msg}");
@@ -345,20 +343,21 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
         let Some(doctor) = auth_check(&mut first, &ep, &creds, &limits) else {
             return args.output.emit(&first, &ep, &creds.secrets(), render);
         };
-        match oauth::sign_in(
+        match oauth::Session::start(
             &doctor,
             oauth.client_id.clone(),
             oauth.open_browser,
             &limits,
-        ) {
-            Ok(signed) => {
+        )
+        .and_then(|s| Ok((s.token()?.to_string(), s)))
+        {
+            Ok((token, session)) => {
                 creds = Credentials::new(
-                    signed.token.clone(),
+                    token,
                     args.secret_headers.clone(),
                     args.plain_headers.clone(),
                 );
-                unsent.clone_from(&signed.secrets);
-                signed_in = Some((doctor, signed));
+                signed_in = Some((doctor, session));
             }
             Err(why) => {
                 eprintln!("mcp-triage probe: sign-in refused: {why}");
@@ -372,21 +371,30 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
             }
         }
     }
-    let mut report = match run(&ep, &args, &creds, &unsent, &limits) {
+    let mut report = match run(
+        &ep,
+        &args,
+        &creds,
+        signed_in.as_mut().map(|(_, s)| s),
+        &limits,
+    ) {
         Ok(r) => r,
         Err((code, msg)) => {
             eprintln!("mcp-triage probe: {msg}");
             return code;
         }
     };
-    if let Some((doctor, signed)) = signed_in {
+    // A sign-in's secrets, those never sent (its codes, verifiers, refresh tokens) and those a
+    // renewal replaced: redacted with the run's.
+    let mut secrets = creds.secrets();
+    if let Some((doctor, session)) = &signed_in {
         report.auth = Some(doctor.report());
-        report.note_signed_in(&signed.notes);
+        report.note_signed_in(&session.summary());
+        secrets = secrets.and(&session.secrets());
     } else if args.auth_check {
         auth_check(&mut report, &ep, &creds, &limits);
     }
-    args.output
-        .emit(&report, &ep, &creds.secrets().and(&unsent), render)
+    args.output.emit(&report, &ep, &secrets, render)
 }
 
 /// `--auth-check`: the core's OAuth doctor, its fetches sent one at a time without the token or
@@ -417,40 +425,69 @@ fn auth_check(
     Some(doctor)
 }
 
+/// One run over HTTP. Signed in (`session`), an answer the core says calls for a renewal is
+/// renewed for, and its request sent once more with the new token: only that second answer is
+/// handed to the engine, and the report's sign-in notes say what happened.
 fn run(
     ep: &endpoint::Endpoint,
     args: &ProbeArgs,
     creds: &Credentials,
-    unsent: &[String],
+    mut session: Option<&mut oauth::Session>,
     limits: &Limits,
 ) -> Result<RunReport, (u8, String)> {
-    let secrets = creds.secrets().and(unsent);
+    let secrets = match &session {
+        Some(s) => creds.secrets().and(&s.secrets()),
+        None => creds.secrets(),
+    };
     let mut engine = Engine::new(config(ep, args, creds.has_token(), secrets.clone(), limits));
     let agent = http::agent();
     let origin = args.origin.as_deref();
+    let mut creds = creds.clone();
     drive(&mut engine, args, &secrets, &mut |engine, out, run_left| {
         if run_left == Some(Duration::ZERO) {
-            hand_back(engine, out.step, http::not_sent(&out, creds));
+            hand_back(engine, out.step, http::not_sent(&out, &creds));
             return;
         }
-        let mut replies = Vec::new();
-        let ex = http::send(
-            &agent,
-            &out,
-            creds,
-            origin,
-            limits,
-            run_left,
-            &mut |request| {
-                if let Some(reply) = engine.reply(&request) {
-                    let ex =
-                        http::send(&agent, &reply, creds, origin, limits, run_left, &mut |_| {});
-                    replies.push((reply.step, ex));
-                }
-            },
-        );
-        for (step, ex) in replies {
-            hand_back(engine, step, ex);
+        let send = |engine: &mut Engine, creds: &Credentials| {
+            let mut replies = Vec::new();
+            let ex = http::send(
+                &agent,
+                &out,
+                creds,
+                origin,
+                limits,
+                run_left,
+                &mut |request| {
+                    if let Some(reply) = engine.reply(&request) {
+                        let ex = http::send(
+                            &agent,
+                            &reply,
+                            creds,
+                            origin,
+                            limits,
+                            run_left,
+                            &mut |_| {},
+                        );
+                        replies.push((reply.step, ex));
+                    }
+                },
+            );
+            for (step, ex) in replies {
+                hand_back(engine, step, ex);
+            }
+            ex
+        };
+        let mut ex = send(engine, &creds);
+        if let Some(s) = session.as_deref_mut()
+            && let Some(token) = s.renew(&out, &ex)
+        {
+            engine.add_secrets(&s.secrets());
+            creds = Credentials::new(
+                token,
+                args.secret_headers.clone(),
+                args.plain_headers.clone(),
+            );
+            ex = send(engine, &creds);
         }
         hand_back(engine, out.step, ex);
     })?;

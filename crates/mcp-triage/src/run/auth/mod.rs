@@ -17,6 +17,6 @@ pub use check::{AuthCheck, AuthRule, Finding, Level, REVISIONS, rule};
 pub use doctor::{AuthCard, AuthDoctor, AuthReport, MAX_FETCHES};
 pub(crate) use judge::origins_only;
 pub use signin::{
-    LISTENER_MAX_HEAD, LISTENER_MAX_REQUESTS, SIGN_IN_RANDOM_BYTES, SIGN_IN_WAIT_SECONDS, SignIn,
-    SignInInput, SignInNext,
+    LISTENER_MAX_HEAD, LISTENER_MAX_REQUESTS, Renewal, SIGN_IN_RANDOM_BYTES, SIGN_IN_WAIT_SECONDS,
+    SignIn, SignInInput, SignInNext,
 };

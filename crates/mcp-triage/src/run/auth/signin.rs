@@ -7,13 +7,18 @@
 //! token endpoint off the issuer's origin (the verifier and code go nowhere else), an authorization
 //! endpoint that is not `https:` (or loopback `http:`), server metadata whose `issuer` is not the
 //! one it was looked for at, a callback without the `state` sent or with another issuer's `iss`.
+//!
+//! During the run it renews at most twice, once each way, and says so in its summary: a `401`
+//! to a request that carried the token is answered with the refresh token (when one was issued),
+//! a `403` `insufficient_scope` naming more scope with one step-up (a new authorization with the
+//! larger scope, fresh PKCE and `state`, the same redirect URI). Anything else stands.
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::browser::post;
 use super::doctor::AuthDoctor;
-use super::judge::{Discovered, quote};
+use super::judge::{Discovered, challenge_of, quote};
 use crate::secrets::redact::base64url;
 use crate::vocabulary::auth_step::AuthStep;
 use crate::vocabulary::exchange::Exchange;
@@ -54,6 +59,19 @@ impl std::fmt::Debug for SignInInput {
     }
 }
 
+/// What a signed-in run does about an answer to a request that carried the token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Renewal {
+    /// Nothing: the answer stands.
+    None,
+    /// The token was refused and a refresh token is at hand: call [`SignIn::refresh`], drive the
+    /// sign-in to its end, and send the request again with the new token.
+    Refresh,
+    /// More scope was asked for: call [`SignIn::step_up`] with fresh random bytes and this scope,
+    /// drive the sign-in to its end (the browser again, the same redirect URI), and send again.
+    StepUp(String),
+}
+
 /// What the shell does next.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SignInNext {
@@ -74,6 +92,7 @@ enum Phase {
     Register,
     Authorize,
     Token,
+    Refresh,
     Done,
     Failed(String),
 }
@@ -87,6 +106,8 @@ pub struct SignIn {
     client_name: String,
     client_id: Option<String>,
     registered: bool,
+    /// The scope asked for: the doctor's, or a step-up's.
+    scope: Option<String>,
     verifier: String,
     challenge: String,
     state: String,
@@ -98,6 +119,13 @@ pub struct SignIn {
     phase: Phase,
     in_flight: bool,
     notes: Vec<String>,
+    /// Whether the one refresh and the one step-up a run may make were made.
+    refreshed: bool,
+    stepped_up: bool,
+    /// The renewal under way: what called for it, and what the report says when it succeeds.
+    renewing: Option<(String, String)>,
+    /// Secrets of this sign-in that a renewal replaced: redaction still removes them.
+    spent: Vec<String>,
 }
 
 impl std::fmt::Debug for SignIn {
@@ -149,6 +177,7 @@ impl SignIn {
             client_name: input.client_name,
             client_id: input.client_id,
             registered: false,
+            scope: found.scope.clone(),
             verifier,
             challenge,
             state: base64url(state_bytes),
@@ -160,6 +189,10 @@ impl SignIn {
             phase,
             in_flight: false,
             notes: Vec::new(),
+            refreshed: false,
+            stepped_up: false,
+            renewing: None,
+            spent: Vec::new(),
             found,
         })
     }
@@ -178,6 +211,10 @@ impl SignIn {
             Phase::Token => {
                 self.in_flight = true;
                 SignInNext::Send(self.token_request())
+            }
+            Phase::Refresh => {
+                self.in_flight = true;
+                SignInNext::Send(self.refresh_request())
             }
         }
     }
@@ -223,7 +260,7 @@ impl SignIn {
         if self.found.revision.as_str() >= "2025-06-18" {
             pairs.push(("resource", self.found.resource.as_str()));
         }
-        if let Some(scope) = &self.found.scope {
+        if let Some(scope) = &self.scope {
             pairs.push(("scope", scope));
         }
         with_query(&self.authorization_endpoint, &pairs)
@@ -250,8 +287,152 @@ impl SignIn {
         )
     }
 
+    /// The refresh request (RFC 6749 §6): the same client and resource, no scope (the same).
+    fn refresh_request(&self) -> Outgoing {
+        let client_id = self.client_id.clone().unwrap_or_default();
+        let refresh = self.refresh_token.clone().unwrap_or_default();
+        let mut pairs = vec![
+            ("grant_type", "refresh_token"),
+            ("refresh_token", refresh.as_str()),
+            ("client_id", client_id.as_str()),
+        ];
+        if self.found.revision.as_str() >= "2025-06-18" {
+            pairs.push(("resource", self.found.resource.as_str()));
+        }
+        post(
+            AuthStep::TokenEndpoint,
+            &self.token_endpoint,
+            "application/x-www-form-urlencoded",
+            &form(&pairs),
+        )
+    }
+
     fn fail(&mut self, why: String) {
+        if let Some((what, _)) = self.renewing.take() {
+            self.note(format!(
+                "{what}; renewing failed: {why}. The refusal stands."
+            ));
+        }
         self.phase = Phase::Failed(why);
+    }
+
+    fn note(&mut self, line: String) {
+        if !self.notes.contains(&line) {
+            self.notes.push(line);
+        }
+    }
+
+    /// What to do about `exchange`, the answer to `out` during the signed-in run: see
+    /// [`Renewal`]. Only a request that carried the token is renewed for, and each way once; a
+    /// refusal that stands is said in the summary.
+    pub fn renewal(&mut self, out: &Outgoing, exchange: &Exchange) -> Renewal {
+        let Some(status) = exchange.response.as_ref().map(|r| r.status) else {
+            return Renewal::None;
+        };
+        if self.phase != Phase::Done || !out.with_token || !matches!(status, 401 | 403) {
+            return Renewal::None;
+        }
+        let challenge = challenge_of(exchange);
+        let what = format!(
+            "During the run, {} got HTTP {status}{}",
+            out.step.label(),
+            challenge
+                .error
+                .as_ref()
+                .map(|e| format!(" (error {})", quote(e)))
+                .unwrap_or_default()
+        );
+        if status == 401 {
+            if self.refreshed || self.refresh_token.is_none() {
+                let why = if self.refreshed {
+                    "the token was refreshed once already"
+                } else {
+                    "no refresh token was issued"
+                };
+                self.note(format!("{what}; {why}, so the refusal stands."));
+                return Renewal::None;
+            }
+            self.refreshed = true;
+            self.renewing = Some((
+                what.clone(),
+                format!("{what}; the token was refreshed once and the request sent again."),
+            ));
+            return Renewal::Refresh;
+        }
+        if challenge.error.as_deref() != Some("insufficient_scope") {
+            return Renewal::None;
+        }
+        let held: Vec<&str> = self
+            .granted_scope
+            .as_ref()
+            .or(self.scope.as_ref())
+            .map(|s| s.split_whitespace().collect())
+            .unwrap_or_default();
+        let Some(asked) = challenge.scope.as_ref().filter(|s| !s.trim().is_empty()) else {
+            self.note(format!(
+                "{what}, naming no scope to ask for: no step-up, the refusal stands."
+            ));
+            return Renewal::None;
+        };
+        let mut wanted = held.clone();
+        wanted.extend(asked.split_whitespace().filter(|w| !held.contains(w)));
+        if wanted.len() == held.len() {
+            self.note(format!(
+                "{what}, asking for scope {} that the token holds: no step-up, the refusal stands.",
+                quote(asked)
+            ));
+            return Renewal::None;
+        }
+        if self.stepped_up {
+            self.note(format!(
+                "{what}, asking for scope {}; one step-up per run was made already, so the refusal stands.",
+                quote(asked)
+            ));
+            return Renewal::None;
+        }
+        let scope = wanted.join(" ");
+        self.stepped_up = true;
+        self.renewing = Some((
+            what.clone(),
+            format!(
+                "{what}, asking for scope {}: signed in again once with scope {} (step-up) and the request sent again.",
+                quote(asked),
+                quote(&scope)
+            ),
+        ));
+        Renewal::StepUp(scope)
+    }
+
+    /// Starts the refresh [`SignIn::renewal`] called for.
+    pub fn refresh(&mut self) {
+        if self.phase == Phase::Done && self.refresh_token.is_some() {
+            self.phase = Phase::Refresh;
+        }
+    }
+
+    /// Starts the step-up [`SignIn::renewal`] called for: a new authorization for `scope`, with a
+    /// new PKCE verifier and `state` from `random`, and the same redirect URI.
+    pub fn step_up(&mut self, scope: &str, random: [u8; SIGN_IN_RANDOM_BYTES]) {
+        if self.phase != Phase::Done {
+            return;
+        }
+        let (verifier_bytes, state_bytes) = random.split_at(32);
+        let verifier = base64url(verifier_bytes);
+        self.challenge = base64url(&Sha256::digest(verifier.as_bytes()));
+        self.spent
+            .push(std::mem::replace(&mut self.verifier, verifier));
+        self.spent.extend(self.code.take());
+        self.state = base64url(state_bytes);
+        self.scope = Some(scope.to_string());
+        self.phase = Phase::Authorize;
+    }
+
+    /// The shell could not finish a renewal (its listener, a signal, the browser never came
+    /// back): the refusal stands, and the summary says why.
+    pub fn abandon(&mut self, why: &str) {
+        if self.renewing.is_some() {
+            self.fail(why.to_string());
+        }
     }
 
     /// Hands back the answer to the registration or token request [`SignIn::next_step`] asked for.
@@ -280,12 +461,12 @@ impl SignIn {
                     _ => self.fail("the registration answer holds no client_id".into()),
                 }
             }
-            (Phase::Token, Some(200), Ok(doc)) => self.take_tokens(&doc),
+            (Phase::Token | Phase::Refresh, Some(200), Ok(doc)) => self.take_tokens(&doc),
             (phase, _, doc) => {
-                let what = if phase == Phase::Register {
-                    "dynamic registration"
-                } else {
-                    "the token request"
+                let what = match phase {
+                    Phase::Register => "dynamic registration",
+                    Phase::Refresh => "the refresh",
+                    _ => "the token request",
                 };
                 let said = doc
                     .ok()
@@ -319,12 +500,21 @@ impl SignIn {
             .is_some_and(|t| t.eq_ignore_ascii_case("bearer"));
         match token("access_token") {
             Some(t) if bearer => {
-                self.access_token = Some(t);
-                self.refresh_token = token("refresh_token");
-                self.granted_scope = doc.get("scope").and_then(Value::as_str).map(str::to_string);
+                // What a renewal replaces stays known to redaction ([`SignIn::secrets`]), as does
+                // the spent code; a refresh answer without a new refresh token keeps the old one.
+                self.spent.extend(self.access_token.replace(t));
+                if let Some(r) = token("refresh_token") {
+                    self.spent.extend(self.refresh_token.replace(r));
+                }
+                let scope = doc.get("scope").and_then(Value::as_str).map(str::to_string);
+                if scope.is_some() || self.phase == Phase::Token {
+                    self.granted_scope = scope;
+                }
                 self.expires_in = doc.get("expires_in").and_then(Value::as_u64);
-                // The code is spent: redaction still knows it ([`SignIn::secrets`]).
                 self.phase = Phase::Done;
+                if let Some((_, done)) = self.renewing.take() {
+                    self.note(done);
+                }
             }
             Some(_) => self.fail("the token answer's token_type is not Bearer".into()),
             None => self.fail("the token answer holds no usable access_token".into()),
@@ -444,6 +634,7 @@ impl SignIn {
         ]
         .into_iter()
         .flatten()
+        .chain(&self.spent)
         .cloned()
         .collect()
     }
@@ -461,7 +652,7 @@ impl SignIn {
             },
             self.granted_scope
                 .as_ref()
-                .or(self.found.scope.as_ref())
+                .or(self.scope.as_ref())
                 .map(|s| format!(", scope {}", quote(s)))
                 .unwrap_or_default(),
             self.expires_in

@@ -282,6 +282,12 @@ impl Engine {
         self.end(RunEnd::Cancelled);
     }
 
+    /// Secrets that came during the run (a renewed sign-in's tokens): every exchange handed in
+    /// from now on is redacted with them too.
+    pub fn add_secrets(&mut self, more: &[String]) {
+        self.cfg.secrets = self.cfg.secrets.and(more);
+    }
+
     /// A signal interrupted the run (the command line's Ctrl-C or SIGTERM): nothing more is sent,
     /// the shell aborts what is in flight and hands it back, and each such record says the run
     /// was interrupted. A run that had already ended keeps its ending.
