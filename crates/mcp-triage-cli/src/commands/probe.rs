@@ -66,8 +66,11 @@ Options:
                           doctor's discovery, then dynamic registration (unless
                           --client-id), the authorization URL opened in your browser
                           (never through a shell), one callback on 127.0.0.1, the
-                          token request. The token stays in memory; each run signs
-                          in anew. Excludes --token-env and --token-stdin
+                          token request. During the run, once each: a refresh when
+                          the token is refused (401), a step-up when a call needs
+                          more scope (403 insufficient_scope), then the request is
+                          sent again. The tokens stay in memory; each run signs in
+                          anew. Excludes --token-env and --token-stdin
   --client-id ID          with --oauth: a client registered beforehand (no dynamic
                           registration)
   --no-browser            with --oauth: print the authorization URL on standard
