@@ -11,6 +11,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use common::{Server, log_of, sdk_oauth, start};
@@ -28,7 +29,31 @@ struct Ran {
 /// command prints is fetched without following redirects, and its `Location` (the loopback
 /// callback) is fetched in turn. `browse` false: only the command's own refusal is awaited.
 fn sign_in(url: &str, extra: &[&str], browse: bool) -> Ran {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-triage"))
+    sign_in_with(
+        env!("CARGO_BIN_EXE_mcp-triage").as_ref(),
+        url,
+        extra,
+        browse,
+    )
+}
+
+/// The command built with the core's redaction switched off (`--features leak-control`, apart in
+/// `target/leak-control-cli`: the README's test command builds it before these tests).
+fn leak_control_command() -> PathBuf {
+    let path = std::env::var_os("MCP_TRIAGE_LEAK_CONTROL_CLI")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| common::root().join("target/leak-control-cli/debug/mcp-triage"));
+    assert!(
+        path.exists(),
+        "{}: missing; build it with `cargo build -p mcp-triage-cli --bin mcp-triage --features leak-control --target-dir target/leak-control-cli` (./x test does)",
+        path.display()
+    );
+    path
+}
+
+/// [`sign_in`] with the command at `program`.
+fn sign_in_with(program: &Path, url: &str, extra: &[&str], browse: bool) -> Ran {
+    let mut child = Command::new(program)
         .arg("probe")
         .args([url, "--oauth", "--no-browser"])
         .args(extra)
@@ -236,6 +261,15 @@ fn the_sign_ins_secrets_reach_no_output() {
     }
     let report: Value = serde_json::from_str(&ran.stdout).unwrap();
     assert!(report["share"].as_str().unwrap().starts_with("#r=v12."));
+    // The control: the same sign-in by the command with redaction switched off shows the token
+    // the server echoed, so the checks above can fail.
+    let control = sign_in_with(&leak_control_command(), url, &["--json", "--share"], true);
+    let echoed = format!("{sentinel}-access");
+    assert!(
+        leak::leaks(&control.stdout, &echoed),
+        "the control must leak: {}",
+        control.stderr
+    );
 }
 
 /// Our SDK-router peer with refresh tokens (`--as renew`) on `port`, its authorization server on
