@@ -9,6 +9,7 @@ mod browser;
 mod check;
 mod doctor;
 mod judge;
+mod renew;
 mod signin;
 mod urls;
 
@@ -16,7 +17,8 @@ pub use browser::{BrowserAccess, BrowserVerdict};
 pub use check::{AuthCheck, AuthRule, Finding, Level, REVISIONS, rule};
 pub use doctor::{AuthCard, AuthDoctor, AuthReport, MAX_FETCHES};
 pub(crate) use judge::origins_only;
+pub use renew::Renewal;
 pub use signin::{
-    LISTENER_MAX_HEAD, LISTENER_MAX_REQUESTS, Renewal, SIGN_IN_RANDOM_BYTES, SIGN_IN_WAIT_SECONDS,
-    SignIn, SignInInput, SignInNext,
+    LISTENER_MAX_HEAD, LISTENER_MAX_REQUESTS, SIGN_IN_RANDOM_BYTES, SIGN_IN_WAIT_SECONDS, SignIn,
+    SignInInput, SignInNext,
 };

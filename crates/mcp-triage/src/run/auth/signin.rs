@@ -8,17 +8,14 @@
 //! endpoint that is not `https:` (or loopback `http:`), server metadata whose `issuer` is not the
 //! one it was looked for at, a callback without the `state` sent or with another issuer's `iss`.
 //!
-//! During the run it renews at most twice, once each way, and says so in its summary: a `401`
-//! to a request that carried the token is answered with the refresh token (when one was issued),
-//! a `403` `insufficient_scope` naming more scope with one step-up (a new authorization with the
-//! larger scope, fresh PKCE and `state`, the same redirect URI). Anything else stands.
+//! During the run it may renew once each way (`renew.rs` decides when), and says so in its summary.
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::browser::post;
 use super::doctor::AuthDoctor;
-use super::judge::{Discovered, challenge_of, quote};
+use super::judge::{Discovered, quote};
 use crate::secrets::redact::base64url;
 use crate::vocabulary::auth_step::AuthStep;
 use crate::vocabulary::exchange::Exchange;
@@ -59,19 +56,6 @@ impl std::fmt::Debug for SignInInput {
     }
 }
 
-/// What a signed-in run does about an answer to a request that carried the token.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Renewal {
-    /// Nothing: the answer stands.
-    None,
-    /// The token was refused and a refresh token is at hand: call [`SignIn::refresh`], drive the
-    /// sign-in to its end, and send the request again with the new token.
-    Refresh,
-    /// More scope was asked for: call [`SignIn::step_up`] with fresh random bytes and this scope,
-    /// drive the sign-in to its end (the browser again, the same redirect URI), and send again.
-    StepUp(String),
-}
-
 /// What the shell does next.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SignInNext {
@@ -88,7 +72,7 @@ pub enum SignInNext {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Phase {
+pub(super) enum Phase {
     Register,
     Authorize,
     Token,
@@ -99,33 +83,33 @@ enum Phase {
 
 /// One sign-in: see the module's rules.
 pub struct SignIn {
-    found: Discovered,
-    authorization_endpoint: String,
-    token_endpoint: String,
-    redirect_uri: String,
-    client_name: String,
-    client_id: Option<String>,
-    registered: bool,
+    pub(super) found: Discovered,
+    pub(super) authorization_endpoint: String,
+    pub(super) token_endpoint: String,
+    pub(super) redirect_uri: String,
+    pub(super) client_name: String,
+    pub(super) client_id: Option<String>,
+    pub(super) registered: bool,
     /// The scope asked for: the doctor's, or a step-up's.
-    scope: Option<String>,
-    verifier: String,
-    challenge: String,
-    state: String,
-    code: Option<String>,
-    access_token: Option<String>,
-    refresh_token: Option<String>,
-    granted_scope: Option<String>,
-    expires_in: Option<u64>,
-    phase: Phase,
-    in_flight: bool,
-    notes: Vec<String>,
+    pub(super) scope: Option<String>,
+    pub(super) verifier: String,
+    pub(super) challenge: String,
+    pub(super) state: String,
+    pub(super) code: Option<String>,
+    pub(super) access_token: Option<String>,
+    pub(super) refresh_token: Option<String>,
+    pub(super) granted_scope: Option<String>,
+    pub(super) expires_in: Option<u64>,
+    pub(super) phase: Phase,
+    pub(super) in_flight: bool,
+    pub(super) notes: Vec<String>,
     /// Whether the one refresh and the one step-up a run may make were made.
-    refreshed: bool,
-    stepped_up: bool,
+    pub(super) refreshed: bool,
+    pub(super) stepped_up: bool,
     /// The renewal under way: what called for it, and what the report says when it succeeds.
-    renewing: Option<(String, String)>,
+    pub(super) renewing: Option<(String, String)>,
     /// Secrets of this sign-in that a renewal replaced: redaction still removes them.
-    spent: Vec<String>,
+    pub(super) spent: Vec<String>,
 }
 
 impl std::fmt::Debug for SignIn {
@@ -307,7 +291,7 @@ impl SignIn {
         )
     }
 
-    fn fail(&mut self, why: String) {
+    pub(super) fn fail(&mut self, why: String) {
         if let Some((what, _)) = self.renewing.take() {
             self.note(format!(
                 "{what}; renewing failed: {why}. The refusal stands."
@@ -316,122 +300,9 @@ impl SignIn {
         self.phase = Phase::Failed(why);
     }
 
-    fn note(&mut self, line: String) {
+    pub(super) fn note(&mut self, line: String) {
         if !self.notes.contains(&line) {
             self.notes.push(line);
-        }
-    }
-
-    /// What to do about `exchange`, the answer to `out` during the signed-in run: see
-    /// [`Renewal`]. Only a request that carried the token is renewed for, and each way once; a
-    /// refusal that stands is said in the summary.
-    pub fn renewal(&mut self, out: &Outgoing, exchange: &Exchange) -> Renewal {
-        let Some(status) = exchange.response.as_ref().map(|r| r.status) else {
-            return Renewal::None;
-        };
-        if self.phase != Phase::Done || !out.with_token || !matches!(status, 401 | 403) {
-            return Renewal::None;
-        }
-        let challenge = challenge_of(exchange);
-        let what = format!(
-            "During the run, {} got HTTP {status}{}",
-            out.step.label(),
-            challenge
-                .error
-                .as_ref()
-                .map(|e| format!(" (error {})", quote(e)))
-                .unwrap_or_default()
-        );
-        if status == 401 {
-            if self.refreshed || self.refresh_token.is_none() {
-                let why = if self.refreshed {
-                    "the token was refreshed once already"
-                } else {
-                    "no refresh token was issued"
-                };
-                self.note(format!("{what}; {why}, so the refusal stands."));
-                return Renewal::None;
-            }
-            self.refreshed = true;
-            self.renewing = Some((
-                what.clone(),
-                format!("{what}; the token was refreshed once and the request sent again."),
-            ));
-            return Renewal::Refresh;
-        }
-        if challenge.error.as_deref() != Some("insufficient_scope") {
-            return Renewal::None;
-        }
-        let held: Vec<&str> = self
-            .granted_scope
-            .as_ref()
-            .or(self.scope.as_ref())
-            .map(|s| s.split_whitespace().collect())
-            .unwrap_or_default();
-        let Some(asked) = challenge.scope.as_ref().filter(|s| !s.trim().is_empty()) else {
-            self.note(format!(
-                "{what}, naming no scope to ask for: no step-up, the refusal stands."
-            ));
-            return Renewal::None;
-        };
-        let mut wanted = held.clone();
-        wanted.extend(asked.split_whitespace().filter(|w| !held.contains(w)));
-        if wanted.len() == held.len() {
-            self.note(format!(
-                "{what}, asking for scope {} that the token holds: no step-up, the refusal stands.",
-                quote(asked)
-            ));
-            return Renewal::None;
-        }
-        if self.stepped_up {
-            self.note(format!(
-                "{what}, asking for scope {}; one step-up per run was made already, so the refusal stands.",
-                quote(asked)
-            ));
-            return Renewal::None;
-        }
-        let scope = wanted.join(" ");
-        self.stepped_up = true;
-        self.renewing = Some((
-            what.clone(),
-            format!(
-                "{what}, asking for scope {}: signed in again once with scope {} (step-up) and the request sent again.",
-                quote(asked),
-                quote(&scope)
-            ),
-        ));
-        Renewal::StepUp(scope)
-    }
-
-    /// Starts the refresh [`SignIn::renewal`] called for.
-    pub fn refresh(&mut self) {
-        if self.phase == Phase::Done && self.refresh_token.is_some() {
-            self.phase = Phase::Refresh;
-        }
-    }
-
-    /// Starts the step-up [`SignIn::renewal`] called for: a new authorization for `scope`, with a
-    /// new PKCE verifier and `state` from `random`, and the same redirect URI.
-    pub fn step_up(&mut self, scope: &str, random: [u8; SIGN_IN_RANDOM_BYTES]) {
-        if self.phase != Phase::Done {
-            return;
-        }
-        let (verifier_bytes, state_bytes) = random.split_at(32);
-        let verifier = base64url(verifier_bytes);
-        self.challenge = base64url(&Sha256::digest(verifier.as_bytes()));
-        self.spent
-            .push(std::mem::replace(&mut self.verifier, verifier));
-        self.spent.extend(self.code.take());
-        self.state = base64url(state_bytes);
-        self.scope = Some(scope.to_string());
-        self.phase = Phase::Authorize;
-    }
-
-    /// The shell could not finish a renewal (its listener, a signal, the browser never came
-    /// back): the refusal stands, and the summary says why.
-    pub fn abandon(&mut self, why: &str) {
-        if self.renewing.is_some() {
-            self.fail(why.to_string());
         }
     }
 
