@@ -7,8 +7,9 @@
 
 use mcp_triage::Conformance;
 use mcp_triage::auth::{
-    AuthCheck, AuthDoctor, AuthReport, AuthStep, BrowserAccess, MAX_FETCHES, Renewal,
-    SIGN_IN_RANDOM_BYTES, SignIn, SignInInput, SignInNext,
+    AuthCheck, AuthDoctor, AuthReport, AuthStep, BrowserAccess, MAX_FETCHES,
+    ROUND_TRIP_MAX_AGE_SECONDS, Renewal, ReturnTo, SIGN_IN_RANDOM_BYTES, SignIn, SignInInput,
+    SignInNext,
 };
 use mcp_triage::endpoint::{Endpoint, parse_endpoint};
 use mcp_triage::engine::{Era, RunReport};
@@ -778,17 +779,29 @@ fn signing_in(
     edit: impl Fn(&mut Value),
     client_id: Option<&str>,
 ) -> Result<SignIn, String> {
+    signing_in_as(era, edit, |i| i.client_id = client_id.map(str::to_string))
+}
+
+/// [`signing_in`] with the shell's input as `input` leaves it.
+fn signing_in_as(
+    era: &str,
+    edit: impl Fn(&mut Value),
+    input: impl FnOnce(&mut SignInInput),
+) -> Result<SignIn, String> {
     let (mut d, _) = doctor(MCP, era, Some(CHALLENGE));
     let serve = demo(edit);
     while let Some(out) = d.next_fetch() {
         d.answer(serve(&out.url));
     }
-    d.sign_in(SignInInput {
+    let mut given = SignInInput {
         random: [7; SIGN_IN_RANDOM_BYTES],
         redirect_uri: "http://127.0.0.1:5555/callback".into(),
-        client_id: client_id.map(str::to_string),
+        client_id: None,
         client_name: "MCP Triage".into(),
-    })
+        metadata_document: None,
+    };
+    input(&mut given);
+    d.sign_in(given)
 }
 
 fn sent(next: SignInNext) -> mcp_triage::engine::Outgoing {
@@ -1263,4 +1276,257 @@ fn a_403_naming_more_scope_steps_up_once_with_fresh_pkce_and_the_same_redirect()
         summary.contains("scope \"mcp:tools mcp:call\""),
         "{summary}"
     );
+}
+
+fn form() -> ReturnTo {
+    ReturnTo {
+        endpoint: MCP.into(),
+        era: "2025-11-25".into(),
+        run_seconds: "60".into(),
+    }
+}
+
+/// The value of `key` in a form or query text.
+fn param(text: &str, key: &str) -> String {
+    text.split(['?', '&'])
+        .find_map(|p| p.strip_prefix(&format!("{key}=")))
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_page_leaves_with_one_record_and_comes_back_to_the_same_sign_in() {
+    use sha2::{Digest, Sha256};
+    let mut s = signing_in_as(
+        "2025-11-25",
+        |_| {},
+        |i| {
+            i.client_id = Some("c-1".into());
+            i.redirect_uri = "http://127.0.0.1:8080/app/".into();
+        },
+    )
+    .unwrap();
+    let SignInNext::Open(url) = s.next_step() else {
+        panic!("a URL to open")
+    };
+    let record = s.round_trip(&form(), 1_000.0).unwrap();
+    // What it holds: the round trip's values and the form's, and nothing else.
+    let doc: Value = serde_json::from_str(&record).unwrap();
+    let mut keys: Vec<&str> = doc
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "client_from",
+            "client_id",
+            "form",
+            "format",
+            "iss_supported",
+            "issuer",
+            "redirect_uri",
+            "resource",
+            "revision",
+            "scope",
+            "state",
+            "token_endpoint",
+            "verifier",
+            "written_ms"
+        ]
+    );
+    // Back, a minute later: the callback to the page's own path, then the token request with the
+    // verifier whose S256 the authorization URL carried.
+    let (mut back, returned) = SignIn::resume(&record, 61_000.0).unwrap();
+    assert_eq!(returned, form());
+    assert!(
+        matches!(back.next_step(), SignInNext::Failed(_)),
+        "nothing to open once back"
+    );
+    back.callback(&format!(
+        "/app/?code=code-page-1234&state={}",
+        param(&url, "state")
+    ));
+    let out = sent(back.next_step());
+    assert_eq!(out.url, "http://localhost:3001/token");
+    let form_sent = out.body.unwrap();
+    assert_eq!(
+        b64url(&Sha256::digest(
+            param(&form_sent, "code_verifier").as_bytes()
+        )),
+        param(&url, "code_challenge")
+    );
+    for part in [
+        "code=code-page-1234",
+        "client_id=c-1",
+        "redirect_uri=http%3A%2F%2F127.0.0.1%3A8080%2Fapp%2F",
+        "resource=http%3A%2F%2Flocalhost%3A3000%2Fmcp",
+    ] {
+        assert!(form_sent.contains(part), "{part} in {form_sent}");
+    }
+    let mut ok = answer(
+        &out.url,
+        200,
+        &[],
+        r#"{"access_token":"at-page-1234","token_type":"Bearer"}"#,
+    );
+    ok.request.method = "POST".into();
+    back.answer(&ok);
+    assert_eq!(back.access_token(), Some("at-page-1234"));
+    assert!(
+        back.summary()[0].contains("given by you"),
+        "{:?}",
+        back.summary()
+    );
+}
+
+#[test]
+fn a_record_that_is_stale_altered_or_unreadable_is_refused() {
+    let mut s = signing_in("2025-11-25", |_| {}, Some("c-1")).unwrap();
+    assert!(
+        s.round_trip(&form(), 0.0).is_ok(),
+        "waiting to open the URL is leaving time"
+    );
+    let _ = s.next_step();
+    let record = s.round_trip(&form(), 1_000.0).unwrap();
+    let max = ROUND_TRIP_MAX_AGE_SECONDS as f64 * 1000.0;
+    assert!(
+        SignIn::resume(&record, 1_000.0 + max).is_ok(),
+        "at the limit"
+    );
+    let edited = |edit: &dyn Fn(&mut Value)| {
+        let mut doc: Value = serde_json::from_str(&record).unwrap();
+        edit(&mut doc);
+        doc.to_string()
+    };
+    for (text, now, said) in [
+        (record.clone(), 1_001.0 + max, "longer than 10 minutes"),
+        (record.clone(), 999.0, "longer than 10 minutes"),
+        (
+            record[..record.len() / 2].to_string(),
+            2_000.0,
+            "unreadable",
+        ),
+        ("x".repeat(40_000), 2_000.0, "too large"),
+        (
+            edited(&|d| d["format"] = json!("mcp-triage-signin/2")),
+            2_000.0,
+            "another format",
+        ),
+        (edited(&|d| d["extra"] = json!(1)), 2_000.0, "unreadable"),
+        (
+            edited(&|d| d["token_endpoint"] = json!("https://elsewhere.example/token")),
+            2_000.0,
+            "not on the issuer's origin",
+        ),
+        (
+            edited(&|d| d["token_endpoint"] = json!("javascript:alert(1)")),
+            2_000.0,
+            "may not be sent to",
+        ),
+        (
+            edited(&|d| d["verifier"] = json!("short")),
+            2_000.0,
+            "verifier",
+        ),
+        (edited(&|d| d["state"] = json!("")), 2_000.0, "empty"),
+        (
+            edited(&|d| d["client_from"] = json!("stolen")),
+            2_000.0,
+            "no known kind",
+        ),
+    ] {
+        match SignIn::resume(&text, now) {
+            Err(why) => assert!(
+                why.contains(said) && why.contains("start the sign-in again") || why.contains(said),
+                "{said}: {why}"
+            ),
+            Ok(_) => panic!("{said}: accepted"),
+        }
+    }
+    // A sign-in that is not waiting on the browser has nothing to leave for.
+    let registering = signing_in("2025-11-25", |_| {}, None).unwrap();
+    assert!(registering.round_trip(&form(), 0.0).is_err());
+}
+
+#[test]
+fn a_page_uses_its_metadata_document_only_where_it_is_accepted_and_names_the_page() {
+    let page = "https://triage.example/app/";
+    let doc_url = "https://triage.example/app/client-metadata.json";
+    let doc = |redirect: &str| {
+        json!({
+            "client_id": doc_url,
+            "client_name": "MCP Triage",
+            "redirect_uris": [redirect],
+            "token_endpoint_auth_method": "none",
+        })
+        .to_string()
+    };
+    let accepts = |d: &mut Value| d["client_id_metadata_document_supported"] = json!(true);
+    let with = |edit: &dyn Fn(&mut Value), document: Option<String>| {
+        signing_in_as("2025-11-25", edit, |i| {
+            i.redirect_uri = page.into();
+            i.metadata_document = document.map(|t| (doc_url.to_string(), t));
+        })
+        .unwrap()
+    };
+    // Accepted and naming the page: its URL is the client id, no registration.
+    let mut s = with(&accepts, Some(doc(page)));
+    let SignInNext::Open(url) = s.next_step() else {
+        panic!("straight to the authorization URL")
+    };
+    assert_eq!(
+        param(&url, "client_id"),
+        "https%3A%2F%2Ftriage.example%2Fapp%2Fclient-metadata.json"
+    );
+    // Not naming the page, or not accepted: dynamic registration, as a web client from https.
+    for (s, note) in [
+        (
+            with(&accepts, Some(doc("https://other.example/"))),
+            Some("do not name this page"),
+        ),
+        (with(&|_| {}, Some(doc(page))), None),
+        (
+            with(&accepts, None),
+            Some("this build of the page has none"),
+        ),
+    ] {
+        let mut s = s;
+        let reg = sent(s.next_step());
+        let body: Value = serde_json::from_str(reg.body.as_deref().unwrap()).unwrap();
+        assert_eq!(body["application_type"], "web");
+        if let Some(note) = note {
+            assert!(s.summary().join(" ").contains(note), "{:?}", s.summary());
+        }
+    }
+}
+
+#[test]
+fn a_refusal_on_the_callback_is_shown_as_text_only_after_its_issuer_is_checked() {
+    let iss_supported =
+        |d: &mut Value| d["authorization_response_iss_parameter_supported"] = json!(true);
+    for (era, query, said) in [
+        (
+            "2025-11-25",
+            "error=access_denied&error_description=No%20thanks&error_uri=javascript%3Aalert(1)",
+            "error \"access_denied\" (\"No thanks\"), see \"javascript:alert(1)\"",
+        ),
+        (
+            "2025-11-25",
+            "error=access_denied&iss=http%3A%2F%2Fevil.example",
+            "is not the expected issuer",
+        ),
+        ("2026-07-28", "error=access_denied", "the callback has none"),
+    ] {
+        let mut s = signing_in(era, iss_supported, Some("c-1")).unwrap();
+        let state = state_of(s.next_step());
+        s.callback(&format!("/callback?{query}&state={state}"));
+        let SignInNext::Failed(why) = s.next_step() else {
+            panic!("refused")
+        };
+        assert!(why.contains(said), "{era} {query}: {why}");
+    }
 }

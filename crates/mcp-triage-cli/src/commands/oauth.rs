@@ -52,6 +52,7 @@ impl Session {
             redirect_uri: format!("http://127.0.0.1:{port}/callback"),
             client_id,
             client_name: "MCP Triage".into(),
+            metadata_document: None,
         })?;
         let mut session = Session {
             flow,

@@ -10,6 +10,7 @@ mod check;
 mod doctor;
 mod judge;
 mod renew;
+mod round_trip;
 mod signin;
 mod urls;
 
@@ -18,6 +19,7 @@ pub use check::{AuthCheck, AuthRule, Finding, Level, REVISIONS, rule};
 pub use doctor::{AuthCard, AuthDoctor, AuthReport, MAX_FETCHES};
 pub(crate) use judge::origins_only;
 pub use renew::Renewal;
+pub use round_trip::{ROUND_TRIP_FORMAT, ROUND_TRIP_KEY, ROUND_TRIP_MAX_AGE_SECONDS, ReturnTo};
 pub use signin::{
     LISTENER_MAX_HEAD, LISTENER_MAX_REQUESTS, SIGN_IN_RANDOM_BYTES, SIGN_IN_WAIT_SECONDS, SignIn,
     SignInInput, SignInNext,

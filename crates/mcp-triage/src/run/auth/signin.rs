@@ -44,8 +44,12 @@ pub struct SignInInput {
     pub random: [u8; SIGN_IN_RANDOM_BYTES],
     /// Where the authorization server sends the browser back (the shell's loopback listener).
     pub redirect_uri: String,
-    /// A client id the user registered beforehand; else dynamic registration.
+    /// A client id the user registered beforehand; else a client ID metadata document, else
+    /// dynamic registration.
     pub client_id: Option<String>,
+    /// The page's client ID metadata document, when its build has one: its URL and its text (the
+    /// core uses it only where the server accepts such documents and it names this redirect URI).
+    pub metadata_document: Option<(String, String)>,
     /// The `client_name` a dynamic registration gives.
     pub client_name: String,
 }
@@ -54,6 +58,57 @@ impl std::fmt::Debug for SignInInput {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "SignInInput([REDACTED], {})", self.redirect_uri)
     }
+}
+
+/// Where the client id came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ClientFrom {
+    /// The user gave it.
+    Given,
+    /// The page's client ID metadata document's URL.
+    MetadataDocument,
+    /// Dynamic registration, for this sign-in.
+    Registered,
+}
+
+impl ClientFrom {
+    pub(super) fn describe(self) -> &'static str {
+        match self {
+            ClientFrom::Given => "given by you",
+            ClientFrom::MetadataDocument => "this page's client ID metadata document",
+            ClientFrom::Registered => "registered dynamically for this sign-in",
+        }
+    }
+}
+
+/// The longest client ID metadata document read.
+const MAX_METADATA_DOCUMENT: usize = 8 * 1024;
+
+/// Why the page's client ID metadata document cannot serve for `redirect_uri`, if it cannot.
+fn metadata_document_problem(url: &str, text: &str, redirect_uri: &str) -> Option<&'static str> {
+    if !url.starts_with("https://") {
+        return Some("its URL is not https:");
+    }
+    if text.len() > MAX_METADATA_DOCUMENT {
+        return Some("it is larger than 8 KiB");
+    }
+    let Ok(doc) = serde_json::from_str::<serde_json::Map<String, Value>>(text) else {
+        return Some("it is not a JSON object");
+    };
+    if doc.get("client_id").and_then(Value::as_str) != Some(url) {
+        return Some("its client_id is not its own URL");
+    }
+    let redirects = doc.get("redirect_uris").and_then(Value::as_array);
+    if !redirects.is_some_and(|r| r.iter().any(|u| u.as_str() == Some(redirect_uri))) {
+        return Some("its redirect_uris do not name this page");
+    }
+    if doc
+        .get("token_endpoint_auth_method")
+        .is_some_and(|m| m.as_str() != Some("none"))
+    {
+        return Some("its token_endpoint_auth_method is not none");
+    }
+    None
 }
 
 /// What the shell does next.
@@ -89,7 +144,7 @@ pub struct SignIn {
     pub(super) redirect_uri: String,
     pub(super) client_name: String,
     pub(super) client_id: Option<String>,
-    pub(super) registered: bool,
+    pub(super) client_from: ClientFrom,
     /// The scope asked for: the doctor's, or a step-up's.
     pub(super) scope: Option<String>,
     pub(super) verifier: String,
@@ -144,11 +199,32 @@ impl SignIn {
         let Some(authorization_endpoint) = server.authorization_endpoint.clone() else {
             return Err("the metadata names no authorization endpoint that may be opened (https:, or http: on a loopback host)".into());
         };
-        let phase = match (&input.client_id, &server.registration_endpoint) {
-            (Some(_), _) => Phase::Authorize,
-            (None, Some(_)) => Phase::Register,
+        // The client id: the user's, else the page's metadata document where the server accepts
+        // one and it names this page, else dynamic registration.
+        let mut notes = Vec::new();
+        let document = server.registration.metadata_document;
+        let client = match (input.client_id, &input.metadata_document) {
+            (Some(id), _) => Some((id, ClientFrom::Given)),
+            (None, Some((url, text))) if document => {
+                match metadata_document_problem(url, text, &input.redirect_uri) {
+                    None => Some((url.clone(), ClientFrom::MetadataDocument)),
+                    Some(why) => {
+                        notes.push(format!("This page's client ID metadata document was not used ({why}): registered dynamically instead."));
+                        None
+                    }
+                }
+            }
+            (None, None) if document && input.redirect_uri.starts_with("https://") => {
+                notes.push("The authorization server accepts client ID metadata documents, but this build of the page has none (scripts/client-metadata.mjs writes one for the address it is served at): registered dynamically instead.".into());
+                None
+            }
+            (None, _) => None,
+        };
+        let (phase, client_id, client_from) = match (client, &server.registration_endpoint) {
+            (Some((id, from)), _) => (Phase::Authorize, Some(id), from),
+            (None, Some(_)) => (Phase::Register, None, ClientFrom::Registered),
             (None, None) => {
-                return Err("no client id was given (--client-id) and the authorization server offers no dynamic registration: register a client with it beforehand".into());
+                return Err("no client id was given and the authorization server offers no dynamic registration: register a client with it beforehand and give its id (--client-id on the command line, Client ID on the page)".into());
             }
         };
         let (verifier_bytes, state_bytes) = input.random.split_at(32);
@@ -159,8 +235,8 @@ impl SignIn {
             token_endpoint,
             redirect_uri: input.redirect_uri,
             client_name: input.client_name,
-            client_id: input.client_id,
-            registered: false,
+            client_id,
+            client_from,
             scope: found.scope.clone(),
             verifier,
             challenge,
@@ -172,7 +248,7 @@ impl SignIn {
             expires_in: None,
             phase,
             in_flight: false,
-            notes: Vec::new(),
+            notes,
             refreshed: false,
             stepped_up: false,
             renewing: None,
@@ -191,6 +267,10 @@ impl SignIn {
                 self.in_flight = true;
                 SignInNext::Send(self.registration_request())
             }
+            // Resumed after a page's round trip: only the callback is awaited.
+            Phase::Authorize if self.authorization_endpoint.is_empty() => SignInNext::Failed(
+                "the sign-in waits for the authorization server's callback".into(),
+            ),
             Phase::Authorize => SignInNext::Open(self.authorization_url()),
             Phase::Token => {
                 self.in_flight = true;
@@ -210,7 +290,8 @@ impl SignIn {
             "grant_types": ["authorization_code", "refresh_token"],
             "response_types": ["code"],
             "token_endpoint_auth_method": "none",
-            "application_type": "native",
+            // A page served over https is a web client; the loopback redirect is a native one's.
+            "application_type": if self.redirect_uri.starts_with("https://") { "web" } else { "native" },
         });
         if let (Some(scope), Some(map)) = (&self.found.scope, doc.as_object_mut()) {
             map.insert("scope".into(), Value::String(scope.clone()));
@@ -326,7 +407,6 @@ impl SignIn {
                 match doc.get("client_id").and_then(Value::as_str) {
                     Some(id) if !id.is_empty() && id.len() <= 1024 => {
                         self.client_id = Some(id.to_string());
-                        self.registered = true;
                         self.phase = Phase::Authorize;
                     }
                     _ => self.fail("the registration answer holds no client_id".into()),
@@ -472,11 +552,15 @@ impl SignIn {
             _ => {}
         }
         if let Some(error) = get("error") {
+            // Its words and its link, as text (a page never makes them a link).
             let description = get("error_description")
                 .map(|d| format!(" ({})", quote(&d)))
                 .unwrap_or_default();
+            let uri = get("error_uri")
+                .map(|u| format!(", see {}", quote(&u)))
+                .unwrap_or_default();
             return self.fail(format!(
-                "the authorization server refused: error {}{description}",
+                "the authorization server refused: error {}{description}{uri}",
                 quote(&error)
             ));
         }
@@ -516,11 +600,7 @@ impl SignIn {
             "Signed in with OAuth at {} as client {} ({}){}{}.",
             quote(&self.found.issuer),
             quote(self.client_id.as_deref().unwrap_or_default()),
-            if self.registered {
-                "registered dynamically for this run"
-            } else {
-                "given with --client-id"
-            },
+            self.client_from.describe(),
             self.granted_scope
                 .as_ref()
                 .or(self.scope.as_ref())
