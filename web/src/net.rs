@@ -581,6 +581,21 @@ async fn get_same_origin(path: &str, max: usize) -> Option<String> {
     (text.len() <= max).then_some(text)
 }
 
+/// The name of the page's client ID metadata document, beside the page (written for an address by
+/// `scripts/client-metadata.mjs`; a build without an address has none).
+const METADATA_DOCUMENT: &str = "client-metadata.json";
+
+/// The page's client ID metadata document: its absolute URL and its text, or
+/// nothing when this build has none (the core's cap on its size).
+pub async fn load_metadata_document() -> Option<(String, String)> {
+    let href = web_sys::window()?.location().href().ok()?;
+    let url = web_sys::Url::new_with_base(METADATA_DOCUMENT, &href)
+        .ok()?
+        .href();
+    let text = get_same_origin(METADATA_DOCUMENT, mcp_triage::auth::MAX_METADATA_DOCUMENT).await?;
+    Some((url, text))
+}
+
 /// Checks a typed endpoint as the browser will send it: the browser's own URL parser reads it first
 /// (`URL`, the parser `fetch` uses) and the core's rules apply to that reading.
 pub fn parse_endpoint(

@@ -113,9 +113,10 @@ pub mod advice {
 pub mod auth {
     pub use crate::run::auth::{
         AuthCard, AuthCheck, AuthDoctor, AuthReport, AuthRule, BrowserAccess, BrowserVerdict,
-        Finding, LISTENER_MAX_HEAD, LISTENER_MAX_REQUESTS, Level, MAX_FETCHES, REVISIONS,
-        ROUND_TRIP_FORMAT, ROUND_TRIP_KEY, ROUND_TRIP_MAX_AGE_SECONDS, Renewal, ReturnTo,
-        SIGN_IN_RANDOM_BYTES, SIGN_IN_WAIT_SECONDS, SignIn, SignInInput, SignInNext, rule,
+        Finding, LISTENER_MAX_HEAD, LISTENER_MAX_REQUESTS, Level, MAX_FETCHES,
+        MAX_METADATA_DOCUMENT, REVISIONS, ROUND_TRIP_FORMAT, ROUND_TRIP_KEY,
+        ROUND_TRIP_MAX_AGE_SECONDS, Renewal, ReturnTo, SIGN_IN_RANDOM_BYTES, SIGN_IN_WAIT_SECONDS,
+        SignIn, SignInInput, SignInNext, rule,
     };
     pub use crate::vocabulary::auth_step::AuthStep;
 }

@@ -12,7 +12,8 @@
 //               GET /__grants on the authorization server lists the grants it answered, with the
 //               tokens it gave (the leak checks' sentinels).
 //   --as oidc   oidc-provider 9 (dynamic registration, resource indicators, dev interactions;
-//               discovery open to any origin, no CORS on registration, token CORS per client)
+//               discovery open to any origin, no CORS on registration, token CORS per client);
+//               --client ID=REDIRECT registers a public client beforehand
 // The MCP endpoint (Streamable HTTP, stateless, one read-only tool) allows any origin by CORS and
 // exposes WWW-Authenticate, as a server meant for browser clients must; without a valid token it
 // answers 401 naming its protected resource metadata. Tokens are checked by the authorization
@@ -118,8 +119,18 @@ if (kind === 'renew') {
     },
   };
 } else if (kind === 'oidc') {
+  // --client ID=REDIRECT: a public client registered beforehand (a page's pasted client id).
+  const given = arg('client', '');
+  const clients = given ? [{
+    client_id: given.split('=')[0],
+    redirect_uris: [given.slice(given.indexOf('=') + 1)],
+    token_endpoint_auth_method: 'none',
+    application_type: 'native',
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+  }] : [];
   const provider = new Provider(issuer, {
-    clients: [],
+    clients,
     scopes: ['openid', 'mcp:tools'],
     features: {
       devInteractions: { enabled: true },

@@ -17,5 +17,6 @@ pub mod results;
 pub mod run_progress;
 pub mod share_panel;
 pub mod shared_view;
+pub mod signin;
 pub mod target_form;
 pub mod visible_text;

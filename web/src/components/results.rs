@@ -12,6 +12,8 @@ use super::diagnosis::DiagnosisCard;
 use super::export_bar::ExportBar;
 use super::markup::{Node, el, render, text};
 use super::share_panel::SharePanel;
+use super::signin::SignInBox;
+use super::target_form::FormState;
 use crate::state::run::AppState;
 
 /// The summary block; `extra` is what only a live page adds (the demo token's button).
@@ -187,6 +189,11 @@ pub fn Results() -> impl IntoView {
                     <p class="banner" role="status" data-testid="auth-status">{s}</p>
                 })}
                 {auth}
+                {move || state.can_sign_in().then(|| {
+                    let form = use_context::<FormState>();
+                    let values = Callback::new(move |()| form.map(|f| f.values()).unwrap_or_default());
+                    view! { <SignInBox values=values /> }
+                })}
                 <details class="connect">
                     <summary>"Connection exchanges (initialize, tools/list, …)"</summary>
                     <div class="cards">{cards(view.connect)}</div>

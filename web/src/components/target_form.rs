@@ -62,6 +62,11 @@ impl FormState {
         self.extras.set(Vec::new());
     }
 
+    /// Puts a token in the form, as if pasted (a sign-in's).
+    pub fn set_token(&self, token: String) {
+        self.token.set(token);
+    }
+
     /// The values now (untracked).
     pub fn values(&self) -> FormValues {
         FormValues {

@@ -15,6 +15,7 @@ use crate::components::plan_review::PlanReview;
 use crate::components::results::{LiveCards, Results};
 use crate::components::run_progress::RunProgress;
 use crate::components::shared_view::SharedView;
+use crate::components::signin::SignInStatusLine;
 use crate::components::target_form::{FormState, TargetForm};
 use crate::net::{self, DemoConfig};
 use crate::pages::boot::Handoff;
@@ -23,6 +24,7 @@ use crate::pages::chrome::{
 };
 use crate::state::form::{FormValues, random_seed};
 use crate::state::run::{AppState, Phase};
+use crate::state::signin;
 use mcp_triage::engine::Mode;
 use mcp_triage::engine::RunPhase;
 
@@ -59,14 +61,25 @@ pub fn SharedPage() -> impl IntoView {
 fn Tool(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> impl IntoView {
     let state = AppState::new();
     provide_context(state);
+    // Back from an authorization server: the address loses the callback at once, and the form
+    // shows the endpoint the sign-in was for.
+    let returned = signin::take_return();
     let Handoff {
-        form: initial,
+        form: handed_form,
         demo: handed_demo,
         start,
         details_open,
         started_at,
     } = handoff.unwrap_or_default();
+    let initial = returned
+        .as_ref()
+        .and_then(signin::Returned::form)
+        .unwrap_or(handed_form);
     let form = FormState::new(initial);
+    provide_context(form);
+    if let Some(back) = returned {
+        state.finish_sign_in(back, move |token| form.set_token(token));
+    }
     let demo: RwSignal<Option<DemoConfig>> = RwSignal::new(handed_demo);
     provide_context(demo);
     // The demo server's offer comes from the boot page (it read demo.json); an opened share link
@@ -100,10 +113,14 @@ fn Tool(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> imp
     let on_start = Callback::new(move |(mode, values): (Mode, FormValues)| {
         state.start_form(mode, &values, random_seed(), Vec::new(), None)
     });
+    let run_signed_in = Callback::new(move |()| {
+        state.start_form(Mode::Quick, &form.values(), random_seed(), Vec::new(), None)
+    });
     view! {
         <SiteHeader />
         <main id="main" tabindex="-1">
             <TargetForm form=form demo=demo busy=Signal::derive(move || state.busy()) on_start=on_start rerun_with_token=state.rerun_with_token />
+            <SignInStatusLine run=run_signed_in />
             <details class="no-server" open=details_open>
                 <summary id="no-server-summary" data-testid="no-server-summary">{NO_SERVER_SUMMARY}</summary>
                 <Examples />

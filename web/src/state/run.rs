@@ -38,6 +38,17 @@ impl Phase {
     }
 }
 
+/// Where a sign-in stands, as the page shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignInStatus {
+    /// Under way: what it is doing.
+    Working(String),
+    /// Stopped: why.
+    Stopped(String),
+    /// Signed in: what the core says of it; the token is in the form.
+    SignedIn(String),
+}
+
 /// Everything the UI reads.
 #[derive(Clone, Copy)]
 pub struct AppState {
@@ -69,6 +80,10 @@ pub struct AppState {
     pub auth_status: RwSignal<Option<String>>,
     /// A sign-in check is under way (a second click waits for it).
     auth_running: RwSignal<bool>,
+    /// The sign-in check's machine once it has ended (the sign-in starts from what it found).
+    pub(super) doctor: StoredValue<Option<Rc<mcp_triage::auth::AuthDoctor>>, LocalStorage>,
+    /// Where a sign-in stands.
+    pub sign_in_status: RwSignal<Option<SignInStatus>>,
     run: StoredValue<Option<Run>, LocalStorage>,
 }
 
@@ -102,6 +117,8 @@ impl AppState {
             source: RwSignal::new(None),
             auth_status: RwSignal::new(None),
             auth_running: RwSignal::new(false),
+            doctor: StoredValue::new_local(None),
+            sign_in_status: RwSignal::new(None),
             run: StoredValue::new_local(None),
         }
     }
@@ -186,9 +203,12 @@ impl AppState {
                     .is_some_and(|r| Rc::ptr_eq(&r.engine, &run.engine))
             });
             if same {
+                // The machine first: the results re-render on the report and offer the sign-in.
+                let auth = doctor.report();
+                state.doctor.set_value(Some(Rc::new(doctor)));
                 state.report.update(|r| {
                     if let Some(r) = r {
-                        r.auth = Some(doctor.report());
+                        r.auth = Some(auth);
                     }
                 });
                 state.auth_status.set(None);
@@ -270,6 +290,8 @@ impl AppState {
         self.secret_header_names.set(creds.header_names());
         self.source.set(None);
         self.auth_status.set(None);
+        self.doctor.set_value(None);
+        self.sign_in_status.set(None);
         self.endpoint.set(Some(endpoint));
         let limits = cfg.limits.clone();
         let run = Run {

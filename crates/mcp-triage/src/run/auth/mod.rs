@@ -21,6 +21,6 @@ pub(crate) use judge::origins_only;
 pub use renew::Renewal;
 pub use round_trip::{ROUND_TRIP_FORMAT, ROUND_TRIP_KEY, ROUND_TRIP_MAX_AGE_SECONDS, ReturnTo};
 pub use signin::{
-    LISTENER_MAX_HEAD, LISTENER_MAX_REQUESTS, SIGN_IN_RANDOM_BYTES, SIGN_IN_WAIT_SECONDS, SignIn,
-    SignInInput, SignInNext,
+    LISTENER_MAX_HEAD, LISTENER_MAX_REQUESTS, MAX_METADATA_DOCUMENT, SIGN_IN_RANDOM_BYTES,
+    SIGN_IN_WAIT_SECONDS, SignIn, SignInInput, SignInNext,
 };

@@ -81,8 +81,8 @@ impl ClientFrom {
     }
 }
 
-/// The longest client ID metadata document read.
-const MAX_METADATA_DOCUMENT: usize = 8 * 1024;
+/// The longest client ID metadata document read (a shell reads no more).
+pub const MAX_METADATA_DOCUMENT: usize = 8 * 1024;
 
 /// Why the page's client ID metadata document cannot serve for `redirect_uri`, if it cannot.
 fn metadata_document_problem(url: &str, text: &str, redirect_uri: &str) -> Option<&'static str> {
@@ -178,6 +178,21 @@ impl AuthDoctor {
     /// found missing or unsafe).
     pub fn sign_in(&self, input: SignInInput) -> Result<SignIn, String> {
         SignIn::new(self.discovered()?, input)
+    }
+
+    /// Whether a page at `redirect_uri` should bring its client ID metadata document to the
+    /// sign-in: the authorization server accepts such documents and the page is served over https
+    /// (elsewhere nothing is fetched for it).
+    pub fn wants_metadata_document(&self, redirect_uri: &str) -> bool {
+        redirect_uri.starts_with("https://")
+            && self
+                .discovered()
+                .is_ok_and(|f| f.server.registration.metadata_document)
+    }
+
+    /// Whether the doctor found what a sign-in starts from (it may still refuse, and say why).
+    pub fn can_sign_in(&self) -> bool {
+        self.discovered().is_ok()
     }
 }
 
