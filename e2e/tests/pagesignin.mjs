@@ -32,12 +32,26 @@ async function stored(page) {
 /**
  * A Quick check against `endpoint`, the sign-in check, then "Sign in" (with `clientId`); `login`
  * plays the authorization server's pages when they ask for a person. Returns the page once it is
- * back (or stopped before leaving) with every URL the tab navigated to.
+ * back (or stopped before leaving) with every URL the tab navigated to and, with `watchStorage`,
+ * the record the page stored before it left.
  */
-async function signInFromPage(endpoint, { clientId = '', login = null, appUrl = shared.appUrl } = {}) {
+async function signInFromPage(endpoint, { clientId = '', login = null, appUrl = shared.appUrl, watchStorage = false } = {}) {
   await servers;
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
+  // What the page had stored when the browser left for the authorization server.
+  const record = { text: null };
+  if (watchStorage) {
+    await context.exposeBinding('__e2eStored', (_source, key, value) => { if (key === 'mcp-triage-signin') record.text = value; });
+    await context.addInitScript(() => {
+      const set = Storage.prototype.setItem;
+      Storage.prototype.setItem = function setItem(key, value) {
+        // eslint-disable-next-line no-undef
+        window.__e2eStored(key, value);
+        return set.call(this, key, value);
+      };
+    });
+  }
   const navigations = [];
   page.on('request', (r) => { if (r.isNavigationRequest() && r.frame() === page.mainFrame()) navigations.push(r.url()); });
   await page.goto(appUrl);
@@ -52,7 +66,7 @@ async function signInFromPage(endpoint, { clientId = '', login = null, appUrl = 
   if (left && login) await login(page);
   if (left) await page.waitForURL((u) => u.href.startsWith(appUrl), { timeout: 30000 });
   await status.and(page.locator('[data-id="signed-in"], [data-id="stopped"]')).waitFor({ timeout: 30000 });
-  return { page, context, navigations };
+  return { page, context, navigations, record: record.text };
 }
 
 /** The Quick check with the token the sign-in put in the form; the records' statuses. */
@@ -92,3 +106,87 @@ test('page sign-in: the SDK demo authorization server, registered from loopback,
   for (const text of [markdown, link, await page.content()]) eq(leaks(text, token).length, 0, 'the token in an output');
   await context.close();
 }, { allow: [expected.noToken(sdkEndpoint), ...doctorCalls(sdkAs, 'register', 'token')] });
+
+const hostileEndpoint = (name) => `http://localhost:${HOSTILE}/${name}/mcp`;
+const hostileAllow = (name) => [
+  expected.noToken(hostileEndpoint(name)),
+  expected.status(404, `http://localhost:${HOSTILE}/.well-known/oauth-protected-resource`),
+  expected.status(404, `http://localhost:${HOSTILE}/.well-known/openid-configuration/${name}`),
+  expected.status(404, `http://localhost:${HOSTILE}/${name}/.well-known/openid-configuration`),
+];
+/** What the hostile server's `name` case was asked, on either port. */
+async function hostileLog(name) {
+  const main = (await log(HOSTILE)).filter((r) => r.path.startsWith(`/${name}/`));
+  return { main, elsewhere: await log(HOSTILE + 1) };
+}
+
+for (const [name, left, refusal] of [
+  ['iss-mismatch', true, 'is not the expected issuer'],
+  ['no-state', true, 'carries no state'],
+  ['js-authorize', false, 'no authorization endpoint that may be opened'],
+  ['bad-endpoints', false, 'no token endpoint on the issuer'],
+  ['no-pkce', false, 'does not advertise PKCE with S256'],
+]) {
+  test(`page sign-in: the hostile server's ${name} is refused with its reason, and nothing goes where it must not`, async () => {
+    await servers;
+    const { page, context, navigations } = await signInFromPage(hostileEndpoint(name));
+    const status = page.getByTestId('sign-in-status');
+    eq(await status.getAttribute('data-id'), 'stopped', await status.innerText());
+    assert((await status.innerText()).includes(refusal), await status.innerText());
+    const authorize = navigations.filter((u) => u.includes('/authorize'));
+    eq(authorize.length, left ? 1 : 0, `${name}: left for the authorization server ${left ? 'once' : 'never'}: ${JSON.stringify(navigations)}`);
+    assert(navigations.every((u) => u.startsWith('http://')), 'never a javascript: navigation');
+    eq(new URL(page.url()).search, '', 'no callback left in the address');
+    eq(JSON.stringify(await stored(page)), JSON.stringify([0, 0, '']), 'nothing stored');
+    // No code and no verifier went to any token endpoint; the other origin heard nothing.
+    const { main, elsewhere } = await hostileLog(name);
+    assert(main.every((r) => !(r.path.endsWith('/token') && (r.body || '').includes('code_verifier'))), JSON.stringify(main));
+    eq(elsewhere.length, 0, 'nothing to the other origin');
+    await context.close();
+  }, { allow: hostileAllow(name) });
+}
+
+/** Everything a signed-in run shows or sends: the exports, the page, and the requests after the return. */
+async function outputs(page) {
+  const markdown = await page.getByTestId('markdown-preview').textContent();
+  await page.getByTestId('share-open').click();
+  const link = await page.getByTestId('share-link').inputValue();
+  return { markdown, link, html: await page.content() };
+}
+
+test('page sign-in: the token, refresh token, code and verifier reach no output; the record is there while away and gone after; the redaction-off page shows the echoed token', async () => {
+  const endpoint = hostileEndpoint('good');
+  const { page, context, record } = await signInFromPage(endpoint, { watchStorage: true });
+  eq(await page.getByTestId('sign-in-status').getAttribute('data-id'), 'signed-in', await page.getByTestId('sign-in-status').innerText());
+  const sent = [];
+  page.on('request', (r) => sent.push({ url: r.url(), headers: r.headers(), body: r.postData() || '' }));
+  await runWithToken(page);
+  const out = await outputs(page);
+  const tokenRequest = (await hostileLog('good')).main.find((r) => r.path === '/good/token' && (r.body || '').includes('code_verifier='));
+  assert(tokenRequest, 'the code was redeemed');
+  const verifier = new URLSearchParams(tokenRequest.body).get('code_verifier');
+  const secrets = { access: `${SENTINEL}-access`, refresh: `${SENTINEL}-refresh`, code: `${SENTINEL}-code`, verifier };
+  // The record held the round trip's values while the page was away (the verifier among them, as
+  // SECURITY.md rule 11 allows), no token; after the return, storage is empty.
+  assert(record && JSON.parse(record).verifier === verifier, `the record while away: ${record}`);
+  eq(leaks(record, secrets.access).length, 0, 'no token in the record');
+  eq(JSON.stringify(await stored(page)), JSON.stringify([0, 0, '']), 'nothing stored after the return');
+  for (const [name, secret] of Object.entries(secrets)) {
+    for (const [where, text] of Object.entries(out)) eq(leaks(text, secret).length, 0, `${name} in ${where}`);
+    // The run's requests carry the token only in their Authorization header, to the endpoint.
+    for (const r of sent) {
+      const { authorization, ...rest } = r.headers;
+      eq(leaks(JSON.stringify({ ...r, headers: rest }), secret).length, 0, `${name} in a request to ${r.url}`);
+      if (authorization) assert(r.url === endpoint, `the token went to ${r.url}`);
+    }
+  }
+  await context.close();
+  // The control: the page built with redaction switched off shows the token the server echoed.
+  assert(controlUrl, `${CONTROL_DIST} is missing: the test command builds it`);
+  const control = await signInFromPage(endpoint, { appUrl: await controlUrl });
+  await runWithToken(control.page);
+  const shown = await outputs(control.page);
+  const leaked = Object.entries(shown).filter(([, text]) => leaks(text, secrets.access).length > 0).map(([where]) => where);
+  assert(leaked.length > 0, 'the control must leak the echoed token');
+  await control.context.close();
+}, { allow: [...hostileAllow('good'), expected.status(404, `http://127.0.0.1:${CONTROL_PORT}/demo.json`)] });
