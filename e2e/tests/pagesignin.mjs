@@ -190,3 +190,37 @@ test('page sign-in: the token, refresh token, code and verifier reach no output;
   assert(leaked.length > 0, 'the control must leak the echoed token');
   await control.context.close();
 }, { allow: [...hostileAllow('good'), expected.status(404, `http://127.0.0.1:${CONTROL_PORT}/demo.json`)] });
+
+const oidcEndpoint = `http://localhost:${OIDC}/mcp`;
+const oidcAs = `http://localhost:${OIDC + 1}`;
+test('page sign-in: oidc-provider with a client id pasted (registered beforehand), its dev login page, iss checked, then the Quick check', async () => {
+  // The authorization server asks for a person: its dev login page (any login), then its consent.
+  const login = async (page) => {
+    await page.waitForURL((u) => u.href.startsWith(`${oidcAs}/interaction/`), { timeout: 30000 });
+    for (let step = 0; step < 2 && page.url().startsWith(`${oidcAs}/interaction/`); step++) {
+      const here = page.url();
+      if (await page.locator('input[name="login"]').count()) {
+        await page.locator('input[name="login"]').fill('tester');
+        await page.locator('input[name="password"]').fill('any');
+      }
+      await page.locator('button[type="submit"]').first().click();
+      await page.waitForURL((u) => u.href !== here, { timeout: 30000 });
+    }
+  };
+  const { page, context, navigations } = await signInFromPage(oidcEndpoint, { clientId: 'mcp-triage-page', login });
+  const status = page.getByTestId('sign-in-status');
+  eq(await status.getAttribute('data-id'), 'signed-in', await status.innerText());
+  assert((await status.innerText()).includes('as client "mcp-triage-page" (given by you)'), await status.innerText());
+  // The callback carried iss (oidc-provider sends it), and the page checked it against the issuer.
+  const back = navigations.find((u) => u.startsWith(shared.appUrl) && u.includes('code='));
+  assert(back && new URL(back).searchParams.get('iss') === oidcAs, `the callback's iss: ${back}`);
+  eq(JSON.stringify(await stored(page)), JSON.stringify([0, 0, '']), 'nothing stored after the return');
+  await runWithToken(page);
+  eq(await page.getByTestId('card-no-token').getByTestId('cause').first().getAttribute('data-id'), 'unauthenticated', 'only the check without the token is refused');
+  assert(!(await page.getByTestId('card-A').innerText()).includes('HTTP 401'), 'probe A answered with the token');
+  await context.close();
+}, {
+  allow: [expected.noToken(oidcEndpoint), expected.cors(`${oidcAs}/reg`), expected.status(400, `${oidcAs}/reg`), expected.cors(`${oidcAs}/token`), expected.status(400, `${oidcAs}/token`), expected.status(401, `${oidcAs}/token`),
+    // oidc-provider's own dev login pages ask for a web font and a favicon (no network here).
+    expected.failed('https://fonts.googleapis.com/css?family=Roboto:400,100', 'ERR_NAME_NOT_RESOLVED'), expected.status(404, `${oidcAs}/favicon.ico`)],
+});
