@@ -1,5 +1,7 @@
 // The page itself: loads clean under its CSP, validates input, refuses frames, stores nothing.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { documentFor } from '../../scripts/client-metadata.mjs';
 import { ARTIFACTS, WASM_TRAP, assert, eq, expected, nextProblem, runOne, serveDist, shared, stageDist, test, watchedPage } from '../lib.mjs';
 
 test('app loads with the demo endpoint, no console errors, no CSP violations', async () => {
@@ -67,7 +69,11 @@ test('the page refuses to run inside a frame, even from a host that sends no hea
 });
 
 test('dist works under a sub-path of a static host: the boot page, the app module on demand, the share module', async () => {
-  const base = await serveDist(stageDist('sub', null), shared.APP_PORT + 2, ['--prefix', '/tools/triage/']);
+  // The client ID metadata document, written for this sub-path of an https address (as pages.yml
+  // writes it for the Pages address).
+  const staged = stageDist('sub', null);
+  writeFileSync(join(staged, 'client-metadata.json'), JSON.stringify(documentFor('https://triage.example/tools/triage/')));
+  const base = await serveDist(staged, shared.APP_PORT + 2, ['--prefix', '/tools/triage/']);
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   const modules = [];
@@ -88,6 +94,10 @@ test('dist works under a sub-path of a static host: the boot page, the app modul
   await opened.goto(link);
   await opened.getByTestId('shared-view').waitFor();
   eq(await opened.getByTestId('boot').count(), 0, 'no boot page for a share link');
+  // The document the page reads beside itself names the page under its sub-path.
+  const doc = await page.evaluate(() => fetch('client-metadata.json').then((r) => r.json()));
+  eq(doc.client_id, 'https://triage.example/tools/triage/client-metadata.json', 'its client_id is its own URL');
+  eq(JSON.stringify(doc.redirect_uris), JSON.stringify(['https://triage.example/tools/triage/']), 'the page, under its sub-path');
   const shareModule = await opened.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => /\.(js|wasm)$/.test(p)));
   assert(shareModule.length === 2 && shareModule.every((p) => p.startsWith('/tools/triage/mcp-triage-share-')), `the share module alone, from the sub-path: ${shareModule}`);
   await context.close();

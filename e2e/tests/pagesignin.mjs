@@ -6,6 +6,7 @@
 // with the token; the round trip's record is the one thing stored, and it is gone on return.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { documentFor } from '../../scripts/client-metadata.mjs';
 import { ROOT, assert, eq, expected, leaks, runQuick, serveDist, shared, stageDist, startProcess, test, watchedPage } from '../lib.mjs';
 
 const SDK = 18950;
@@ -223,4 +224,24 @@ test('page sign-in: oidc-provider with a client id pasted (registered beforehand
   allow: [expected.noToken(oidcEndpoint), expected.cors(`${oidcAs}/reg`), expected.status(400, `${oidcAs}/reg`), expected.cors(`${oidcAs}/token`), expected.status(400, `${oidcAs}/token`), expected.status(401, `${oidcAs}/token`),
     // oidc-provider's own dev login pages ask for a web font and a favicon (no network here).
     expected.failed('https://fonts.googleapis.com/css?family=Roboto:400,100', 'ERR_NAME_NOT_RESOLVED'), expected.status(404, `${oidcAs}/favicon.ico`)],
+});
+
+test('client ID metadata document: written for an https address as OAUTH-FACTS asks, refused for loopback and cleartext', async () => {
+  for (const address of ['https://owner.github.io/mcp-triage/', 'https://owner.github.io/mcp-triage', 'https://triage.example/']) {
+    const doc = documentFor(address);
+    const id = new URL(doc.client_id);
+    eq(id.protocol, 'https:', `${address}: an https document`);
+    assert(id.pathname.length > 1, `${address}: a URL with a path`);
+    eq(doc.client_id, new URL('client-metadata.json', doc.redirect_uris[0]).href, `${address}: client_id is the document's own URL, beside the page`);
+    assert(doc.client_name, 'a client_name');
+    eq(doc.redirect_uris.length, 1, 'the page is the one redirect URI');
+    assert(doc.redirect_uris.every((u) => !['localhost', '127.0.0.1', '[::1]'].includes(new URL(u).hostname)), 'no loopback redirect in a public document');
+    eq(doc.token_endpoint_auth_method, 'none', 'a public client');
+    eq(doc.application_type, 'web', 'a hosted page is a web client');
+  }
+  for (const address of ['http://owner.github.io/mcp-triage/', 'https://localhost/', 'https://127.0.0.1:8443/x/', 'https://a.localhost/', 'https://x.example/?q=1', 'not a url']) {
+    let refused = false;
+    try { documentFor(address); } catch { refused = true; }
+    assert(refused, `${address}: refused`);
+  }
 });
