@@ -4,7 +4,7 @@
 // dev login page driven here, `iss` on the callback), and the hostile metadata server for what no
 // real server does on purpose. Each sign-in leaves the page, comes back, and the Quick check runs
 // with the token; the round trip's record is the one thing stored, and it is gone on return.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { documentFor } from '../../scripts/client-metadata.mjs';
 import { ROOT, assert, eq, expected, leaks, runQuick, serveDist, shared, stageDist, startProcess, test, watchedPage } from '../lib.mjs';
@@ -38,7 +38,7 @@ async function stored(page) {
  */
 async function signInFromPage(endpoint, { clientId = '', login = null, appUrl = shared.appUrl, watchStorage = false } = {}) {
   await servers;
-  const context = await shared.browser.newContext();
+  const context = await shared.browser.newContext({ acceptDownloads: true });
   const page = await watchedPage(context);
   // What the page had stored when the browser left for the authorization server.
   const record = { text: null };
@@ -53,6 +53,8 @@ async function signInFromPage(endpoint, { clientId = '', login = null, appUrl = 
       };
     });
   }
+  const consoleText = [];
+  page.on('console', (m) => consoleText.push(m.text()));
   const navigations = [];
   page.on('request', (r) => { if (r.isNavigationRequest() && r.frame() === page.mainFrame()) navigations.push(r.url()); });
   await page.goto(appUrl);
@@ -67,7 +69,7 @@ async function signInFromPage(endpoint, { clientId = '', login = null, appUrl = 
   if (left && login) await login(page);
   if (left) await page.waitForURL((u) => u.href.startsWith(appUrl), { timeout: 30000 });
   await status.and(page.locator('[data-id="signed-in"], [data-id="stopped"]')).waitFor({ timeout: 30000 });
-  return { page, context, navigations, record: record.text };
+  return { page, context, navigations, record: record.text, consoleText };
 }
 
 /** The Quick check with the token the sign-in put in the form; the records' statuses. */
@@ -147,22 +149,25 @@ for (const [name, left, refusal] of [
   }, { allow: hostileAllow(name) });
 }
 
-/** Everything a signed-in run shows or sends: the exports, the page, and the requests after the return. */
-async function outputs(page) {
+/** Everything a signed-in run shows: the exports (the JSON file keeps the server's answers), the
+ * share link, the page and its address, and what the console printed. */
+async function outputs(page, consoleText) {
   const markdown = await page.getByTestId('markdown-preview').textContent();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-json').click()]);
+  const json = readFileSync(await download.path(), 'utf8');
   await page.getByTestId('share-open').click();
   const link = await page.getByTestId('share-link').inputValue();
-  return { markdown, link, html: await page.content() };
+  return { markdown, json, link, html: await page.content(), address: page.url(), console: consoleText.join('\n') };
 }
 
 test('page sign-in: the token, refresh token, code and verifier reach no output; the record is there while away and gone after; the redaction-off page shows the echoed token', async () => {
   const endpoint = hostileEndpoint('good');
-  const { page, context, record } = await signInFromPage(endpoint, { watchStorage: true });
+  const { page, context, record, consoleText } = await signInFromPage(endpoint, { watchStorage: true });
   eq(await page.getByTestId('sign-in-status').getAttribute('data-id'), 'signed-in', await page.getByTestId('sign-in-status').innerText());
   const sent = [];
   page.on('request', (r) => sent.push({ url: r.url(), headers: r.headers(), body: r.postData() || '' }));
   await runWithToken(page);
-  const out = await outputs(page);
+  const out = await outputs(page, consoleText);
   const tokenRequest = (await hostileLog('good')).main.find((r) => r.path === '/good/token' && (r.body || '').includes('code_verifier='));
   assert(tokenRequest, 'the code was redeemed');
   const verifier = new URLSearchParams(tokenRequest.body).get('code_verifier');
@@ -186,7 +191,7 @@ test('page sign-in: the token, refresh token, code and verifier reach no output;
   assert(controlUrl, `${CONTROL_DIST} is missing: the test command builds it`);
   const control = await signInFromPage(endpoint, { appUrl: await controlUrl });
   await runWithToken(control.page);
-  const shown = await outputs(control.page);
+  const shown = await outputs(control.page, control.consoleText);
   const leaked = Object.entries(shown).filter(([, text]) => leaks(text, secrets.access).length > 0).map(([where]) => where);
   assert(leaked.length > 0, 'the control must leak the echoed token');
   await control.context.close();
