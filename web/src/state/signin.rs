@@ -147,57 +147,63 @@ impl AppState {
                 Ok(f) => f,
                 Err(why) => return say(SignInStatus::Stopped(why)),
             };
-            let (limits, flights, nothing) = (
-                Limits::default(),
-                Flights::default(),
-                Credentials::default(),
-            );
-            loop {
-                match flow.next_step() {
-                    SignInNext::Send(out) => {
-                        say(SignInStatus::Working(format!(
-                            "Signing in: {}…",
-                            out.step.title()
-                        )));
-                        let ex =
-                            net::send(&out, &nothing, &limits, &flights, &|_| {}, &|_| {}).await;
-                        flow.answer(&ex);
-                    }
-                    SignInNext::Open(url) => {
-                        if !may_open(&url) {
-                            return say(SignInStatus::Stopped(
+            match state.send_until_other(&mut flow).await {
+                SignInNext::Open(url) => {
+                    if !may_open(&url) {
+                        return say(SignInStatus::Stopped(
                                 "the authorization URL is not https: (or http: on a loopback host), so it is not opened".into(),
                             ));
-                        }
-                        let back = ReturnTo {
-                            endpoint: endpoint.url.clone(),
-                            era: values.era.clone(),
-                            run_seconds: values.run_seconds.clone(),
-                        };
-                        let stored = flow
-                            .round_trip(&back, js_sys::Date::now())
-                            .ok()
-                            .zip(session_storage())
-                            .is_some_and(|(record, s)| s.set_item(ROUND_TRIP_KEY, &record).is_ok());
-                        if !stored {
-                            return say(SignInStatus::Stopped(
+                    }
+                    let back = ReturnTo {
+                        endpoint: endpoint.url.clone(),
+                        era: values.era.clone(),
+                        run_seconds: values.run_seconds.clone(),
+                    };
+                    let stored = flow
+                        .round_trip(&back, js_sys::Date::now())
+                        .ok()
+                        .zip(session_storage())
+                        .is_some_and(|(record, s)| s.set_item(ROUND_TRIP_KEY, &record).is_ok());
+                    if !stored {
+                        return say(SignInStatus::Stopped(
                                 "this browser does not let the page keep the sign-in's record for the round trip (sessionStorage)".into(),
                             ));
-                        }
-                        state.cancel();
-                        say(SignInStatus::Working(
+                    }
+                    state.cancel();
+                    say(SignInStatus::Working(
                             "Leaving for the authorization server; this page comes back when you have signed in.".into(),
                         ));
-                        if let Some(w) = web_sys::window() {
-                            let _ = w.location().assign(&url);
-                        }
-                        return;
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.location().assign(&url);
                     }
-                    SignInNext::Done => return,
-                    SignInNext::Failed(why) => return say(SignInStatus::Stopped(why)),
                 }
+                SignInNext::Failed(why) => say(SignInStatus::Stopped(why)),
+                SignInNext::Send(_) | SignInNext::Done => {}
             }
         });
+    }
+
+    /// Sends what the sign-in asks for (registration, token: never with the run's token or
+    /// headers), saying so, until it asks for something else; that is returned.
+    async fn send_until_other(&self, flow: &mut SignIn) -> SignInNext {
+        let (limits, flights, nothing) = (
+            Limits::default(),
+            Flights::default(),
+            Credentials::default(),
+        );
+        loop {
+            match flow.next_step() {
+                SignInNext::Send(out) => {
+                    self.sign_in_status.set(Some(SignInStatus::Working(format!(
+                        "Signing in: {}…",
+                        out.step.title()
+                    ))));
+                    let ex = net::send(&out, &nothing, &limits, &flights, &|_| {}, &|_| {}).await;
+                    flow.answer(&ex);
+                }
+                other => return other,
+            }
+        }
     }
 
     /// Back from the authorization server: the core checks the callback against the record and
@@ -216,34 +222,18 @@ impl AppState {
         flow.callback(&returned.target);
         let state = *self;
         spawn_local(async move {
-            let (limits, flights, nothing) = (
-                Limits::default(),
-                Flights::default(),
-                Credentials::default(),
-            );
-            loop {
-                match flow.next_step() {
-                    SignInNext::Send(out) => {
-                        state.sign_in_status.set(Some(SignInStatus::Working(format!(
-                            "Signing in: {}…",
-                            out.step.title()
-                        ))));
-                        let ex =
-                            net::send(&out, &nothing, &limits, &flights, &|_| {}, &|_| {}).await;
-                        flow.answer(&ex);
+            match state.send_until_other(&mut flow).await {
+                SignInNext::Done => {
+                    if let Some(token) = flow.access_token() {
+                        set_token(token.to_string());
                     }
-                    SignInNext::Done => {
-                        if let Some(token) = flow.access_token() {
-                            set_token(token.to_string());
-                        }
-                        let said = flow.summary().join(" ");
-                        return state.sign_in_status.set(Some(SignInStatus::SignedIn(said)));
-                    }
-                    SignInNext::Open(_) => return,
-                    SignInNext::Failed(why) => {
-                        return state.sign_in_status.set(Some(SignInStatus::Stopped(why)));
-                    }
+                    let said = flow.summary().join(" ");
+                    state.sign_in_status.set(Some(SignInStatus::SignedIn(said)));
                 }
+                SignInNext::Failed(why) => {
+                    state.sign_in_status.set(Some(SignInStatus::Stopped(why)));
+                }
+                SignInNext::Send(_) | SignInNext::Open(_) => {}
             }
         });
     }

@@ -347,35 +347,30 @@ impl SignIn {
     }
 
     fn token_request(&self) -> Outgoing {
-        let client_id = self.client_id.clone().unwrap_or_default();
         let code = self.code.clone().unwrap_or_default();
-        let mut pairs = vec![
+        self.token_post(&[
             ("grant_type", "authorization_code"),
             ("code", code.as_str()),
             ("redirect_uri", self.redirect_uri.as_str()),
-            ("client_id", client_id.as_str()),
             ("code_verifier", self.verifier.as_str()),
-        ];
-        if self.found.revision.as_str() >= "2025-06-18" {
-            pairs.push(("resource", self.found.resource.as_str()));
-        }
-        post(
-            AuthStep::TokenEndpoint,
-            &self.token_endpoint,
-            "application/x-www-form-urlencoded",
-            &form(&pairs),
-        )
+        ])
     }
 
     /// The refresh request (RFC 6749 §6): the same client and resource, no scope (the same).
     fn refresh_request(&self) -> Outgoing {
-        let client_id = self.client_id.clone().unwrap_or_default();
         let refresh = self.refresh_token.clone().unwrap_or_default();
-        let mut pairs = vec![
+        self.token_post(&[
             ("grant_type", "refresh_token"),
             ("refresh_token", refresh.as_str()),
-            ("client_id", client_id.as_str()),
-        ];
+        ])
+    }
+
+    /// A form POST to the token endpoint: `grant`, the client id, and the resource where the
+    /// revision sends one.
+    fn token_post(&self, grant: &[(&str, &str)]) -> Outgoing {
+        let client_id = self.client_id.clone().unwrap_or_default();
+        let mut pairs = grant.to_vec();
+        pairs.push(("client_id", client_id.as_str()));
         if self.found.revision.as_str() >= "2025-06-18" {
             pairs.push(("resource", self.found.resource.as_str()));
         }
