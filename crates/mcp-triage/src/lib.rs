@@ -103,6 +103,21 @@ pub use vocabulary::cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};
 pub use vocabulary::exchange::{Exchange, ExchangeError, Request, Response};
 pub use vocabulary::limits::Limits;
 
+/// One verdict as every surface hands it on (`mcp-triage-verdict/1`), for an exchange
+/// ([`VerdictDoc::of_assessment`](verdict::VerdictDoc::of_assessment)) or for what an agent's MCP
+/// client library handed it after a call ([`classify_outcome`](verdict::classify_outcome)), and
+/// what an agent does with one: [`should_retry`](verdict::should_retry) and
+/// [`message_for_model`](verdict::message_for_model).
+pub mod verdict {
+    pub use crate::judge::outcome::{
+        AgentCall, ClientError, MadeOn, RetrySafety, RpcError, TransportFailure,
+    };
+    pub use crate::output::verdict_doc::{
+        RetryDecision, VERDICT_FORMAT, VerdictDoc, classify_outcome, message_for_model,
+        should_retry,
+    };
+}
+
 /// What to tell an agent: the advice table, apart from detection.
 pub mod advice {
     pub use crate::judge::advice::{Advice, AgentAction, Party, fitted, for_cause, for_flag};

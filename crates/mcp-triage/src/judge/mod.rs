@@ -1,12 +1,15 @@
 //! Verdicts: what one exchange means (`classify`, with the phrase rules as data), what the spec says
 //! of it (`spec`), what an agent should do (`advice`, a table apart from detection), one exchange's
-//! assessment, and a run's summary and score.
+//! assessment, an agent's call judged from what its client library handed it (`outcome`), and a
+//! run's summary and score.
 //!
 //! May import: `vocabulary`, `decode`.
 
 pub(crate) mod advice;
 pub(crate) mod assess;
 pub(crate) mod classify;
+pub(crate) mod model_lines;
+pub(crate) mod outcome;
 pub(crate) mod rules;
 pub(crate) mod spec;
 pub(crate) mod summary;

@@ -10,5 +10,6 @@ pub(crate) mod export;
 pub(crate) mod replay;
 pub(crate) mod runs;
 pub(crate) mod share;
+pub(crate) mod verdict_doc;
 pub(crate) mod view;
 pub(crate) mod withhold;

@@ -1,0 +1,465 @@
+//! What an agent's call came to, judged from what its MCP client library handed it (not the wire):
+//! the `CallToolResult`, the JSON-RPC error the library raised with the server's code and words, a
+//! transport failure, or an error the library made itself. The same decision table as an exchange's
+//! (`classify`) reads the first three, as the one JSON-RPC answer they stand for; the last is read
+//! by the client rules below, and named as made on the client. Whether the same call may be sent
+//! again follows from the advice and, where the call may have run, the tool's annotations.
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::judge::advice::AgentAction;
+use crate::judge::classify::{Options, Verdict, classify};
+use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};
+use crate::vocabulary::exchange::{Exchange, Request, Response, TransportError, Vantage};
+
+labelled_enum! {
+    /// Where the failure was decided.
+    MadeOn {
+        /// The server answered so.
+        Server = "server",
+        /// The agent's client library raised it, after or instead of the server's answer.
+        Client = "client",
+    }
+}
+
+labelled_enum! {
+    /// Whether the same call may be sent again.
+    RetrySafety {
+        /// It worked: nothing to send again.
+        NotNeeded = "not_needed",
+        /// The same call cannot succeed as it is (another tool, other arguments, a person's help).
+        Futile = "futile",
+        /// Only after the action: a new token, or a new session.
+        AfterAction = "after_action",
+        /// Safe to send again after a wait: the call did not reach the tool, or the tool says it
+        /// only reads or is idempotent.
+        Safe = "safe",
+        /// The call may have run and the tool does not say it is safe to run twice (or says it is
+        /// destructive): never sent again automatically.
+        OutcomeUnknown = "outcome_unknown",
+    }
+}
+
+/// What an agent's client library handed it after a `tools/call`, as JSON: the tool's name and the
+/// arguments sent, optionally the tool's definition from `tools/list`, and exactly one of
+/// `result`, `error`, `transport`, `client_error`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentCall {
+    /// The tool called.
+    pub tool: String,
+    /// The arguments sent.
+    #[serde(default)]
+    pub arguments: Value,
+    /// The tool as `tools/list` described it (`inputSchema`, `annotations`).
+    #[serde(default)]
+    pub definition: Option<Value>,
+    /// The `CallToolResult` returned.
+    #[serde(default)]
+    pub result: Option<Value>,
+    /// The JSON-RPC error raised with the server's answer: `code`, `message`, `data`.
+    #[serde(default)]
+    pub error: Option<RpcError>,
+    /// A transport failure: the HTTP status when a response came, and/or what broke.
+    #[serde(default)]
+    pub transport: Option<TransportFailure>,
+    /// An error the client library raised itself (its code when it gave one, and its message).
+    #[serde(default)]
+    pub client_error: Option<ClientError>,
+}
+
+/// A JSON-RPC error object.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct RpcError {
+    /// `code`.
+    pub code: i64,
+    /// `message`.
+    #[serde(default)]
+    pub message: String,
+    /// `data`.
+    #[serde(default)]
+    pub data: Option<Value>,
+}
+
+/// A transport failure as a client library reports it.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct TransportFailure {
+    /// The HTTP status, when a response came.
+    #[serde(default)]
+    pub status: Option<u16>,
+    /// What broke when no response came: `network`, `timeout`, `aborted`.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// The library's words.
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+/// An error the client library raised itself.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ClientError {
+    /// Its JSON-RPC code, when it gave one (the TypeScript SDK's `McpError` does).
+    #[serde(default)]
+    pub code: Option<i64>,
+    /// Its message.
+    pub message: String,
+}
+
+/// A rule for an error a client library makes itself: its phrase, what it means, and where the
+/// library says it.
+struct ClientRule {
+    id: &'static str,
+    phrase: &'static str,
+    channel: Channel,
+    cause: Cause,
+    /// Where the phrase is raised (package, version, file).
+    provenance: &'static str,
+}
+
+/// The client rules, checked in order on the library's message (case-insensitive).
+const CLIENT_RULES: &[ClientRule] = &[
+    ClientRule {
+        id: "client-no-structured-content",
+        phrase: "has an output schema but did not return structured content",
+        channel: Channel::Malformed,
+        cause: Cause::MalformedResponse,
+        provenance: "@modelcontextprotocol/sdk 1.32.2 client/index.js callTool; mcp 2.3.0 client/session.py",
+    },
+    ClientRule {
+        id: "client-output-schema-mismatch",
+        phrase: "does not match the tool's output schema",
+        channel: Channel::Malformed,
+        cause: Cause::MalformedResponse,
+        provenance: "@modelcontextprotocol/sdk 1.32.2 client/index.js callTool",
+    },
+    ClientRule {
+        id: "client-structured-content-invalid",
+        phrase: "invalid structured content returned by tool",
+        channel: Channel::Malformed,
+        cause: Cause::MalformedResponse,
+        provenance: "mcp 2.3.0 client/session.py _validate_tool_result",
+    },
+    ClientRule {
+        id: "client-structured-content-unvalidated",
+        phrase: "failed to validate structured content",
+        channel: Channel::Malformed,
+        cause: Cause::MalformedResponse,
+        provenance: "@modelcontextprotocol/sdk 1.32.2 client/index.js callTool",
+    },
+    ClientRule {
+        id: "client-request-timeout",
+        phrase: "request timed out",
+        channel: Channel::Network,
+        cause: Cause::Timeout,
+        provenance: "@modelcontextprotocol/sdk 1.32.2 shared/protocol.js request (RequestTimeout)",
+    },
+    ClientRule {
+        id: "client-total-timeout",
+        phrase: "maximum total timeout exceeded",
+        channel: Channel::Network,
+        cause: Cause::Timeout,
+        provenance: "@modelcontextprotocol/sdk 1.32.2 shared/protocol.js request (maxTotalTimeout)",
+    },
+    ClientRule {
+        id: "client-unsupported-protocol-version",
+        phrase: "unsupported protocol version from the server",
+        channel: Channel::Malformed,
+        cause: Cause::ProtocolVersionUnsupported,
+        provenance: "mcp 2.3.0 client/session.py initialize",
+    },
+    ClientRule {
+        id: "client-task-execution-required",
+        phrase: "requires task-based execution",
+        channel: Channel::Malformed,
+        cause: Cause::InvalidRequest,
+        provenance: "@modelcontextprotocol/sdk 1.32.2 client/index.js callTool",
+    },
+];
+
+/// The longest message read from a client library (longer ones are read to here).
+const MAX_MESSAGE_CHARS: usize = 4096;
+
+/// A call judged: the verdict, where it was made, and whether to send the call again.
+pub(crate) struct Judged {
+    pub verdict: Verdict,
+    pub made_on: MadeOn,
+    pub missing_fields: Vec<String>,
+}
+
+/// The required arguments the tool's input schema names that the call did not send.
+fn missing_fields(call: &AgentCall) -> Vec<String> {
+    let sent = call.arguments.as_object();
+    call.definition
+        .as_ref()
+        .and_then(|d| d.pointer("/inputSchema/required"))
+        .and_then(Value::as_array)
+        .map(|required| {
+            required
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|name| !sent.is_some_and(|s| s.contains_key(*name)))
+                .take(64)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The one JSON-RPC exchange an SDK-level outcome stands for: our `tools/call`, and the answer
+/// (`body`, `status`) or the failure.
+fn exchange(call: &AgentCall, answer: Option<(u16, Option<String>)>) -> Exchange {
+    let request = json!({
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": call.tool, "arguments": call.arguments},
+    });
+    Exchange {
+        format: crate::vocabulary::exchange::FORMAT.into(),
+        case: None,
+        description: None,
+        server: None,
+        vantage: Vantage::Direct,
+        protocol_version: None,
+        request: Request {
+            method: "POST".into(),
+            url: "agent-call:tools/call".into(),
+            // As every SDK sends it: nothing of our own request is to blame.
+            headers: vec![
+                ("Content-Type".into(), "application/json".into()),
+                (
+                    "Accept".into(),
+                    "application/json, text/event-stream".into(),
+                ),
+            ],
+            body: Some(request.to_string()),
+        },
+        response: answer.map(|(status, body)| Response {
+            status,
+            headers: body
+                .is_some()
+                .then(|| ("Content-Type".to_string(), "application/json".to_string()))
+                .into_iter()
+                .collect(),
+            body,
+            body_complete: None,
+            body_end: None,
+            body_base64: None,
+        }),
+        transport_error: None,
+        transport_error_detail: None,
+        elapsed_ms: None,
+        negotiated_version: None,
+        intent: None,
+        transport: None,
+        stdio: None,
+        run_id: None,
+    }
+}
+
+/// The frame a JSON-RPC answer of ours would have been.
+fn frame(key: &str, value: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": 1, key: value}).to_string()
+}
+
+/// Judges what a client library handed an agent after a call; `Err` says in words what is wrong
+/// with the description of the call.
+pub(crate) fn judge_call(call: &AgentCall) -> Result<Judged, String> {
+    let given = [
+        call.result.is_some(),
+        call.error.is_some(),
+        call.transport.is_some(),
+        call.client_error.is_some(),
+    ]
+    .iter()
+    .filter(|g| **g)
+    .count();
+    if given != 1 {
+        return Err(format!(
+            "exactly one of result, error, transport and client_error describes how the call ended ({given} given)"
+        ));
+    }
+    if call.tool.is_empty() || call.tool.len() > 1024 {
+        return Err("the tool's name is empty or longer than 1024 characters".into());
+    }
+    let missing = missing_fields(call);
+    let opts = Options {
+        missing_fields: missing.clone(),
+        ..Options::default()
+    };
+    let judged = |verdict, made_on| Judged {
+        verdict,
+        made_on,
+        missing_fields: missing.clone(),
+    };
+    if let Some(result) = &call.result {
+        let ex = exchange(call, Some((200, Some(frame("result", result.clone())))));
+        return Ok(judged(classify(&ex, &opts), MadeOn::Server));
+    }
+    if let Some(e) = &call.error {
+        let mut error = json!({"code": e.code, "message": e.message});
+        if let (Some(data), Some(map)) = (&e.data, error.as_object_mut()) {
+            map.insert("data".into(), data.clone());
+        }
+        let ex = exchange(call, Some((200, Some(frame("error", error)))));
+        return Ok(judged(classify(&ex, &opts), MadeOn::Server));
+    }
+    if let Some(t) = &call.transport {
+        // The library's words stand for the body it read (the TypeScript SDK puts the body's text
+        // in its message): the JSON object in them when there is one, else the words.
+        let words = t.message.as_deref().map(capped);
+        let body = words.as_deref().map(|w| {
+            w.find('{')
+                .map(|at| &w[at..])
+                .filter(|json| serde_json::from_str::<Value>(json).is_ok())
+                .unwrap_or(w)
+                .to_string()
+        });
+        let mut ex = exchange(call, t.status.map(|s| (s, body.clone())));
+        if let (Some(response), Some(body)) = (&mut ex.response, &body) {
+            let json = serde_json::from_str::<Value>(body).is_ok();
+            response.headers = vec![(
+                "Content-Type".into(),
+                if json {
+                    "application/json"
+                } else {
+                    "text/plain"
+                }
+                .into(),
+            )];
+        }
+        if t.status.is_none() {
+            ex.transport_error = Some(
+                t.kind
+                    .as_deref()
+                    .and_then(TransportError::parse)
+                    .unwrap_or(TransportError::Network),
+            );
+        }
+        if t.status.is_none() {
+            ex.transport_error_detail = words;
+        }
+        return Ok(judged(classify(&ex, &opts), MadeOn::Server));
+    }
+    let Some(raised) = &call.client_error else {
+        return Err("no outcome given".into());
+    };
+    Ok(judged(client_verdict(call, raised, &opts), MadeOn::Client))
+}
+
+fn capped(text: &str) -> String {
+    text.chars().take(MAX_MESSAGE_CHARS).collect()
+}
+
+/// An error the client library made: its rule when one matches; else, with a code, the error
+/// read as the server's frame would be; else unknown.
+fn client_verdict(call: &AgentCall, raised: &ClientError, opts: &Options) -> Verdict {
+    let message = capped(&raised.message);
+    let lower = message.to_lowercase();
+    if let Some(code) = raised.code
+        && !CLIENT_RULES.iter().any(|r| lower.contains(r.phrase))
+    {
+        let error = json!({"code": code, "message": message});
+        let mut v = classify(
+            &exchange(call, Some((200, Some(frame("error", error))))),
+            opts,
+        );
+        v.evidence.insert(
+            0,
+            Evidence::structure("the client library raised this error itself"),
+        );
+        return v;
+    }
+    // A skeleton verdict (no answer at all), filled in below.
+    let mut ex = exchange(call, None);
+    ex.transport_error = Some(TransportError::Network);
+    let mut v = classify(&ex, opts);
+    v.http_status = None;
+    v.jsonrpc_code = raised.code;
+    v.problems.clear();
+    v.flags.clear();
+    let said = Evidence::structure("the client library raised this error itself");
+    match CLIENT_RULES.iter().find(|r| lower.contains(r.phrase)) {
+        Some(rule) => {
+            let start = lower.find(rule.phrase).unwrap_or(0);
+            let from = lower[..start].chars().count();
+            v.channel = rule.channel;
+            v.cause = rule.cause;
+            v.decided_by = DecidedBy::Text;
+            v.rule = Some(rule.id);
+            v.fired = vec![rule.id];
+            v.evidence = vec![
+                Evidence {
+                    kind: EvidenceKind::Text,
+                    fact: format!("the client library said so ({})", rule.provenance),
+                    pointer: Some("/client_error/message".into()),
+                    range: Some([from, from + rule.phrase.chars().count()]),
+                    matched: Some(rule.phrase.into()),
+                    rule: Some(rule.id.into()),
+                },
+                said,
+            ];
+        }
+        None => {
+            v.channel = Channel::Network;
+            v.cause = Cause::Unknown;
+            v.decided_by = DecidedBy::Structure;
+            v.rule = None;
+            v.fired = Vec::new();
+            v.evidence = vec![said];
+        }
+    }
+    v
+}
+
+/// The tool's annotations say it only reads, or that running it twice does what running it once
+/// does (and not that it is destructive).
+fn repeatable(definition: Option<&Value>) -> bool {
+    let hint = |name: &str| {
+        definition
+            .and_then(|d| d.pointer(&format!("/annotations/{name}")))
+            .and_then(Value::as_bool)
+    };
+    hint("destructiveHint") != Some(true)
+        && (hint("readOnlyHint") == Some(true) || hint("idempotentHint") == Some(true))
+}
+
+/// Causes after which the call may have run (the answer came from the tool, or never came).
+fn may_have_run(cause: Cause) -> bool {
+    matches!(
+        cause,
+        Cause::ToolExecution
+            | Cause::InternalError
+            | Cause::ServerError
+            | Cause::Timeout
+            | Cause::ConnectionLost
+            | Cause::Aborted
+            | Cause::BodyTooLarge
+            | Cause::MalformedResponse
+            | Cause::ServerExited
+            | Cause::NetworkOrCors
+            | Cause::Unknown
+    )
+}
+
+/// Whether the same call may be sent again, from the advice's action, the cause and (where the
+/// call may have run) the tool's annotations; `definition` is the tool's, when known.
+pub(crate) fn retry_safety(
+    action: AgentAction,
+    cause: Cause,
+    definition: Option<&Value>,
+) -> RetrySafety {
+    match action {
+        AgentAction::Proceed => RetrySafety::NotNeeded,
+        AgentAction::PickAnotherTool
+        | AgentAction::GiveTextToModel
+        | AgentAction::ShowUserDoNotRetry
+        | AgentAction::FixClientRequest => RetrySafety::Futile,
+        AgentAction::Reauthenticate | AgentAction::Reinitialize => RetrySafety::AfterAction,
+        AgentAction::RetryWithBackoff if may_have_run(cause) && !repeatable(definition) => {
+            RetrySafety::OutcomeUnknown
+        }
+        AgentAction::RetryWithBackoff => RetrySafety::Safe,
+    }
+}

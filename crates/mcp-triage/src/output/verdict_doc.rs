@@ -1,0 +1,236 @@
+//! `mcp-triage-verdict/1`: one verdict as every surface hands it on (the CLI's `classify --json`,
+//! the packages, an agent's call through [`classify_outcome`]). One shape for both entry points:
+//! what an exchange alone tells (the probe's intent, the spec verdict at a protocol version, the
+//! HTTP status) is present only when known, never guessed. Its JSON Schema is
+//! `docs/mcp-triage-verdict-1.schema.json`. Two helpers read a verdict for an agent:
+//! [`should_retry`] and [`message_for_model`].
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::judge::advice::{AgentAction, Party, fitted};
+use crate::judge::assess::Assessment;
+use crate::judge::model_lines::model_line;
+use crate::judge::outcome::{AgentCall, MadeOn, RetrySafety, judge_call, retry_safety};
+use crate::judge::spec::{Probe, SpecVerdict};
+use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Evidence, Flag};
+
+/// The format id every verdict carries.
+pub const VERDICT_FORMAT: &str = "mcp-triage-verdict/1";
+
+/// The longest quote of the server's (or the library's) words a verdict carries.
+const MAX_SAID_CHARS: usize = 500;
+
+/// One verdict, as `mcp-triage-verdict/1` (see the module).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VerdictDoc {
+    /// [`VERDICT_FORMAT`].
+    pub format: &'static str,
+    /// The tool called, when the call named one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// Where the failure was decided: the server's answer, or the client library.
+    pub made_on: MadeOn,
+    /// How the answer arrived.
+    pub channel: Channel,
+    /// What most likely happened.
+    pub cause: Cause,
+    /// Whether structure, the probe's intent or text decided the cause.
+    pub decided_by: DecidedBy,
+    /// The phrase rule that decided, when text did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<&'static str>,
+    /// The facts that decided, the deciding one first.
+    pub evidence: Vec<Evidence>,
+    /// Observations beside the cause.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<Flag>,
+    /// The JSON-RPC code, when an error carried one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jsonrpc_code: Option<i64>,
+    /// The HTTP status, when it is known (an exchange, or a transport failure with one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
+    /// What the server (or the library) said, quoted, cut at 500 characters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub said: Option<String>,
+    /// What the agent should do.
+    pub action: AgentAction,
+    /// Who must act for the call to succeed.
+    pub party: Party,
+    /// Whether the same call may be sent again.
+    pub retry: RetrySafety,
+    /// One sentence for the agent's author.
+    pub agent_advice: &'static str,
+    /// The probe this exchange was (an exchange's only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub intent: Option<Probe>,
+    /// The protocol version the spec verdict was judged at (an exchange's only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol_version: Option<String>,
+    /// The spec verdict (an exchange's only, with its intent and version).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spec: Option<SpecVerdict>,
+}
+
+/// The words of an answer: a JSON-RPC error's message, else a result's first text content.
+fn said_of(message: Option<&Value>) -> Option<String> {
+    let m = message?;
+    let text = m
+        .pointer("/error/message")
+        .or_else(|| m.pointer("/result/content/0/text"))
+        .and_then(Value::as_str)?;
+    Some(text.chars().take(MAX_SAID_CHARS).collect())
+}
+
+impl VerdictDoc {
+    /// An exchange's assessment as a verdict (`mcp-triage classify`); the tool's definition is not
+    /// known there, so retry safety assumes nothing of its annotations.
+    pub fn of_assessment(a: &Assessment) -> VerdictDoc {
+        let v = &a.verdict;
+        VerdictDoc {
+            format: VERDICT_FORMAT,
+            tool: v.tool_name.clone(),
+            made_on: MadeOn::Server,
+            channel: v.channel,
+            cause: v.cause,
+            decided_by: v.decided_by,
+            rule: v.deciding_rule(),
+            evidence: v.evidence.clone(),
+            flags: v.flags.clone(),
+            jsonrpc_code: v.jsonrpc_code,
+            http_status: v.http_status,
+            said: said_of(v.message.as_ref()),
+            action: a.advice.action,
+            party: a.advice.party,
+            retry: retry_safety(a.advice.action, v.cause, None),
+            agent_advice: a.advice.agent,
+            intent: a.intent,
+            protocol_version: a.spec.as_ref().and(a.version.clone()),
+            spec: a.spec.clone(),
+        }
+    }
+}
+
+/// The verdict for what an agent's MCP client library handed it after a `tools/call` (see
+/// [`AgentCall`]); `Err` says in words what is wrong with the description. The HTTP status is
+/// present only when the call says it; the probe's intent and the spec verdict are never present.
+///
+/// ```
+/// use mcp_triage::verdict::{AgentCall, classify_outcome, message_for_model, should_retry};
+///
+/// // What the TypeScript SDK 1.29.0 hands an agent for a tool that does not exist.
+/// let call: AgentCall = serde_json::from_str(r#"{
+///     "tool": "get_wether",
+///     "arguments": {"city": "Oslo"},
+///     "result": {"isError": true, "content": [{"type": "text", "text": "MCP error -32602: Tool get_wether not found"}]}
+/// }"#).unwrap();
+/// let verdict = classify_outcome(&call).unwrap();
+/// assert_eq!(verdict.cause.as_str(), "unknown_tool");
+/// assert_eq!(verdict.action.as_str(), "pick_another_tool");
+/// assert!(!should_retry(&verdict, 1, 3).retry);
+/// assert!(message_for_model(&verdict).contains("get_wether"));
+/// ```
+pub fn classify_outcome(call: &AgentCall) -> Result<VerdictDoc, String> {
+    let judged = judge_call(call)?;
+    let v = &judged.verdict;
+    let advice = fitted(v, &judged.missing_fields);
+    let from_transport = call.transport.as_ref();
+    Ok(VerdictDoc {
+        format: VERDICT_FORMAT,
+        tool: Some(call.tool.clone()),
+        made_on: judged.made_on,
+        channel: v.channel,
+        cause: v.cause,
+        decided_by: v.decided_by,
+        rule: v.deciding_rule(),
+        evidence: v.evidence.clone(),
+        flags: v.flags.clone(),
+        jsonrpc_code: v.jsonrpc_code,
+        http_status: from_transport.and_then(|t| t.status),
+        said: match (&call.client_error, from_transport) {
+            (Some(raised), _) => Some(raised.message.chars().take(MAX_SAID_CHARS).collect()),
+            (None, Some(t)) => t
+                .message
+                .as_ref()
+                .map(|m| m.chars().take(MAX_SAID_CHARS).collect()),
+            (None, None) => said_of(v.message.as_ref()),
+        },
+        action: advice.action,
+        party: advice.party,
+        retry: retry_safety(advice.action, v.cause, call.definition.as_ref()),
+        agent_advice: advice.agent,
+        intent: None,
+        protocol_version: None,
+        spec: None,
+    })
+}
+
+/// Whether to send the same call again, and after how long.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RetryDecision {
+    /// Send it again.
+    pub retry: bool,
+    /// Wait this long first, in milliseconds (0 when not retrying).
+    pub after_ms: u64,
+    /// Why, in words.
+    pub why: String,
+}
+
+/// The longest wait [`should_retry`] asks for.
+const MAX_BACKOFF_MS: u64 = 60_000;
+
+/// Whether to send the same call again after `attempt` tries (1 for the first) of at most
+/// `max_attempts`: only where the verdict says it is safe ([`RetrySafety::Safe`]); never a call
+/// that may have run on a tool not declared read-only or idempotent. The wait doubles with each
+/// attempt from a first wait the cause decides (longer for a rate limit), up to a minute.
+pub fn should_retry(verdict: &VerdictDoc, attempt: u32, max_attempts: u32) -> RetryDecision {
+    let no = |why: &str| RetryDecision {
+        retry: false,
+        after_ms: 0,
+        why: why.to_string(),
+    };
+    match verdict.retry {
+        RetrySafety::NotNeeded => no("the call succeeded"),
+        RetrySafety::Futile => no("the same call cannot succeed as it is"),
+        RetrySafety::AfterAction => no(match verdict.action {
+            AgentAction::Reauthenticate => "get a new token first, then call again",
+            _ => "start a new session first, then call again",
+        }),
+        RetrySafety::OutcomeUnknown => no(
+            "the call may have run, and the tool does not say it is safe to run twice: ask before sending it again",
+        ),
+        RetrySafety::Safe if attempt >= max_attempts => no("no attempts left"),
+        RetrySafety::Safe => {
+            let first: u64 = match verdict.cause {
+                Cause::RateLimited => 2_000,
+                Cause::ConnectionLost | Cause::NetworkOrCors => 500,
+                _ => 1_000,
+            };
+            let after_ms = first
+                .saturating_mul(1u64 << attempt.saturating_sub(1).min(16))
+                .min(MAX_BACKOFF_MS);
+            RetryDecision {
+                retry: true,
+                after_ms,
+                why: format!("{} is passing: try again later", verdict.cause.label()),
+            }
+        }
+    }
+}
+
+/// One line for the model in place of "An error occurred": what happened to this call and what
+/// to do instead, by cause, with the tool's name and the server's words where they help.
+pub fn message_for_model(verdict: &VerdictDoc) -> String {
+    let tool = verdict.tool.as_deref().unwrap_or("the tool");
+    let said = verdict
+        .said
+        .as_deref()
+        .map(|s| format!(" The server said: \"{s}\"."))
+        .unwrap_or_default();
+    let line = model_line(verdict.cause).replace("{tool}", tool);
+    if verdict.made_on == MadeOn::Client {
+        return format!("{line} (Raised by the MCP client library.){said}");
+    }
+    format!("{line}{said}")
+}

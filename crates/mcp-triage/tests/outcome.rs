@@ -1,0 +1,300 @@
+//! `classify_outcome` against `classify`: every public capture of a `tools/call` is turned into what
+//! an SDK hands an agent (the result or the error object our response carried, else the HTTP status
+//! or the transport failure), and the two entry points must agree on channel, cause and action,
+//! except where the SDK form provably lacks what decided on the wire; those are listed with why.
+
+// Test code: a panic is a failed test, not a crash on network data.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use mcp_triage::advice::fitted;
+use mcp_triage::verdict::{
+    AgentCall, ClientError, RetrySafety, RpcError, TransportFailure, VERDICT_FORMAT,
+    classify_outcome, message_for_model, should_retry,
+};
+use mcp_triage::{Exchange, Options, Verdict, classify};
+use serde_json::{Value, json};
+
+/// The SDK-level form of a captured `tools/call`: what the client library hands the agent.
+fn sdk_form(ex: &Exchange, v: &Verdict) -> Option<AgentCall> {
+    let body: Value = serde_json::from_str(ex.request.body.as_deref()?).ok()?;
+    if body["method"] != "tools/call" {
+        return None;
+    }
+    let mut call = AgentCall {
+        tool: body["params"]["name"].as_str()?.to_string(),
+        arguments: body["params"]["arguments"].clone(),
+        ..AgentCall::default()
+    };
+    let message = v.message.as_ref();
+    let status = ex.response.as_ref().map(|r| r.status);
+    if let Some(status) = status.filter(|s| !matches!(s, 200 | 202)) {
+        // The TypeScript SDK 1.32.2 (client/streamableHttp.js send): a non-2xx answer is a
+        // StreamableHTTPError with the status as its code and the body's text in its message.
+        let body = ex
+            .response
+            .as_ref()
+            .and_then(|r| r.body.clone())
+            .unwrap_or_default();
+        call.transport = Some(TransportFailure {
+            status: Some(status),
+            kind: None,
+            message: Some(format!("Error POSTing to endpoint: {body}")),
+        });
+        return Some(call);
+    }
+    if let Some(result) = message
+        .and_then(|m| m.get("result"))
+        .filter(|_| v.response_matched)
+    {
+        call.result = Some(result.clone());
+    } else if let Some(error) = message.and_then(|m| m.get("error")) {
+        call.error = Some(RpcError {
+            code: error["code"].as_i64()?,
+            message: error["message"].as_str().unwrap_or_default().to_string(),
+            data: error.get("data").cloned(),
+        });
+    } else {
+        call.transport = Some(TransportFailure {
+            status: ex.response.as_ref().map(|r| r.status),
+            kind: ex.transport_error.map(|t| t.as_str().to_string()),
+            message: None,
+        });
+    }
+    Some(call)
+}
+
+/// Why the SDK form cannot carry what decided on the wire, when it cannot.
+fn lost(ex: &Exchange, v: &Verdict, call: &AgentCall) -> Option<&'static str> {
+    let headers_decided = v.evidence.first().is_some_and(|e| {
+        let fact = e.fact.to_lowercase();
+        fact.contains("header") || fact.contains("content-type") || fact.contains("session")
+    });
+    if ex.request.header("mcp-session-id").is_some() && v.cause.as_str().starts_with("session") {
+        return Some(
+            "the session id our request sent decided; an agent's call names no request headers",
+        );
+    }
+    if call.transport.is_some() && headers_decided {
+        return Some(
+            "the response's headers decided; an SDK hands over the status and the body's text",
+        );
+    }
+    if v.flags
+        .iter()
+        .any(|f| f.as_str().contains("sse") || f.as_str().contains("stream"))
+        || ex.response.as_ref().is_some_and(|r| r.body_end.is_some())
+    {
+        return Some("how the stream ended decided; an SDK hands over the object alone");
+    }
+    None
+}
+
+#[test]
+fn an_sdks_form_of_every_capture_gets_the_verdict_of_its_exchange_or_says_why_not() {
+    let dir = common::public_fixtures_dir();
+    let mut agreed = 0;
+    let mut why_not: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut unexplained = Vec::new();
+    for file in common::json_files(&dir) {
+        let bytes = std::fs::read(dir.join(&file)).unwrap();
+        let ex = Exchange::from_json(&bytes).unwrap();
+        if ex.transport.is_some() {
+            continue;
+        }
+        let v = classify(&ex, &Options::default());
+        let Some(call) = sdk_form(&ex, &v) else {
+            continue;
+        };
+        let doc = classify_outcome(&call).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let wire = (v.channel, v.cause, fitted(&v, &[]).action);
+        if (doc.channel, doc.cause, doc.action) == wire {
+            agreed += 1;
+        } else if let Some(reason) = lost(&ex, &v, &call) {
+            why_not.entry(reason).or_default().push(format!(
+                "{file}: wire {} {} {}, SDK form {} {} {}",
+                wire.0, wire.1, wire.2, doc.channel, doc.cause, doc.action
+            ));
+        } else {
+            unexplained.push(format!(
+                "{file}: wire {:?}, SDK form {:?}",
+                wire,
+                (doc.channel, doc.cause, doc.action)
+            ));
+        }
+    }
+    println!(
+        "tools/call captures whose SDK form gets the same channel, cause and action: {agreed}"
+    );
+    for (reason, files) in &why_not {
+        println!("{} where {reason}:", files.len());
+        for f in files {
+            println!("  {f}");
+        }
+    }
+    assert!(
+        unexplained.is_empty(),
+        "{} disagree with no reason:\n{}",
+        unexplained.len(),
+        unexplained.join("\n")
+    );
+    assert!(agreed >= 300, "only {agreed} agreed");
+}
+
+fn call(value: Value) -> AgentCall {
+    serde_json::from_value(value).unwrap()
+}
+
+#[test]
+fn an_error_the_client_library_made_is_named_as_the_clients_and_read_by_its_rules() {
+    for (raised, cause, rule, party) in [
+        (
+            json!({"code": -32602, "message": "Structured content does not match the tool's output schema: data/temp must be number"}),
+            "malformed_response",
+            Some("client-output-schema-mismatch"),
+            "server_author",
+        ),
+        (
+            json!({"message": "Tool weather has an output schema but did not return structured content"}),
+            "malformed_response",
+            Some("client-no-structured-content"),
+            "server_author",
+        ),
+        (
+            json!({"message": "Invalid structured content returned by tool weather: 'temp' is a required property"}),
+            "malformed_response",
+            Some("client-structured-content-invalid"),
+            "server_author",
+        ),
+        (
+            json!({"code": -32001, "message": "Request timed out"}),
+            "timeout",
+            Some("client-request-timeout"),
+            "server_author",
+        ),
+        (
+            json!({"message": "socket hang up"}),
+            "unknown",
+            None,
+            "server_author",
+        ),
+    ] {
+        let doc = classify_outcome(&call(
+            json!({"tool": "weather", "arguments": {}, "client_error": raised}),
+        ))
+        .unwrap();
+        assert_eq!(doc.made_on.as_str(), "client", "{raised}");
+        assert_eq!(doc.cause.as_str(), cause, "{raised}");
+        assert_eq!(doc.rule, rule, "{raised}");
+        assert_eq!(doc.party.as_str(), party, "{raised}");
+        assert!(doc.http_status.is_none() && doc.intent.is_none() && doc.spec.is_none());
+        assert!(message_for_model(&doc).contains("Raised by the MCP client library"));
+    }
+    // A coded error no client rule knows is read as the server's frame would be, and still named
+    // as the client's.
+    let doc = classify_outcome(&call(json!({"tool": "weather", "client_error": {"code": -32602, "message": "Invalid arguments for tool weather: city: Required"}})))
+        .unwrap();
+    assert_eq!(
+        (doc.made_on.as_str(), doc.cause.as_str()),
+        ("client", "invalid_arguments")
+    );
+}
+
+#[test]
+fn retry_is_safe_only_where_the_call_cannot_have_run_twice_harmfully() {
+    let timeout = |definition: Value| {
+        classify_outcome(&call(json!({
+            "tool": "transfer",
+            "arguments": {"amount": 5},
+            "definition": definition,
+            "transport": {"kind": "timeout"},
+        })))
+        .unwrap()
+    };
+    // A timeout on a tool that only reads: safe, with a wait that doubles, until the attempts end.
+    let read_only = timeout(json!({"annotations": {"readOnlyHint": true}}));
+    assert_eq!(read_only.retry, RetrySafety::Safe);
+    let waits: Vec<u64> = (1..=3)
+        .map(|n| should_retry(&read_only, n, 4).after_ms)
+        .collect();
+    assert_eq!(waits, [1_000, 2_000, 4_000]);
+    assert!(!should_retry(&read_only, 4, 4).retry, "no attempts left");
+    // The same timeout on a tool that says nothing, or is destructive (even if idempotent): the
+    // call may have run, so never sent again automatically.
+    for definition in [
+        json!({}),
+        json!({"annotations": {"destructiveHint": true, "idempotentHint": true}}),
+    ] {
+        let doc = timeout(definition.clone());
+        assert_eq!(doc.retry, RetrySafety::OutcomeUnknown, "{definition}");
+        assert!(!should_retry(&doc, 1, 3).retry, "{definition}");
+    }
+    // A rate limit never reached the tool: safe whatever the tool, with a longer first wait.
+    let limited = classify_outcome(&call(
+        json!({"tool": "transfer", "transport": {"status": 429}}),
+    ))
+    .unwrap();
+    assert_eq!(
+        (limited.cause.as_str(), limited.retry),
+        ("rate_limited", RetrySafety::Safe)
+    );
+    assert_eq!(should_retry(&limited, 1, 3).after_ms, 2_000);
+    assert_eq!(
+        limited.http_status,
+        Some(429),
+        "a status the call gave is kept"
+    );
+    // An unknown tool: futile; a refused token: only after signing in.
+    let unknown = classify_outcome(&call(json!({"tool": "get_wether", "error": {"code": -32602, "message": "Unknown tool: get_wether"}}))).unwrap();
+    assert_eq!(
+        (unknown.cause.as_str(), unknown.retry),
+        ("unknown_tool", RetrySafety::Futile)
+    );
+    let refused =
+        classify_outcome(&call(json!({"tool": "x", "transport": {"status": 401}}))).unwrap();
+    assert_eq!(refused.retry, RetrySafety::AfterAction);
+    assert!(should_retry(&refused, 1, 3).why.contains("new token"));
+}
+
+#[test]
+fn the_model_gets_a_line_for_its_failure_not_an_error_occurred() {
+    let doc = classify_outcome(&call(json!({
+        "tool": "get_forecast",
+        "arguments": {},
+        "definition": {"inputSchema": {"type": "object", "required": ["city"]}},
+        "result": {"isError": true, "content": [{"type": "text", "text": "MCP error -32602: Input validation error: city is required"}]},
+    })))
+    .unwrap();
+    assert_eq!(doc.cause.as_str(), "invalid_arguments");
+    let line = message_for_model(&doc);
+    assert!(
+        line.contains("\"get_forecast\"") && line.contains("input schema"),
+        "{line}"
+    );
+    assert!(
+        line.contains("city is required"),
+        "the server's words: {line}"
+    );
+    assert!(!line.to_lowercase().contains("an error occurred"));
+    assert_eq!(doc.format, VERDICT_FORMAT);
+}
+
+#[test]
+fn a_call_described_wrongly_is_refused_in_words() {
+    for (value, said) in [
+        (json!({"tool": "x"}), "exactly one"),
+        (
+            json!({"tool": "x", "result": {}, "error": {"code": 1, "message": ""}}),
+            "exactly one",
+        ),
+        (json!({"tool": "", "result": {}}), "empty"),
+    ] {
+        let err = classify_outcome(&call(value.clone())).err().unwrap();
+        assert!(err.contains(said), "{value}: {err}");
+    }
+    assert!(serde_json::from_value::<AgentCall>(json!({"tool": "x", "reslt": {}})).is_err());
+    let _unused: Option<ClientError> = None;
+}
