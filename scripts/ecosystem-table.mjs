@@ -46,7 +46,7 @@ function syntheticColumn(sdk) {
     const intent = row === 'get' ? [] : ['--intent', row];
     const a = JSON.parse(cli(['classify', '--json', ...intent, path]).split('\n')[0]);
     cells[row] = cell(a);
-    if (a.version) version = a.version;
+    if (a.protocol_version) version = a.protocol_version;
   }
   return { name: sdk, version, cells };
 }

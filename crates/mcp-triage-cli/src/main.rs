@@ -15,7 +15,7 @@ use mcp_triage::{Assessment, Exchange, Options, assess};
 
 const USAGE: &str = r#"usage: mcp-triage probe URL [options]     (see mcp-triage probe --help)
        mcp-triage replay CAPTURE... [options] (see mcp-triage replay --help)
-       mcp-triage classify [--json] [--summary] [--intent A|B|C|D] [--protocol-version V] FILE...
+       mcp-triage classify [--json | --legacy-json] [--summary] [--intent A|B|C|D] [--protocol-version V] FILE...
        (FILE may be - for standard input)
        mcp-triage --version | -V
 
@@ -26,6 +26,10 @@ own "intent") and a protocol version (--protocol-version, "negotiated_version",
 or the request's MCP-Protocol-Version), also the spec verdict. --summary adds the
 distinguishability of probes A, B and C (from the inputs' intents).
 
+--json prints one mcp-triage-verdict/1 object per file (docs/mcp-triage-verdict-1.schema.json),
+with the file's name in "file". --legacy-json prints the assessment as before
+verdict/1 (kept for one version: see the README's change log).
+
 {EXIT}"#;
 
 fn usage() -> String {
@@ -34,6 +38,7 @@ fn usage() -> String {
 
 struct Args {
     json: bool,
+    legacy: bool,
     summary: bool,
     intent: Option<String>,
     version: Option<String>,
@@ -49,6 +54,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     }
     let mut out = Args {
         json: false,
+        legacy: false,
         summary: false,
         intent: None,
         version: None,
@@ -57,6 +63,10 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--json" => out.json = true,
+            "--legacy-json" => {
+                out.json = true;
+                out.legacy = true;
+            }
             "--summary" => out.summary = true,
             "--intent" => {
                 let v = args.next().ok_or("--intent needs a value")?;
@@ -98,8 +108,13 @@ fn read_input(name: &str) -> Result<Vec<u8>, String> {
     std::fs::read(name).map_err(|e| format!("cannot read: {e}"))
 }
 
-fn json_line(file: &str, a: &Assessment) -> String {
-    let mut obj = serde_json::to_value(a).unwrap_or_default();
+fn json_line(file: &str, a: &Assessment, legacy: bool) -> String {
+    let mut obj = if legacy {
+        serde_json::to_value(a)
+    } else {
+        serde_json::to_value(mcp_triage::verdict::VerdictDoc::of_assessment(a))
+    }
+    .unwrap_or_default();
     if let Some(map) = obj.as_object_mut() {
         map.insert("file".into(), serde_json::Value::String(file.to_string()));
     }
@@ -190,7 +205,7 @@ fn main() -> ExitCode {
                     by_probe[i] = Some(a.verdict.clone());
                 }
                 let line = if args.json {
-                    json_line(file, &a)
+                    json_line(file, &a, args.legacy)
                 } else {
                     human_row(file, &a)
                 };

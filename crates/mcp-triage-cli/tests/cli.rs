@@ -115,11 +115,11 @@ fn json_lines_carry_the_verdict_fields_in_input_order() {
     assert_eq!(a["file"], files[0].to_string_lossy().as_ref());
     assert_eq!(a["channel"], "tool_error");
     assert_eq!(a["cause"], "unknown_tool");
-    assert_eq!(
-        a.get("jsonrpc_code"),
-        Some(&serde_json::Value::Null),
-        "present, and null"
-    );
+    // mcp-triage-verdict/1: what is not known is absent, never null.
+    assert_eq!(a["format"], "mcp-triage-verdict/1");
+    assert_eq!(a.get("jsonrpc_code"), None, "absent, not null");
+    assert_eq!(a["action"], "pick_another_tool");
+    assert_eq!(a["retry"], "futile");
     assert!(a["evidence"].as_array().is_some_and(|e| !e.is_empty()));
     let d: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
     assert_eq!(d["file"], files[1].to_string_lossy().as_ref());
@@ -250,14 +250,15 @@ fn advice_spec_verdicts_and_summary_for_the_seed() {
         .collect();
     assert_eq!(out.len(), 5);
     let get = |i: usize, ptr: &str| out[i].pointer(ptr).cloned().unwrap_or_default();
-    assert_eq!(get(0, "/advice/action"), "pick_another_tool");
-    assert_eq!(get(1, "/advice/action"), "give_text_to_model");
-    assert_eq!(get(2, "/advice/action"), "show_user_do_not_retry");
+    assert_eq!(get(0, "/action"), "pick_another_tool");
+    assert_eq!(get(1, "/action"), "give_text_to_model");
+    assert_eq!(get(2, "/action"), "show_user_do_not_retry");
     assert_eq!(get(0, "/spec/conformance"), "deviates");
     assert_eq!(get(1, "/spec/conformance"), "conforms");
     assert_eq!(get(2, "/spec/conformance"), "conforms");
     assert_eq!(get(3, "/spec/conformance"), "conforms");
-    assert_eq!(get(0, "/version"), "2025-11-25");
+    assert_eq!(get(0, "/protocol_version"), "2025-11-25");
+    assert_eq!(get(0, "/format"), "mcp-triage-verdict/1");
     assert_eq!(get(0, "/flags/0"), "code_in_text");
     assert!(
         get(0, "/spec/link")
@@ -288,4 +289,22 @@ fn version_rules_flip_the_b_verdict() {
     };
     assert_eq!(run("2025-06-18"), "conforms");
     assert_eq!(run("2025-11-25"), "deviates");
+}
+
+#[test]
+fn the_assessment_printed_before_verdict_1_is_kept_behind_legacy_json() {
+    let f = fixtures().join("ts-1.29.0-stateless/A_unknown_tool.pv2025-06-18.json");
+    let run = |flag: &str| -> serde_json::Value {
+        let out = bin().args(["classify", flag]).arg(&f).output().unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let old = run("--legacy-json");
+    assert_eq!(old["advice"]["action"], "pick_another_tool");
+    assert!(old.get("format").is_none());
+    let new = run("--json");
+    assert_eq!(new["action"], old["advice"]["action"]);
+    assert_eq!(
+        (&new["channel"], &new["cause"]),
+        (&old["channel"], &old["cause"])
+    );
 }

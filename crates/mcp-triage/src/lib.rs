@@ -23,6 +23,11 @@
 
 #![warn(unnameable_types)]
 
+/// The crate's README example runs as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;
+
 /// One table → an enum's variants, its stable snake_case identifiers (serde and `as_str` agree),
 /// parsing and `Display`: every identifier other tools read is spelled once.
 macro_rules! labelled_enum {
@@ -114,7 +119,7 @@ pub mod verdict {
     };
     pub use crate::output::verdict_doc::{
         RetryDecision, VERDICT_FORMAT, VerdictDoc, classify_outcome, message_for_model,
-        should_retry,
+        should_retry, verdict_schema,
     };
 }
 

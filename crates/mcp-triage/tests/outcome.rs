@@ -15,7 +15,8 @@ use mcp_triage::verdict::{
     AgentCall, ClientError, RetrySafety, RpcError, TransportFailure, VERDICT_FORMAT,
     classify_outcome, message_for_model, should_retry,
 };
-use mcp_triage::{Exchange, Options, Verdict, classify};
+use mcp_triage::verdict::{VerdictDoc, verdict_schema};
+use mcp_triage::{Exchange, Options, Verdict, assess, classify};
 use serde_json::{Value, json};
 
 /// The SDK-level form of a captured `tools/call`: what the client library hands the agent.
@@ -96,6 +97,7 @@ fn lost(ex: &Exchange, v: &Verdict, call: &AgentCall) -> Option<&'static str> {
 #[test]
 fn an_sdks_form_of_every_capture_gets_the_verdict_of_its_exchange_or_says_why_not() {
     let dir = common::public_fixtures_dir();
+    let mut written = Vec::new();
     let mut agreed = 0;
     let mut why_not: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     let mut unexplained = Vec::new();
@@ -110,6 +112,7 @@ fn an_sdks_form_of_every_capture_gets_the_verdict_of_its_exchange_or_says_why_no
             continue;
         };
         let doc = classify_outcome(&call).unwrap_or_else(|e| panic!("{file}: {e}"));
+        written.push(serde_json::to_string(&doc).unwrap());
         let wire = (v.channel, v.cause, fitted(&v, &[]).action);
         if (doc.channel, doc.cause, doc.action) == wire {
             agreed += 1;
@@ -126,6 +129,7 @@ fn an_sdks_form_of_every_capture_gets_the_verdict_of_its_exchange_or_says_why_no
             ));
         }
     }
+    write_verdicts("outcome", &written);
     println!(
         "tools/call captures whose SDK form gets the same channel, cause and action: {agreed}"
     );
@@ -297,4 +301,45 @@ fn a_call_described_wrongly_is_refused_in_words() {
     }
     assert!(serde_json::from_value::<AgentCall>(json!({"tool": "x", "reslt": {}})).is_err());
     let _unused: Option<ClientError> = None;
+}
+
+/// Writes verdicts, one JSON object a line, to `target/verdicts/NAME.jsonl`: the test command's
+/// schema check (`scripts/verdict-schema.mjs`) validates every one.
+fn write_verdicts(name: &str, lines: &[String]) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/verdicts");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{name}.jsonl")), lines.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn every_capture_gets_a_verdict_of_the_one_format_written_for_the_schema_check() {
+    let dir = common::public_fixtures_dir();
+    let mut lines = Vec::new();
+    for file in common::json_files(&dir) {
+        let ex = Exchange::from_json(&std::fs::read(dir.join(&file)).unwrap()).unwrap();
+        let doc = VerdictDoc::of_assessment(&assess(&ex, &Options::default()));
+        assert_eq!(doc.format, VERDICT_FORMAT);
+        // Null is never written: what is not known is absent.
+        let text = serde_json::to_string(&doc).unwrap();
+        assert!(!text.contains(":null"), "{file}: {text}");
+        lines.push(text);
+    }
+    assert!(lines.len() >= 900, "{} captures", lines.len());
+    write_verdicts("classify", &lines);
+}
+
+#[test]
+fn the_committed_schema_is_the_one_the_code_makes() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../docs/mcp-triage-verdict-1.schema.json");
+    let made = serde_json::to_string_pretty(&verdict_schema()).unwrap() + "\n";
+    if std::env::var_os("MCP_TRIAGE_WRITE_SCHEMA").is_some() {
+        std::fs::write(&path, &made).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == made,
+        "{} differs from verdict_schema(): rewrite it with MCP_TRIAGE_WRITE_SCHEMA=1 cargo test -p mcp-triage --test outcome",
+        path.display()
+    );
 }

@@ -234,3 +234,74 @@ pub fn message_for_model(verdict: &VerdictDoc) -> String {
     }
     format!("{line}{said}")
 }
+
+/// The names of a labelled enum's values, for a schema's `enum`.
+fn names<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str) -> Value {
+    Value::Array(all.iter().map(|v| Value::String(name(*v).into())).collect())
+}
+
+/// The JSON Schema of `mcp-triage-verdict/1` (draft 2020-12), its vocabularies read from the
+/// tables they are defined in, so the schema cannot name a value the code does not (the committed
+/// copy is `docs/mcp-triage-verdict-1.schema.json`, checked equal to this by a test).
+pub fn verdict_schema() -> Value {
+    let text = serde_json::json!({"type": "string"});
+    serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://github.com/mcp-triage/mcp-triage/blob/main/docs/mcp-triage-verdict-1.schema.json",
+        "title": VERDICT_FORMAT,
+        "description": "One MCP Triage verdict: for a captured exchange (mcp-triage classify) or for what an agent's MCP client library handed it after a tools/call (classify_outcome). What is not known is absent, never null.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["format", "made_on", "channel", "cause", "decided_by", "evidence", "action", "party", "retry", "agent_advice"],
+        "properties": {
+            "format": {"const": VERDICT_FORMAT},
+            "file": {"type": "string", "description": "mcp-triage classify only: the file the exchange came from."},
+            "tool": text,
+            "made_on": {"enum": names(MadeOn::ALL, MadeOn::as_str)},
+            "channel": {"enum": names(Channel::ALL, Channel::as_str)},
+            "cause": {"enum": names(Cause::ALL, Cause::as_str)},
+            "decided_by": {"enum": names(DecidedBy::ALL, DecidedBy::as_str)},
+            "rule": text,
+            "evidence": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["kind", "fact"],
+                    "properties": {
+                        "kind": {"enum": names(DecidedBy::ALL, DecidedBy::as_str)},
+                        "fact": text,
+                        "pointer": text,
+                        "range": {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2},
+                        "matched": text,
+                        "rule": text,
+                    },
+                },
+            },
+            "flags": {"type": "array", "minItems": 1, "items": {"enum": names(Flag::ALL, Flag::as_str)}},
+            "jsonrpc_code": {"type": "integer"},
+            "http_status": {"type": "integer", "minimum": 100, "maximum": 599},
+            "said": {"type": "string", "maxLength": MAX_SAID_CHARS},
+            "action": {"enum": names(AgentAction::ALL, AgentAction::as_str)},
+            "party": {"enum": names(Party::ALL, Party::as_str)},
+            "retry": {"enum": names(RetrySafety::ALL, RetrySafety::as_str)},
+            "agent_advice": text,
+            "intent": {"enum": names(Probe::ALL, Probe::as_str)},
+            "protocol_version": text,
+            "spec": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["probe", "version", "conformance", "rule", "link", "reason"],
+                "properties": {
+                    "probe": {"enum": names(Probe::ALL, Probe::as_str)},
+                    "version": text,
+                    "conformance": {"enum": names(crate::judge::spec::Conformance::ALL, crate::judge::spec::Conformance::as_str)},
+                    "rule": text,
+                    "link": text,
+                    "reason": text,
+                },
+            },
+        },
+    })
+}

@@ -11,6 +11,25 @@ use crate::vocabulary::exchange::{BodyEnd, Exchange, Vantage};
 
 /// Classifies one exchange. Reads the request, the response (or its absence), and the optional
 /// `negotiated_version`/`intent` fields or their overrides in `opts`; never the people-facing labels.
+///
+/// ```
+/// use mcp_triage::{Exchange, Options, classify};
+///
+/// // A `tools/call` answered with a JSON-RPC error frame, as recorded (`mcp-exchange/1`).
+/// let ex = Exchange::from_json(br#"{
+///   "format": "mcp-exchange/1", "vantage": "direct",
+///   "request": {"method": "POST", "url": "https://mcp.example.com/mcp",
+///     "headers": [["Content-Type", "application/json"], ["Accept", "application/json, text/event-stream"]],
+///     "body": "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"nope\",\"arguments\":{}}}"},
+///   "response": {"status": 200, "headers": [["Content-Type", "application/json"]],
+///     "body": "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32602,\"message\":\"Unknown tool: nope\"}}"}
+/// }"#).unwrap();
+/// let v = classify(&ex, &Options::default());
+/// assert_eq!((v.channel.as_str(), v.cause.as_str()), ("jsonrpc_error", "unknown_tool"));
+/// // The same verdict as every surface hands it on (`mcp-triage-verdict/1`):
+/// let doc = mcp_triage::verdict::VerdictDoc::of_assessment(&mcp_triage::assess(&ex, &Options::default()));
+/// assert_eq!(doc.action.as_str(), "pick_another_tool");
+/// ```
 pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
     let req = request_facts(&ex.request);
     let intent = opts.intent.clone().or_else(|| ex.intent.clone());

@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// verdict-schema.mjs: validates every mcp-triage-verdict/1 the test command produced against the
+// committed JSON Schema (docs/mcp-triage-verdict-1.schema.json, which a core test holds equal to
+// the code's), with Ajv (draft 2020-12):
+//   - target/verdicts/*.jsonl, written by the core's tests (classify over every capture,
+//     classify_outcome over their SDK forms);
+//   - `mcp-triage classify --json` over every capture, as the command prints it.
+// Each source is one test; a control shows the check can fail (a verdict with an unknown cause, an
+// unknown field, a null, and one without its format must each be refused).
+//   node scripts/verdict-schema.mjs [--cli target/debug/mcp-triage]
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const schema = JSON.parse(readFileSync(join(ROOT, 'docs/mcp-triage-verdict-1.schema.json'), 'utf8'));
+const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
+const cliAt = process.argv.indexOf('--cli');
+const cli = cliAt > 0 ? process.argv[cliAt + 1] : join(ROOT, 'target/debug/mcp-triage');
+
+let passed = 0;
+let failed = 0;
+function check(name, lines) {
+  const bad = [];
+  for (const [i, line] of lines.entries()) {
+    if (!validate(JSON.parse(line))) bad.push(`line ${i + 1}: ${JSON.stringify(validate.errors.slice(0, 3))}`);
+  }
+  if (lines.length === 0) bad.push('no verdicts');
+  if (bad.length) {
+    failed += 1;
+    console.log(`FAIL ${name}: ${bad.length} of ${lines.length} invalid\n  ${bad.slice(0, 10).join('\n  ')}`);
+  } else {
+    passed += 1;
+    console.log(`ok   ${name}: ${lines.length} verdicts valid`);
+  }
+  return lines;
+}
+
+const lines = (text) => text.split('\n').filter((l) => l.trim());
+const dir = join(ROOT, 'target/verdicts');
+const written = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
+let sample = null;
+for (const file of written) {
+  const checked = check(`core tests: ${file}`, lines(readFileSync(join(dir, file), 'utf8')));
+  sample ??= checked[0];
+}
+if (written.length < 2) {
+  failed += 1;
+  console.log(`FAIL core tests: ${written.length} verdict files in ${dir} (the core's tests write classify and outcome)`);
+}
+
+const captures = [];
+const walk = (d) => {
+  for (const e of readdirSync(d)) {
+    const p = join(d, e);
+    if (statSync(p).isDirectory()) walk(p);
+    else if (p.endsWith('.json')) captures.push(p);
+  }
+};
+walk(join(ROOT, 'fixtures/exchanges'));
+check(`mcp-triage classify --json over ${captures.length} captures`, lines(execFileSync(cli, ['classify', '--json', ...captures], { maxBuffer: 64 << 20 }).toString()));
+
+// The control: each broken copy of a valid verdict must be refused.
+const good = JSON.parse(sample);
+const broken = {
+  'an unknown cause': { ...good, cause: 'nope' },
+  'an unknown field': { ...good, extra: 1 },
+  'a null': { ...good, tool: null },
+  'no format': Object.fromEntries(Object.entries(good).filter(([k]) => k !== 'format')),
+};
+const accepted = Object.entries(broken).filter(([, v]) => validate(v)).map(([k]) => k);
+if (accepted.length || !validate(good)) {
+  failed += 1;
+  console.log(`FAIL control: the schema accepted ${accepted.join(', ') || '(none)'}; the good one ${validate(good) ? 'passed' : 'failed'}`);
+} else {
+  passed += 1;
+  console.log(`ok   control: ${Object.keys(broken).join(', ')} each refused`);
+}
+console.log(`node: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
