@@ -8,8 +8,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::judge::advice::{AgentAction, Party, fitted};
+use crate::judge::advice::{Advice, AgentAction, Party, fitted};
 use crate::judge::assess::Assessment;
+use crate::judge::classify::Verdict;
 use crate::judge::model_lines::model_line;
 use crate::judge::outcome::{AgentCall, MadeOn, RetrySafety, judge_call, retry_safety};
 use crate::judge::spec::{Probe, SpecVerdict};
@@ -84,14 +85,13 @@ fn said_of(message: Option<&Value>) -> Option<String> {
 }
 
 impl VerdictDoc {
-    /// An exchange's assessment as a verdict (`mcp-triage classify`); the tool's definition is not
-    /// known there, so retry safety assumes nothing of its annotations.
-    pub fn of_assessment(a: &Assessment) -> VerdictDoc {
-        let v = &a.verdict;
+    /// The fields both entry points fill alike, from a verdict and its advice; what only an
+    /// exchange tells (intent, version, spec) is left absent.
+    fn of(v: &Verdict, advice: &Advice, made_on: MadeOn, retry: RetrySafety) -> VerdictDoc {
         VerdictDoc {
             format: VERDICT_FORMAT,
             tool: v.tool_name.clone(),
-            made_on: MadeOn::Server,
+            made_on,
             channel: v.channel,
             cause: v.cause,
             decided_by: v.decided_by,
@@ -101,13 +101,25 @@ impl VerdictDoc {
             jsonrpc_code: v.jsonrpc_code,
             http_status: v.http_status,
             said: said_of(v.message.as_ref()),
-            action: a.advice.action,
-            party: a.advice.party,
-            retry: retry_safety(a.advice.action, v.cause, None),
-            agent_advice: a.advice.agent,
+            action: advice.action,
+            party: advice.party,
+            retry,
+            agent_advice: advice.agent,
+            intent: None,
+            protocol_version: None,
+            spec: None,
+        }
+    }
+
+    /// An exchange's assessment as a verdict (`mcp-triage classify`); the tool's definition is not
+    /// known there, so retry safety assumes nothing of its annotations.
+    pub fn of_assessment(a: &Assessment) -> VerdictDoc {
+        let retry = retry_safety(a.advice.action, a.verdict.cause, None);
+        VerdictDoc {
             intent: a.intent,
             protocol_version: a.spec.as_ref().and(a.version.clone()),
             spec: a.spec.clone(),
+            ..VerdictDoc::of(&a.verdict, &a.advice, MadeOn::Server, retry)
         }
     }
 }
@@ -136,17 +148,9 @@ pub fn classify_outcome(call: &AgentCall) -> Result<VerdictDoc, String> {
     let v = &judged.verdict;
     let advice = fitted(v, &judged.missing_fields);
     let from_transport = call.transport.as_ref();
+    let retry = retry_safety(advice.action, v.cause, call.definition.as_ref());
     Ok(VerdictDoc {
-        format: VERDICT_FORMAT,
         tool: Some(call.tool.clone()),
-        made_on: judged.made_on,
-        channel: v.channel,
-        cause: v.cause,
-        decided_by: v.decided_by,
-        rule: v.deciding_rule(),
-        evidence: v.evidence.clone(),
-        flags: v.flags.clone(),
-        jsonrpc_code: v.jsonrpc_code,
         http_status: from_transport.and_then(|t| t.status),
         said: match (&call.client_error, from_transport) {
             (Some(raised), _) => Some(raised.message.chars().take(MAX_SAID_CHARS).collect()),
@@ -156,13 +160,7 @@ pub fn classify_outcome(call: &AgentCall) -> Result<VerdictDoc, String> {
                 .map(|m| m.chars().take(MAX_SAID_CHARS).collect()),
             (None, None) => said_of(v.message.as_ref()),
         },
-        action: advice.action,
-        party: advice.party,
-        retry: retry_safety(advice.action, v.cause, call.definition.as_ref()),
-        agent_advice: advice.agent,
-        intent: None,
-        protocol_version: None,
-        spec: None,
+        ..VerdictDoc::of(v, &advice, judged.made_on, retry)
     })
 }
 
