@@ -118,7 +118,7 @@ pub mod verdict {
         AgentCall, ClientError, MadeOn, RetrySafety, RpcError, TransportFailure,
     };
     pub use crate::output::verdict_doc::{
-        RetryDecision, VERDICT_FORMAT, VerdictDoc, classify_outcome, message_for_model,
+        RetryDecision, SpecDoc, VERDICT_FORMAT, VerdictDoc, classify_outcome, message_for_model,
         should_retry, verdict_schema,
     };
 }

@@ -192,7 +192,7 @@ fn an_error_the_client_library_made_is_named_as_the_clients_and_read_by_its_rule
         .unwrap();
         assert_eq!(doc.made_on.as_str(), "client", "{raised}");
         assert_eq!(doc.cause.as_str(), cause, "{raised}");
-        assert_eq!(doc.rule, rule, "{raised}");
+        assert_eq!(doc.rule.as_deref(), rule, "{raised}");
         assert_eq!(doc.party.as_str(), party, "{raised}");
         assert!(doc.http_status.is_none() && doc.intent.is_none() && doc.spec.is_none());
         assert!(message_for_model(&doc).contains("Raised by the MCP client library"));
@@ -284,6 +284,9 @@ fn the_model_gets_a_line_for_its_failure_not_an_error_occurred() {
     );
     assert!(!line.to_lowercase().contains("an error occurred"));
     assert_eq!(doc.format, VERDICT_FORMAT);
+    // A verdict reads back from its JSON as it was (a package hands it over as text).
+    let text = serde_json::to_string(&doc).unwrap();
+    assert_eq!(serde_json::from_str::<VerdictDoc>(&text).unwrap(), doc);
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! `docs/mcp-triage-verdict-1.schema.json`. Two helpers read a verdict for an agent:
 //! [`should_retry`] and [`message_for_model`].
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::judge::advice::{Advice, AgentAction, Party, fitted};
@@ -13,7 +13,7 @@ use crate::judge::assess::Assessment;
 use crate::judge::classify::Verdict;
 use crate::judge::model_lines::model_line;
 use crate::judge::outcome::{AgentCall, MadeOn, RetrySafety, judge_call, retry_safety};
-use crate::judge::spec::{Probe, SpecVerdict};
+use crate::judge::spec::{Conformance, Probe, SpecVerdict};
 use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Evidence, Flag};
 
 /// The format id every verdict carries.
@@ -22,11 +22,12 @@ pub const VERDICT_FORMAT: &str = "mcp-triage-verdict/1";
 /// The longest quote of the server's (or the library's) words a verdict carries.
 const MAX_SAID_CHARS: usize = 500;
 
-/// One verdict, as `mcp-triage-verdict/1` (see the module).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One verdict, as `mcp-triage-verdict/1` (see the module). It reads back from its JSON (a
+/// package hands a verdict to [`should_retry`] and [`message_for_model`] as text).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerdictDoc {
     /// [`VERDICT_FORMAT`].
-    pub format: &'static str,
+    pub format: String,
     /// The tool called, when the call named one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
@@ -39,8 +40,8 @@ pub struct VerdictDoc {
     /// Whether structure, the probe's intent or text decided the cause.
     pub decided_by: DecidedBy,
     /// The phrase rule that decided, when text did.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rule: Option<&'static str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
     /// The facts that decided, the deciding one first.
     pub evidence: Vec<Evidence>,
     /// Observations beside the cause.
@@ -62,7 +63,7 @@ pub struct VerdictDoc {
     /// Whether the same call may be sent again.
     pub retry: RetrySafety,
     /// One sentence for the agent's author.
-    pub agent_advice: &'static str,
+    pub agent_advice: String,
     /// The probe this exchange was (an exchange's only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub intent: Option<Probe>,
@@ -71,7 +72,37 @@ pub struct VerdictDoc {
     pub protocol_version: Option<String>,
     /// The spec verdict (an exchange's only, with its intent and version).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub spec: Option<SpecVerdict>,
+    pub spec: Option<SpecDoc>,
+}
+
+/// The spec verdict as a verdict carries it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SpecDoc {
+    /// The probe judged.
+    pub probe: Probe,
+    /// The version whose rules were applied.
+    pub version: String,
+    /// The outcome.
+    pub conformance: Conformance,
+    /// The rule, quoted from the spec text of that version.
+    pub rule: String,
+    /// Where the rule is.
+    pub link: String,
+    /// Why this outcome.
+    pub reason: String,
+}
+
+impl From<&SpecVerdict> for SpecDoc {
+    fn from(s: &SpecVerdict) -> SpecDoc {
+        SpecDoc {
+            probe: s.probe,
+            version: s.version.clone(),
+            conformance: s.conformance,
+            rule: s.rule.to_string(),
+            link: s.link.clone(),
+            reason: s.reason.clone(),
+        }
+    }
 }
 
 /// The words of an answer: a JSON-RPC error's message, else a result's first text content.
@@ -89,13 +120,13 @@ impl VerdictDoc {
     /// exchange tells (intent, version, spec) is left absent.
     fn of(v: &Verdict, advice: &Advice, made_on: MadeOn, retry: RetrySafety) -> VerdictDoc {
         VerdictDoc {
-            format: VERDICT_FORMAT,
+            format: VERDICT_FORMAT.into(),
             tool: v.tool_name.clone(),
             made_on,
             channel: v.channel,
             cause: v.cause,
             decided_by: v.decided_by,
-            rule: v.deciding_rule(),
+            rule: v.deciding_rule().map(str::to_string),
             evidence: v.evidence.clone(),
             flags: v.flags.clone(),
             jsonrpc_code: v.jsonrpc_code,
@@ -104,7 +135,7 @@ impl VerdictDoc {
             action: advice.action,
             party: advice.party,
             retry,
-            agent_advice: advice.agent,
+            agent_advice: advice.agent.into(),
             intent: None,
             protocol_version: None,
             spec: None,
@@ -118,7 +149,7 @@ impl VerdictDoc {
         VerdictDoc {
             intent: a.intent,
             protocol_version: a.spec.as_ref().and(a.version.clone()),
-            spec: a.spec.clone(),
+            spec: a.spec.as_ref().map(SpecDoc::from),
             ..VerdictDoc::of(&a.verdict, &a.advice, MadeOn::Server, retry)
         }
     }
@@ -294,7 +325,7 @@ pub fn verdict_schema() -> Value {
                 "properties": {
                     "probe": {"enum": names(Probe::ALL, Probe::as_str)},
                     "version": text,
-                    "conformance": {"enum": names(crate::judge::spec::Conformance::ALL, crate::judge::spec::Conformance::as_str)},
+                    "conformance": {"enum": names(Conformance::ALL, Conformance::as_str)},
                     "rule": text,
                     "link": text,
                     "reason": text,
