@@ -269,6 +269,31 @@ fn names<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str) -> Value {
     Value::Array(all.iter().map(|v| Value::String(name(*v).into())).collect())
 }
 
+/// Per action, the retry safeties a verdict with it can carry (every cause, with and without a
+/// tool declared safe to repeat, through [`retry_safety`]): the schema's `allOf`, from which the
+/// npm package's types make their union on the action.
+fn retry_by_action() -> Value {
+    let repeatable = serde_json::json!({"annotations": {"readOnlyHint": true}});
+    let rows: Vec<Value> = AgentAction::ALL
+        .iter()
+        .map(|action| {
+            let mut safeties: Vec<RetrySafety> = Cause::ALL
+                .iter()
+                .flat_map(|cause| {
+                    [None, Some(&repeatable)].map(|d| retry_safety(*action, *cause, d))
+                })
+                .collect();
+            safeties.sort();
+            safeties.dedup();
+            serde_json::json!({
+                "if": {"properties": {"action": {"const": action.as_str()}}},
+                "then": {"properties": {"retry": {"enum": names(&safeties, RetrySafety::as_str)}}},
+            })
+        })
+        .collect();
+    Value::Array(rows)
+}
+
 /// The JSON Schema of `mcp-triage-verdict/1` (draft 2020-12), its vocabularies read from the
 /// tables they are defined in, so the schema cannot name a value the code does not (the committed
 /// copy is `docs/mcp-triage-verdict-1.schema.json`, checked equal to this by a test).
@@ -282,6 +307,7 @@ pub fn verdict_schema() -> Value {
         "type": "object",
         "additionalProperties": false,
         "required": ["format", "made_on", "channel", "cause", "decided_by", "evidence", "action", "party", "retry", "agent_advice"],
+        "allOf": retry_by_action(),
         "properties": {
             "format": {"const": VERDICT_FORMAT},
             "file": {"type": "string", "description": "mcp-triage classify only: the file the exchange came from."},

@@ -1,0 +1,35 @@
+// The mcp-triage package's API (Node: ready on import or require; browsers: see ./web).
+import type { Verdict } from './verdict.js';
+export type * from './verdict.js';
+
+/** A captured exchange, `mcp-exchange/1` (see the repository's docs), as an object or JSON text. */
+export type Exchange = Record<string, unknown> | string;
+
+/** What an agent's MCP client library handed it after a `tools/call`: exactly one of `result`,
+ * `error`, `transport`, `client_error`. */
+export interface AgentCall {
+  tool: string;
+  arguments?: unknown;
+  /** The tool as `tools/list` described it (`inputSchema`, `annotations`). */
+  definition?: { inputSchema?: unknown; annotations?: { readOnlyHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean } & Record<string, unknown> } & Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code: number; message?: string; data?: unknown };
+  transport?: { status?: number; kind?: 'network' | 'timeout' | 'aborted'; message?: string };
+  client_error?: { code?: number; message: string };
+}
+
+/** Whether to send the same call again, and after how long. */
+export interface RetryDecision {
+  retry: boolean;
+  after_ms: number;
+  why: string;
+}
+
+/** The verdict for a captured exchange (`intent` A..D and `protocolVersion` add the spec verdict). */
+export function classify(exchange: Exchange, options?: { intent?: 'A' | 'B' | 'C' | 'D'; protocolVersion?: string }): Verdict;
+/** The verdict for what an agent's MCP client library handed it after a call. */
+export function classifyOutcome(call: AgentCall | string): Verdict;
+/** Whether to send the same call again after `attempt` tries (1 for the first) of `maxAttempts`. */
+export function shouldRetry(verdict: Verdict | string, attempt: number, maxAttempts: number): RetryDecision;
+/** One line for the model in place of "An error occurred". */
+export function messageForModel(verdict: Verdict | string): string;

@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+// The npm package as a user gets it: built (packages/npm/build.mjs), packed with `npm pack`,
+// installed from the tarball into a temporary project with no network, then used from plain Node
+// ESM, CommonJS, TypeScript (`tsc --noEmit` over a typed example that uses every export) and a page
+// in headless Chromium; and every public capture classified by the package equals the CLI's
+// `classify --json` (the CLI's `file` field aside).
+//   node packages/npm/test.mjs   (after node packages/npm/build.mjs and a debug build of the CLI)
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { isDeepStrictEqual } from 'node:util';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '../..');
+const PKG = join(ROOT, 'packages/npm');
+const CLI = join(ROOT, 'target/debug/mcp-triage');
+let passed = 0;
+let failed = 0;
+async function test(name, fn) {
+  try {
+    await fn();
+    passed += 1;
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed += 1;
+    console.log(`FAIL ${name}\n${e.stack || e}`);
+  }
+}
+const eq = (a, b, what) => {
+  if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`${what}: expected ${JSON.stringify(b)}, got ${JSON.stringify(a)}`);
+};
+const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 }).toString();
+
+// Packed, then installed from the tarball alone into a new project, offline.
+const work = mkdtempSync(join(tmpdir(), 'mcp-triage-npm-'));
+const tarball = join(work, sh('npm', ['pack', '--silent', '--pack-destination', work], PKG).trim().split('\n').pop());
+const project = join(work, 'project');
+execFileSync('mkdir', ['-p', project]);
+writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-mcp-triage', private: true, version: '0.0.0' }));
+sh('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], project);
+const installed = join(project, 'node_modules/mcp-triage');
+
+const captures = [];
+const walk = (d) => {
+  for (const e of readdirSync(d)) {
+    const p = join(d, e);
+    if (statSync(p).isDirectory()) walk(p);
+    else if (p.endsWith('.json')) captures.push(p);
+  }
+};
+walk(join(ROOT, 'fixtures/exchanges'));
+const unknownTool = join(ROOT, 'fixtures/exchanges/ts-1.29.0-stateless/A_unknown_tool.pv2025-06-18.json');
+const call = {
+  tool: 'get_wether',
+  arguments: { city: 'Oslo' },
+  result: { isError: true, content: [{ type: 'text', text: 'MCP error -32602: Tool get_wether not found' }] },
+};
+
+await test('the tarball holds the package and nothing else (no sources, no tests)', () => {
+  const files = sh('tar', ['-tzf', tarball], work).trim().split('\n').map((f) => f.replace(/^package\//, '')).sort();
+  eq(files, ['README.md', 'dist/node/mcp_triage.js', 'dist/node/mcp_triage_bg.wasm', 'dist/node/package.json', 'dist/web/mcp_triage.js', 'dist/web/mcp_triage_bg.wasm', 'index.cjs', 'index.d.ts', 'index.mjs', 'package.json', 'verdict.d.ts', 'web.d.ts', 'web.mjs', 'wrap.mjs'], 'files');
+});
+
+const script = (name, text) => {
+  writeFileSync(join(project, name), text);
+  return JSON.parse(sh('node', [name], project));
+};
+const probe = (load) => `
+${load}
+const fs = require('node:fs');
+const v = m.classify(fs.readFileSync(${JSON.stringify(unknownTool)}, 'utf8'), { intent: 'A', protocolVersion: '2025-06-18' });
+const o = m.classifyOutcome(${JSON.stringify(call)});
+console.log(JSON.stringify({ v: [v.format, v.cause, v.action, v.spec.conformance], o: [o.cause, o.retry], retry: m.shouldRetry(o, 1, 3).retry, line: m.messageForModel(o) }));
+`;
+const expected = { v: ['mcp-triage-verdict/1', 'unknown_tool', 'pick_another_tool', 'deviates'], o: ['unknown_tool', 'futile'], retry: false };
+await test('Node ESM: import, no init call', () => {
+  const got = script('esm.mjs', probe("import * as m from 'mcp-triage';\nimport { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);"));
+  eq({ v: got.v, o: got.o, retry: got.retry }, expected, 'ESM');
+  if (!got.line.includes('"get_wether"')) throw new Error(`the model's line: ${got.line}`);
+});
+await test('Node CommonJS: require, no init call', () => {
+  const got = script('cjs.cjs', probe("const m = require('mcp-triage');"));
+  eq({ v: got.v, o: got.o, retry: got.retry }, expected, 'CJS');
+});
+await test('a call described wrongly throws the core\'s words', () => {
+  const got = script('bad.cjs', `const m = require('mcp-triage');
+let said = '';
+try { m.classifyOutcome({ tool: 'x' }); } catch (e) { said = String(e.message); }
+console.log(JSON.stringify(said));`);
+  if (!got.includes('exactly one of result, error, transport and client_error')) throw new Error(got);
+});
+
+await test('TypeScript: tsc --noEmit over a typed example that uses every export', () => {
+  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ['typed.mts'] }));
+  writeFileSync(join(project, 'typed.mts'), `import { classify, classifyOutcome, shouldRetry, messageForModel, type Verdict, type RetryWithBackoffVerdict, type Cause } from 'mcp-triage';
+import init, { initSync, classifyOutcome as webClassify } from 'mcp-triage/web';
+const v: Verdict = classifyOutcome({ tool: 't', transport: { kind: 'timeout' } });
+// The union narrows on the action: only retry_with_backoff can be safe to retry.
+if (v.action === 'retry_with_backoff') { const r: RetryWithBackoffVerdict = v; const s: 'safe' | 'outcome_unknown' = r.retry; void s; }
+if (v.action === 'proceed') { const n: 'not_needed' = v.retry; void n; }
+const c: Cause = classify('{}').cause;
+const d = shouldRetry(v, 1, 3); const wait: number = d.after_ms; const line: string = messageForModel(v);
+void [c, wait, line, init, initSync, webClassify];
+`);
+  sh(join(ROOT, 'node_modules/.bin/tsc'), ['-p', project], project);
+  // The control: a wrong use must fail the same check.
+  writeFileSync(join(project, 'typed.mts'), `import { classifyOutcome } from 'mcp-triage';
+const v = classifyOutcome({ tool: 't', result: {} });
+if (v.action === 'proceed') { const wrong: 'safe' = v.retry; void wrong; }
+`);
+  let refused = false;
+  try { sh(join(ROOT, 'node_modules/.bin/tsc'), ['-p', project], project); } catch { refused = true; }
+  if (!refused) throw new Error('tsc accepted a proceed verdict whose retry is "safe"');
+});
+
+await test(`parity: the package and the CLI give equal verdicts for all ${captures.length} public captures`, () => {
+  const require = createRequire(join(installed, 'index.cjs'));
+  const m = require(join(installed, 'index.cjs'));
+  const cli = sh(CLI, ['classify', '--json', ...captures], ROOT).trim().split('\n').map((l) => JSON.parse(l));
+  eq(cli.length, captures.length, 'one line a capture');
+  let differ = 0;
+  for (const [i, path] of captures.entries()) {
+    const { file, ...fromCli } = cli[i];
+    if (file !== path) throw new Error(`line ${i}: ${file}`);
+    const fromPackage = m.classify(readFileSync(path, 'utf8'));
+    // Equal parsed JSON: the same keys and values, whatever the order of keys.
+    if (!isDeepStrictEqual(fromPackage, fromCli)) {
+      differ += 1;
+      if (differ <= 3) console.log(`  ${path}\n  package ${JSON.stringify(fromPackage)}\n  cli     ${JSON.stringify(fromCli)}`);
+    }
+  }
+  eq(differ, 0, 'captures whose verdicts differ');
+});
+
+await test('a page in headless Chromium: init() from the package\'s web build, then a verdict', async () => {
+  const { chromium } = await import(join(ROOT, 'node_modules/playwright-core/index.mjs'));
+  writeFileSync(join(project, 'index.html'), `<!doctype html><meta charset="utf-8"><script type="module">
+import init, { classifyOutcome, shouldRetry } from './node_modules/mcp-triage/web.mjs';
+await init();
+const v = classifyOutcome(${JSON.stringify(call)});
+document.body.dataset.result = JSON.stringify([v.cause, v.action, shouldRetry(v, 1, 3).retry]);
+</script>`);
+  const server = spawn('node', [join(ROOT, 'scripts/serve.mjs'), '--dir', project, '--port', String(18988)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((r) => server.stdout.once('data', r));
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`http://127.0.0.1:18988/index.html`);
+    await page.waitForFunction(() => document.body.dataset.result, null, { timeout: 15000 });
+    eq(JSON.parse(await page.evaluate(() => document.body.dataset.result)), ['unknown_tool', 'pick_another_tool', false], 'in the page');
+    eq(errors, [], 'page errors');
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+});
+
+const wasm = readFileSync(join(installed, 'dist/node/mcp_triage_bg.wasm'));
+const { gzipSync } = await import('node:zlib');
+console.log(`package wasm: ${wasm.length} bytes, ${gzipSync(wasm, { level: 9 }).length} gzip -9 (budget 204800)`);
+await test('the package\'s WebAssembly is at most 200 KiB gzip', () => {
+  const gz = gzipSync(wasm, { level: 9 }).length;
+  if (gz > 200 * 1024) throw new Error(`${gz} bytes`);
+});
+rmSync(work, { recursive: true, force: true });
+console.log(`node: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
