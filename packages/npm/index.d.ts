@@ -33,3 +33,15 @@ export function classifyOutcome(call: AgentCall | string): Verdict;
 export function shouldRetry(verdict: Verdict | string, attempt: number, maxAttempts: number): RetryDecision;
 /** One line for the model in place of "An error occurred". */
 export function messageForModel(verdict: Verdict | string): string;
+
+/** What a call through withTriage resolves to: the result or the thrown error, with its verdict. */
+export type Triaged<R = Record<string, unknown>> = { result: R; error?: undefined; verdict: Verdict } | { result?: undefined; error: unknown; verdict: Verdict };
+/** Anything with the TypeScript SDK Client's callTool (and listTools, remembered for annotations). */
+export interface ToolClient {
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, ...rest: any[]): Promise<any>;
+  listTools(...args: any[]): Promise<{ tools?: Array<{ name: string } & Record<string, unknown>> }>;
+}
+/** The client, whose callTool resolves to { result, verdict } or { error, verdict } (ESM only). */
+export function withTriage<C extends ToolClient>(client: C): Omit<C, 'callTool'> & { callTool(params: { name: string; arguments?: Record<string, unknown> }, ...rest: any[]): Promise<Triaged> };
+/** A fetch that hands each POST, as an mcp-exchange/1 record, and its verdict to onExchange (ESM only). */
+export function triageFetch(inner?: typeof fetch, onExchange?: (exchange: Record<string, unknown>, verdict: Verdict) => void): typeof fetch;

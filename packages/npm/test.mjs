@@ -59,7 +59,7 @@ const call = {
 
 await test('the tarball holds the package and nothing else (no sources, no tests)', () => {
   const files = sh('tar', ['-tzf', tarball], work).trim().split('\n').map((f) => f.replace(/^package\//, '')).sort();
-  eq(files, ['README.md', 'dist/node/mcp_triage.js', 'dist/node/mcp_triage_bg.wasm', 'dist/node/package.json', 'dist/web/mcp_triage.js', 'dist/web/mcp_triage_bg.wasm', 'index.cjs', 'index.d.ts', 'index.mjs', 'package.json', 'verdict.d.ts', 'web.d.ts', 'web.mjs', 'wrap.mjs'], 'files');
+  eq(files, ['README.md', 'adapters.mjs', 'dist/node/mcp_triage.js', 'dist/node/mcp_triage_bg.wasm', 'dist/node/package.json', 'dist/web/mcp_triage.js', 'dist/web/mcp_triage_bg.wasm', 'index.cjs', 'index.d.ts', 'index.mjs', 'package.json', 'verdict.d.ts', 'web.d.ts', 'web.mjs', 'wrap.mjs'], 'files');
 });
 
 const script = (name, text) => {
@@ -88,12 +88,12 @@ await test('a call described wrongly throws the core\'s words', () => {
 let said = '';
 try { m.classifyOutcome({ tool: 'x' }); } catch (e) { said = String(e.message); }
 console.log(JSON.stringify(said));`);
-  if (!got.includes('exactly one of result, error, transport and client_error')) throw new Error(got);
+  if (!got.includes('exactly one of result, error, transport, client_error and raised')) throw new Error(got);
 });
 
 await test('TypeScript: tsc --noEmit over a typed example that uses every export', () => {
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ['typed.mts'] }));
-  writeFileSync(join(project, 'typed.mts'), `import { classify, classifyOutcome, shouldRetry, messageForModel, type Verdict, type RetryWithBackoffVerdict, type Cause } from 'mcp-triage';
+  writeFileSync(join(project, 'typed.mts'), `import { classify, classifyOutcome, shouldRetry, messageForModel, withTriage, triageFetch, type Verdict, type RetryWithBackoffVerdict, type Cause } from 'mcp-triage';
 import init, { initSync, classifyOutcome as webClassify } from 'mcp-triage/web';
 const v: Verdict = classifyOutcome({ tool: 't', transport: { kind: 'timeout' } });
 // The union narrows on the action: only retry_with_backoff can be safe to retry.
@@ -101,7 +101,10 @@ if (v.action === 'retry_with_backoff') { const r: RetryWithBackoffVerdict = v; c
 if (v.action === 'proceed') { const n: 'not_needed' = v.retry; void n; }
 const c: Cause = classify('{}').cause;
 const d = shouldRetry(v, 1, 3); const wait: number = d.after_ms; const line: string = messageForModel(v);
-void [c, wait, line, init, initSync, webClassify];
+const wrapped = withTriage({ callTool: async () => ({}), listTools: async () => ({ tools: [] }) });
+const triaged = await wrapped.callTool({ name: 't' }); const tv: Verdict = triaged.verdict;
+const f: typeof fetch = triageFetch(fetch, (_e, v) => { const a: Verdict['action'] = v.action; void a; });
+void [c, wait, line, init, initSync, webClassify, tv, f];
 `);
   sh(join(ROOT, 'node_modules/.bin/tsc'), ['-p', project], project);
   // The control: a wrong use must fail the same check.
@@ -157,6 +160,48 @@ document.body.dataset.result = JSON.stringify([v.cause, v.action, shouldRetry(v,
     server.kill();
   }
 });
+
+// The adapters with the real TypeScript SDK clients against the demo server of the browser tests
+// (TypeScript SDK 1.29.0, started here as the e2e runner starts it): probes A-D through
+// withTriage, each exchange recorded by triageFetch; the adapter's verdict (from what the SDK
+// handed over) and the exchange's (from the wire) must agree.
+const DEMO_PORT = 18998;
+const demo = spawn('node', [join(ROOT, 'demo/server.mjs'), '--port', String(DEMO_PORT)], { stdio: ['ignore', 'pipe', 'inherit'] });
+await new Promise((r) => demo.stdout.once('data', r));
+for (const [sdk, dir] of [['1.29.0', 'demo'], ['1.32.2', 'e2e/peers/ts-1.32.2']]) {
+  await test(`withTriage and triageFetch with the TypeScript SDK ${sdk} client: probes A-D, the SDK's verdict equals the wire's`, () => {
+    const base = join(ROOT, dir, 'node_modules/@modelcontextprotocol/sdk/dist/esm');
+    const got = script(`live-${sdk}.mjs`, `import { withTriage, triageFetch } from 'mcp-triage';
+import { Client } from ${JSON.stringify(join(base, 'client/index.js'))};
+import { StreamableHTTPClientTransport } from ${JSON.stringify(join(base, 'client/streamableHttp.js'))};
+const wire = [];
+const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1:${DEMO_PORT}/mcp'), {
+  requestInit: { headers: { Authorization: 'Bearer demo-token' } },
+  fetch: triageFetch(fetch, (exchange, verdict) => wire.push({ exchange, verdict })),
+});
+const client = withTriage(new Client({ name: 'mcp-triage-npm-test', version: '1.0.0' }));
+await client.connect(transport);
+await client.listTools();
+const out = {};
+for (const [probe, name, args] of [['A', 'no_such_tool_3f9', {}], ['B', 'echo', {}], ['C', 'lead_get', { id: 'x' }], ['D', 'icp_list', {}]]) {
+  const before = wire.length;
+  const { verdict } = await client.callTool({ name, arguments: args });
+  const recorded = wire.slice(before).find((w) => w.exchange.request.body.includes('"tools/call"'));
+  const pick = (v) => v && [v.channel, v.cause, v.action, v.party];
+  out[probe] = { sdk: pick(verdict), wire: pick(recorded?.verdict), auth: JSON.stringify(recorded?.exchange).includes('demo-token') };
+}
+await client.close();
+console.log(JSON.stringify(out));
+process.exit(0);
+`);
+    eq(Object.fromEntries(Object.entries(got).map(([p, r]) => [p, r.sdk[1]])), { A: 'unknown_tool', B: 'invalid_arguments', C: 'tool_execution', D: 'none' }, `SDK ${sdk}: the causes`);
+    for (const [probe, r] of Object.entries(got)) {
+      eq(r.sdk, r.wire, `SDK ${sdk}, probe ${probe}: the adapter's verdict and the wire's`);
+      eq(r.auth, false, `SDK ${sdk}, probe ${probe}: the recorded exchange holds no token`);
+    }
+  });
+}
+demo.kill();
 
 const wasm = readFileSync(join(installed, 'dist/node/mcp_triage_bg.wasm'));
 const { gzipSync } = await import('node:zlib');

@@ -365,3 +365,51 @@ fn the_committed_schema_is_the_one_the_code_makes() {
         path.display()
     );
 }
+
+#[test]
+fn whatever_a_library_threw_is_read_as_the_outcome_it_stands_for() {
+    for (raised, made_on, cause, status) in [
+        // The TypeScript SDK's McpError for the server's error frame…
+        (
+            json!({"name": "McpError", "code": -32602, "message": "MCP error -32602: Tool get_wether not found"}),
+            "server",
+            "unknown_tool",
+            None,
+        ),
+        // …and the same class for an error the client made (output schema): the phrase decides.
+        (
+            json!({"name": "McpError", "code": -32602, "message": "MCP error -32602: Structured content does not match the tool's output schema: data/temp must be number"}),
+            "client",
+            "malformed_response",
+            None,
+        ),
+        // Its transport's error carries the HTTP status as its code.
+        (
+            json!({"name": "StreamableHTTPError", "code": 401, "message": "Streamable HTTP error: Error POSTing to endpoint: {\"error\":\"invalid_token\"}"}),
+            "server",
+            "unauthenticated",
+            Some(401),
+        ),
+        // Node's fetch failing: no answer at all.
+        (
+            json!({"name": "TypeError", "message": "fetch failed"}),
+            "server",
+            "network_or_cors",
+            None,
+        ),
+        // Anything else is the library's own, unknown.
+        (
+            json!({"name": "Error", "message": "boom"}),
+            "client",
+            "unknown",
+            None,
+        ),
+    ] {
+        let doc = classify_outcome(&call(json!({"tool": "get_wether", "raised": raised}))).unwrap();
+        assert_eq!(
+            (doc.made_on.as_str(), doc.cause.as_str(), doc.http_status),
+            (made_on, cause, status),
+            "{raised}"
+        );
+    }
+}

@@ -43,7 +43,8 @@ labelled_enum! {
 
 /// What an agent's client library handed it after a `tools/call`, as JSON: the tool's name and the
 /// arguments sent, optionally the tool's definition from `tools/list`, and exactly one of
-/// `result`, `error`, `transport`, `client_error`.
+/// `result`, `error`, `transport`, `client_error`, or `raised` (whatever the library threw, when
+/// the caller cannot tell which of the last three it is: the core reads it, see [`Raised`]).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AgentCall {
@@ -67,6 +68,140 @@ pub struct AgentCall {
     /// An error the client library raised itself (its code when it gave one, and its message).
     #[serde(default)]
     pub client_error: Option<ClientError>,
+    /// Whatever the library threw, as it threw it.
+    #[serde(default)]
+    pub raised: Option<Raised>,
+}
+
+/// An exception a client library threw, as an adapter sees it: its class name, its `code` (a
+/// JSON-RPC code, or an HTTP status for a transport's error), its message and `data`. Which kind of
+/// outcome it stands for is decided here ([`RAISED_RULES`], then the client rules).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Raised {
+    /// The exception's class (`McpError`, `StreamableHTTPError`, `TypeError`, `MCPError`, …).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Its `code`.
+    #[serde(default)]
+    pub code: Option<i64>,
+    /// Its message.
+    #[serde(default)]
+    pub message: String,
+    /// Its `data`.
+    #[serde(default)]
+    pub data: Option<Value>,
+}
+
+/// What a thrown exception stands for, by its class (and, for a bare `TypeError`, its words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RaisedAs {
+    /// A transport's error: its `code` is the HTTP status.
+    Transport,
+    /// `fetch` itself failed: no response.
+    Network,
+    /// The server's JSON-RPC error, relayed with its code.
+    ServerError,
+}
+
+/// The classes of the exceptions client libraries throw, with where they are thrown.
+const RAISED_RULES: &[(&str, Option<&str>, RaisedAs, &str)] = &[
+    (
+        "StreamableHTTPError",
+        None,
+        RaisedAs::Transport,
+        "@modelcontextprotocol/sdk 1.32.2 client/streamableHttp.js (code: the HTTP status)",
+    ),
+    (
+        "SseError",
+        None,
+        RaisedAs::Transport,
+        "@modelcontextprotocol/sdk 1.32.2 client/sse.js",
+    ),
+    (
+        "TypeError",
+        Some("fetch failed"),
+        RaisedAs::Network,
+        "Node's fetch (undici), under every TypeScript client",
+    ),
+    (
+        "McpError",
+        None,
+        RaisedAs::ServerError,
+        "@modelcontextprotocol/sdk 1.32.2 types.js (code: the JSON-RPC code)",
+    ),
+    (
+        "ProtocolError",
+        None,
+        RaisedAs::ServerError,
+        "@modelcontextprotocol/client 2.x",
+    ),
+    (
+        "MCPError",
+        None,
+        RaisedAs::ServerError,
+        "mcp 2.3.0 (Python) shared/exceptions.py",
+    ),
+    (
+        "McpErrorPy",
+        None,
+        RaisedAs::ServerError,
+        "mcp 1.x (Python) McpError",
+    ),
+];
+
+/// The call with a thrown exception read as the outcome it stands for (the call itself otherwise).
+pub(crate) fn resolved(call: &AgentCall) -> AgentCall {
+    match &call.raised {
+        Some(raised) => read_raised(call, raised),
+        None => call.clone(),
+    }
+}
+
+/// A thrown exception as the outcome it stands for: a client rule's phrase first (the library
+/// made it), then its class, then a code (the server's), else the library's own unknown error.
+fn read_raised(call: &AgentCall, raised: &Raised) -> AgentCall {
+    let mut read = AgentCall {
+        raised: None,
+        ..call.clone()
+    };
+    let lower = raised.message.to_lowercase();
+    let name = raised.name.as_deref().unwrap_or_default();
+    let by_class = RAISED_RULES
+        .iter()
+        .find(|(class, words, _, _)| *class == name && words.is_none_or(|w| lower.contains(w)));
+    let client_made = CLIENT_RULES.iter().any(|r| lower.contains(r.phrase));
+    match (client_made, by_class.map(|r| r.2), raised.code) {
+        (false, Some(RaisedAs::Transport), code) => {
+            read.transport = Some(TransportFailure {
+                status: code
+                    .and_then(|c| u16::try_from(c).ok())
+                    .filter(|c| (100..=599).contains(c)),
+                kind: None,
+                message: Some(raised.message.clone()),
+            });
+        }
+        (false, Some(RaisedAs::Network), _) => {
+            read.transport = Some(TransportFailure {
+                status: None,
+                kind: Some("network".into()),
+                message: Some(raised.message.clone()),
+            });
+        }
+        (false, Some(RaisedAs::ServerError) | None, Some(code)) => {
+            read.error = Some(RpcError {
+                code,
+                message: raised.message.clone(),
+                data: raised.data.clone(),
+            });
+        }
+        (_, _, code) => {
+            read.client_error = Some(ClientError {
+                code,
+                message: raised.message.clone(),
+            });
+        }
+    }
+    read
 }
 
 /// A JSON-RPC error object.
@@ -271,17 +406,21 @@ pub(crate) fn judge_call(call: &AgentCall) -> Result<Judged, String> {
         call.error.is_some(),
         call.transport.is_some(),
         call.client_error.is_some(),
+        call.raised.is_some(),
     ]
     .iter()
     .filter(|g| **g)
     .count();
     if given != 1 {
         return Err(format!(
-            "exactly one of result, error, transport and client_error describes how the call ended ({given} given)"
+            "exactly one of result, error, transport, client_error and raised describes how the call ended ({given} given)"
         ));
     }
     if call.tool.is_empty() || call.tool.len() > 1024 {
         return Err("the tool's name is empty or longer than 1024 characters".into());
+    }
+    if let Some(raised) = &call.raised {
+        return judge_call(&read_raised(call, raised));
     }
     let missing = missing_fields(call);
     let opts = Options {

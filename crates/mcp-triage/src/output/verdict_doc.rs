@@ -12,7 +12,7 @@ use crate::judge::advice::{Advice, AgentAction, Party, fitted};
 use crate::judge::assess::Assessment;
 use crate::judge::classify::Verdict;
 use crate::judge::model_lines::model_line;
-use crate::judge::outcome::{AgentCall, MadeOn, RetrySafety, judge_call, retry_safety};
+use crate::judge::outcome::{AgentCall, MadeOn, RetrySafety, judge_call, resolved, retry_safety};
 use crate::judge::spec::{Conformance, Probe, SpecVerdict};
 use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Evidence, Flag};
 
@@ -175,6 +175,7 @@ impl VerdictDoc {
 /// assert!(message_for_model(&verdict).contains("get_wether"));
 /// ```
 pub fn classify_outcome(call: &AgentCall) -> Result<VerdictDoc, String> {
+    let call = &resolved(call);
     let judged = judge_call(call)?;
     let v = &judged.verdict;
     let advice = fitted(v, &judged.missing_fields);

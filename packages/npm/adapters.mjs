@@ -1,0 +1,67 @@
+// Adapters over the package's API, with no SDK dependency of their own.
+//   withTriage(client): an MCP client (the TypeScript SDK's `Client`, v1; anything with `callTool`
+//     and `listTools`) whose callTool resolves to { result, verdict } or { error, verdict }, never
+//     throwing for the call's failure: results and thrown errors alike get their verdict. The
+//     tools listed through it are remembered, so a verdict knows each tool's annotations.
+//   triageFetch(fetch, onExchange): a fetch for the SDK transport's `fetch` option that records each
+//     POST as an exchange (mcp-exchange/1, without the Authorization header's value) and hands it
+//     to onExchange with its verdict from classify.
+// What a thrown error stands for (the server's error, the transport's, the library's own) is the
+// core's decision: the adapter hands over its class, code, message and data as they are.
+export function makeAdapters({ classify, classifyOutcome }) {
+  const raisedOf = (e) => ({
+    name: e?.constructor?.name || e?.name || 'Error',
+    ...(Number.isInteger(e?.code) ? { code: e.code } : {}),
+    message: String(e?.message ?? e),
+    ...(e?.data !== undefined ? { data: e.data } : {}),
+  });
+
+  function withTriage(client) {
+    const definitions = new Map();
+    return new Proxy(client, {
+      get(target, prop, receiver) {
+        if (prop === 'listTools') {
+          return async (...args) => {
+            const listed = await target.listTools(...args);
+            for (const tool of listed?.tools ?? []) definitions.set(tool.name, tool);
+            return listed;
+          };
+        }
+        if (prop === 'callTool') {
+          return async (params, ...rest) => {
+            const call = { tool: params.name, arguments: params.arguments ?? {} };
+            if (definitions.has(params.name)) call.definition = definitions.get(params.name);
+            try {
+              const result = await target.callTool(params, ...rest);
+              return { result, verdict: classifyOutcome({ ...call, result }) };
+            } catch (error) {
+              return { error, verdict: classifyOutcome({ ...call, raised: raisedOf(error) }) };
+            }
+          };
+        }
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  }
+
+  function triageFetch(inner = globalThis.fetch, onExchange = () => {}) {
+    return async (input, init = {}) => {
+      const request = new Request(input, init);
+      const body = request.method === 'POST' ? await request.clone().text() : null;
+      const response = await inner(input, init);
+      if (request.method !== 'POST') return response;
+      const headers = [...request.headers].filter(([k]) => k.toLowerCase() !== 'authorization');
+      const exchange = {
+        format: 'mcp-exchange/1',
+        vantage: 'direct',
+        request: { method: 'POST', url: request.url, headers, body },
+        response: { status: response.status, headers: [...response.headers], body: await response.clone().text() },
+      };
+      onExchange(exchange, classify(exchange));
+      return response;
+    };
+  }
+
+  return { withTriage, triageFetch };
+}
