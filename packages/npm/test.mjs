@@ -161,22 +161,44 @@ document.body.dataset.result = JSON.stringify([v.cause, v.action, shouldRetry(v,
   }
 });
 
-// The adapters with the real TypeScript SDK clients against the demo server of the browser tests
-// (TypeScript SDK 1.29.0, started here as the e2e runner starts it): probes A-D through
-// withTriage, each exchange recorded by triageFetch; the adapter's verdict (from what the SDK
-// handed over) and the exchange's (from the wire) must agree.
-const DEMO_PORT = 18998;
-const demo = spawn('node', [join(ROOT, 'demo/server.mjs'), '--port', String(DEMO_PORT)], { stdio: ['ignore', 'pipe', 'inherit'] });
-await new Promise((r) => demo.stdout.once('data', r));
+// The adapters with the real TypeScript SDK clients (1.29.0 and 1.32.2) against live peers of the
+// browser tests, started as the e2e runner starts them (TypeScript SDK 1.29.0 demo, Python `mcp`
+// 2.3.0 MCPServer, fastmcp 4.2.3, rmcp): probes A-D through withTriage, each exchange recorded by
+// triageFetch; the adapter's verdict (from what the SDK handed over) and the exchange's (from the
+// wire) must agree on channel, cause, action and party.
+function startPeer(cmd, args, ready) {
+  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let seen = '';
+  const up = new Promise((resolve, reject) => {
+    const look = (chunk) => { seen += chunk; if (seen.includes(ready)) resolve(); };
+    child.stdout.on('data', look);
+    child.stderr.on('data', look);
+    child.on('exit', (code) => reject(new Error(`${cmd} exited (${code}): ${seen.slice(-400)}`)));
+  });
+  return { child, up };
+}
+const ORIGIN = 'http://127.0.0.1:18081';
+const peers = [
+  { name: 'TypeScript SDK 1.29.0 demo', port: 18998, token: 'demo-token', start: (p) => startPeer('node', ['demo/server.mjs', '--port', String(p)], 'demo MCP server') },
+  { name: 'Python mcp 2.3.0 MCPServer', port: 18930, start: (p) => startPeer(join(ROOT, 'e2e/py/.venv/bin/python'), ['e2e/py/server.py', '--port', String(p), '--cors-origin', ORIGIN], 'python MCP peer') },
+  { name: 'fastmcp 4.2.3', port: 18932, start: (p) => startPeer(join(ROOT, 'e2e/py/.venv/bin/python'), ['e2e/py/fastmcp_server.py', '--port', String(p), '--cors-origin', ORIGIN], 'fastmcp peer on') },
+  { name: 'rmcp', port: 18934, start: (p) => startPeer(join(ROOT, 'target/rmcp-peer/debug/rmcp-peer'), ['--port', String(p), '--cors-origin', ORIGIN], 'rmcp peer on') },
+];
+const running = peers.map((peer) => ({ ...peer, ...peer.start(peer.port) }));
+for (const peer of running) {
+  await test(`${peer.name} is up for the adapter tests`, () => peer.up);
+}
 for (const [sdk, dir] of [['1.29.0', 'demo'], ['1.32.2', 'e2e/peers/ts-1.32.2']]) {
-  await test(`withTriage and triageFetch with the TypeScript SDK ${sdk} client: probes A-D, the SDK's verdict equals the wire's`, () => {
-    const base = join(ROOT, dir, 'node_modules/@modelcontextprotocol/sdk/dist/esm');
-    const got = script(`live-${sdk}.mjs`, `import { withTriage, triageFetch } from 'mcp-triage';
+  for (const peer of running) {
+    await test(`withTriage and triageFetch, TypeScript SDK ${sdk} client, ${peer.name}: probes A-D, the SDK's verdict equals the wire's`, () => {
+      const base = join(ROOT, dir, 'node_modules/@modelcontextprotocol/sdk/dist/esm');
+      const headers = peer.token ? { Authorization: `Bearer ${peer.token}` } : {};
+      const got = script(`live.mjs`, `import { withTriage, triageFetch } from 'mcp-triage';
 import { Client } from ${JSON.stringify(join(base, 'client/index.js'))};
 import { StreamableHTTPClientTransport } from ${JSON.stringify(join(base, 'client/streamableHttp.js'))};
 const wire = [];
-const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1:${DEMO_PORT}/mcp'), {
-  requestInit: { headers: { Authorization: 'Bearer demo-token' } },
+const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1:${peer.port}/mcp'), {
+  requestInit: { headers: ${JSON.stringify(headers)} },
   fetch: triageFetch(fetch, (exchange, verdict) => wire.push({ exchange, verdict })),
 });
 const client = withTriage(new Client({ name: 'mcp-triage-npm-test', version: '1.0.0' }));
@@ -186,22 +208,23 @@ const out = {};
 for (const [probe, name, args] of [['A', 'no_such_tool_3f9', {}], ['B', 'echo', {}], ['C', 'lead_get', { id: 'x' }], ['D', 'icp_list', {}]]) {
   const before = wire.length;
   const { verdict } = await client.callTool({ name, arguments: args });
-  const recorded = wire.slice(before).find((w) => w.exchange.request.body.includes('"tools/call"'));
+  const recorded = wire.slice(before).find((w) => (w.exchange.request.body || '').includes('"tools/call"'));
   const pick = (v) => v && [v.channel, v.cause, v.action, v.party];
-  out[probe] = { sdk: pick(verdict), wire: pick(recorded?.verdict), auth: JSON.stringify(recorded?.exchange).includes('demo-token') };
+  out[probe] = { sdk: pick(verdict), wire: pick(recorded?.verdict), token: ${JSON.stringify(peer.token || '')} !== '' && JSON.stringify(recorded?.exchange).includes(${JSON.stringify(peer.token || 'none')}) };
 }
 await client.close();
 console.log(JSON.stringify(out));
 process.exit(0);
 `);
-    eq(Object.fromEntries(Object.entries(got).map(([p, r]) => [p, r.sdk[1]])), { A: 'unknown_tool', B: 'invalid_arguments', C: 'tool_execution', D: 'none' }, `SDK ${sdk}: the causes`);
-    for (const [probe, r] of Object.entries(got)) {
-      eq(r.sdk, r.wire, `SDK ${sdk}, probe ${probe}: the adapter's verdict and the wire's`);
-      eq(r.auth, false, `SDK ${sdk}, probe ${probe}: the recorded exchange holds no token`);
-    }
-  });
+      eq(Object.fromEntries(Object.entries(got).map(([p, r]) => [p, r.sdk[1]])), { A: 'unknown_tool', B: 'invalid_arguments', C: 'tool_execution', D: 'none' }, `SDK ${sdk}, ${peer.name}: the causes`);
+      for (const [probe, r] of Object.entries(got)) {
+        eq(r.sdk, r.wire, `SDK ${sdk}, ${peer.name}, probe ${probe}: the adapter's verdict and the wire's`);
+        eq(r.token, false, `SDK ${sdk}, ${peer.name}, probe ${probe}: the recorded exchange holds no token`);
+      }
+    });
+  }
 }
-demo.kill();
+for (const peer of running) peer.child.kill();
 
 const wasm = readFileSync(join(installed, 'dist/node/mcp_triage_bg.wasm'));
 const { gzipSync } = await import('node:zlib');
