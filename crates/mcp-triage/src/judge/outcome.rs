@@ -75,7 +75,7 @@ pub struct AgentCall {
 
 /// An exception a client library threw, as an adapter sees it: its class name, its `code` (a
 /// JSON-RPC code, or an HTTP status for a transport's error), its message and `data`. Which kind of
-/// outcome it stands for is decided here ([`RAISED_RULES`], then the client rules).
+/// outcome it stands for is decided here (`RAISED_RULES`, then the client rules).
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct Raised {
     /// The exception's class (`McpError`, `StreamableHTTPError`, `TypeError`, `MCPError`, …).
