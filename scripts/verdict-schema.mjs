@@ -9,9 +9,10 @@
 // unknown field, a null, and one without its format must each be refused).
 //   node scripts/verdict-schema.mjs [--cli target/debug/mcp-triage]
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
+import { captureFiles } from './captures.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const schema = JSON.parse(readFileSync(join(ROOT, 'docs/mcp-triage-verdict-1.schema.json'), 'utf8'));
@@ -50,15 +51,7 @@ if (written.length < 2) {
   console.log(`FAIL core tests: ${written.length} verdict files in ${dir} (the core's tests write classify and outcome)`);
 }
 
-const captures = [];
-const walk = (d) => {
-  for (const e of readdirSync(d)) {
-    const p = join(d, e);
-    if (statSync(p).isDirectory()) walk(p);
-    else if (p.endsWith('.json')) captures.push(p);
-  }
-};
-walk(join(ROOT, 'fixtures/exchanges'));
+const captures = captureFiles(ROOT);
 check(`mcp-triage classify --json over ${captures.length} captures`, lines(execFileSync(cli, ['classify', '--json', ...captures], { maxBuffer: 64 << 20 }).toString()));
 
 // The control: each broken copy of a valid verdict must be refused.

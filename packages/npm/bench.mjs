@@ -4,9 +4,10 @@
 // public captures (classify on each exchange's JSON text, through the package's JSON boundary).
 //   node packages/npm/bench.mjs   (after node packages/npm/build.mjs)
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { captureFiles } from '../../scripts/captures.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
 const entry = join(ROOT, 'packages/npm/index.cjs');
@@ -18,15 +19,7 @@ console.log(performance.now() - t);`]).toString();
   first.push(Number(ms));
 }
 first.sort((a, b) => a - b);
-const captures = [];
-const walk = (d) => {
-  for (const e of readdirSync(d)) {
-    const p = join(d, e);
-    if (statSync(p).isDirectory()) walk(p);
-    else if (p.endsWith('.json')) captures.push(readFileSync(p, 'utf8'));
-  }
-};
-walk(join(ROOT, 'fixtures/exchanges'));
+const captures = captureFiles(ROOT).map((p) => readFileSync(p, 'utf8'));
 const m = createRequire(import.meta.url)(entry);
 let n = 0;
 const start = performance.now();

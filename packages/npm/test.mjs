@@ -6,10 +6,11 @@
 // `classify --json` (the CLI's `file` field aside).
 //   node packages/npm/test.mjs   (after node packages/npm/build.mjs and a debug build of the CLI)
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
+import { captureFiles } from '../../scripts/captures.mjs';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -41,15 +42,7 @@ writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-mcp-tr
 sh('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], project);
 const installed = join(project, 'node_modules/mcp-triage');
 
-const captures = [];
-const walk = (d) => {
-  for (const e of readdirSync(d)) {
-    const p = join(d, e);
-    if (statSync(p).isDirectory()) walk(p);
-    else if (p.endsWith('.json')) captures.push(p);
-  }
-};
-walk(join(ROOT, 'fixtures/exchanges'));
+const captures = captureFiles(ROOT);
 const unknownTool = join(ROOT, 'fixtures/exchanges/ts-1.29.0-stateless/A_unknown_tool.pv2025-06-18.json');
 const call = {
   tool: 'get_wether',
