@@ -42,32 +42,21 @@ fn random_bytes() -> Option<[u8; SIGN_IN_RANDOM_BYTES]> {
     Some(bytes)
 }
 
-/// Whether the browser's own URL parser reads `url` as `https:`, or `http:` on a loopback host:
-/// the one kind of address this page navigates to (after the core's own rule).
-fn may_open(url: &str) -> bool {
-    web_sys::Url::new(url).is_ok_and(|u| {
-        u.protocol() == "https:"
-            || (u.protocol() == "http:"
-                && matches!(u.hostname().as_str(), "localhost" | "127.0.0.1" | "[::1]"))
-    })
-}
-
 /// The page came back from an authorization server: the callback's request target, and the
-/// round-trip record (taken out of storage).
+/// sign-in the core resumed from the round-trip record (taken out of storage), or why not.
 pub struct Returned {
     target: String,
-    record: Option<String>,
+    resumed: Result<(SignIn, ReturnTo), String>,
 }
 
 impl Returned {
-    /// What the form shows on the way back: the record's endpoint, era and time limit (read
-    /// again, with every check, by [`AppState::finish_sign_in`]).
+    /// What the form shows on the way back: the record's endpoint, era and time limit.
     pub fn form(&self) -> Option<FormValues> {
-        let (_, back) = SignIn::resume(self.record.as_deref()?, js_sys::Date::now()).ok()?;
+        let (_, back) = self.resumed.as_ref().ok()?;
         Some(FormValues {
-            endpoint: back.endpoint,
-            era: back.era,
-            run_seconds: back.run_seconds,
+            endpoint: back.endpoint.clone(),
+            era: back.era.clone(),
+            run_seconds: back.run_seconds.clone(),
             ..FormValues::default()
         })
     }
@@ -99,9 +88,13 @@ pub fn take_return() -> Option<Returned> {
     if let Some(s) = &storage {
         let _ = s.remove_item(ROUND_TRIP_KEY);
     }
+    let resumed = match record {
+        Some(record) => SignIn::resume(&record, js_sys::Date::now()),
+        None => Err("this page came back from an authorization server, but no sign-in was under way in this tab (its record is gone): nothing was sent".into()),
+    };
     Some(Returned {
         target: format!("{path}{search}"),
-        record,
+        resumed,
     })
 }
 
@@ -149,7 +142,9 @@ impl AppState {
             };
             match state.send_until_other(&mut flow).await {
                 SignInNext::Open(url) => {
-                    if !may_open(&url) {
+                    // The browser's own URL parser, under the core's endpoint rule: https:, or
+                    // http: on a loopback host (as for any URL a secret goes to).
+                    if net::parse_endpoint(&url).is_err() {
                         return say(SignInStatus::Stopped(
                                 "the authorization URL is not https: (or http: on a loopback host), so it is not opened".into(),
                             ));
@@ -210,12 +205,7 @@ impl AppState {
     /// redeems the code; the token goes to `set_token` (the form's token field).
     pub fn finish_sign_in(&self, returned: Returned, set_token: impl Fn(String) + 'static) {
         let say = move |s: SignInStatus| self.sign_in_status.set(Some(s));
-        let Some(record) = returned.record else {
-            return say(SignInStatus::Stopped(
-                "this page came back from an authorization server, but no sign-in was under way in this tab (its record is gone): nothing was sent".into(),
-            ));
-        };
-        let mut flow = match SignIn::resume(&record, js_sys::Date::now()) {
+        let mut flow = match returned.resumed {
             Ok((flow, _)) => flow,
             Err(why) => return say(SignInStatus::Stopped(why)),
         };

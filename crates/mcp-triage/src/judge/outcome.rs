@@ -350,14 +350,9 @@ fn exchange(call: &AgentCall, answer: Option<(u16, Option<String>)>) -> Exchange
         "method": "tools/call",
         "params": {"name": call.tool, "arguments": call.arguments},
     });
-    Exchange {
-        format: crate::vocabulary::exchange::FORMAT.into(),
-        case: None,
-        description: None,
-        server: None,
-        vantage: Vantage::Direct,
-        protocol_version: None,
-        request: Request {
+    let mut ex = Exchange::sent(
+        Vantage::Direct,
+        Request {
             method: "POST".into(),
             url: "agent-call:tools/call".into(),
             // As every SDK sends it: nothing of our own request is to blame.
@@ -370,27 +365,20 @@ fn exchange(call: &AgentCall, answer: Option<(u16, Option<String>)>) -> Exchange
             ],
             body: Some(request.to_string()),
         },
-        response: answer.map(|(status, body)| Response {
-            status,
-            headers: body
-                .is_some()
-                .then(|| ("Content-Type".to_string(), "application/json".to_string()))
-                .into_iter()
-                .collect(),
-            body,
-            body_complete: None,
-            body_end: None,
-            body_base64: None,
-        }),
-        transport_error: None,
-        transport_error_detail: None,
-        elapsed_ms: None,
-        negotiated_version: None,
-        intent: None,
-        transport: None,
-        stdio: None,
-        run_id: None,
-    }
+    );
+    ex.response = answer.map(|(status, body)| Response {
+        status,
+        headers: body
+            .is_some()
+            .then(|| ("Content-Type".to_string(), "application/json".to_string()))
+            .into_iter()
+            .collect(),
+        body,
+        body_complete: None,
+        body_end: None,
+        body_base64: None,
+    });
+    ex
 }
 
 /// The frame a JSON-RPC answer of ours would have been.
