@@ -16,6 +16,7 @@ use mcp_triage::{Assessment, Exchange, Options, assess};
 const USAGE: &str = r#"usage: mcp-triage probe URL [options]     (see mcp-triage probe --help)
        mcp-triage replay CAPTURE... [options] (see mcp-triage replay --help)
        mcp-triage classify [--json | --legacy-json] [--summary] [--intent A|B|C|D] [--protocol-version V] FILE...
+       mcp-triage classify --outcome [--json] CALL...
        (FILE may be - for standard input)
        mcp-triage --version | -V
 
@@ -30,6 +31,11 @@ distinguishability of probes A, B and C (from the inputs' intents).
 with the file's name in "file". --legacy-json prints the assessment as before
 verdict/1 (kept for one version: see the README's change log).
 
+--outcome reads instead what an agent's MCP client library handed it after a
+tools/call (a JSON object: "tool", "arguments", optionally "definition", and one
+of "result", "error", "transport", "client_error" or "raised") and prints the
+same verdict the npm and Python packages give for it (classify_outcome).
+
 {EXIT}"#;
 
 fn usage() -> String {
@@ -39,6 +45,7 @@ fn usage() -> String {
 struct Args {
     json: bool,
     legacy: bool,
+    outcome: bool,
     summary: bool,
     intent: Option<String>,
     version: Option<String>,
@@ -55,6 +62,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut out = Args {
         json: false,
         legacy: false,
+        outcome: false,
         summary: false,
         intent: None,
         version: None,
@@ -68,6 +76,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
                 out.legacy = true;
             }
             "--summary" => out.summary = true,
+            "--outcome" => out.outcome = true,
             "--intent" => {
                 let v = args.next().ok_or("--intent needs a value")?;
                 if !matches!(v.as_str(), "A" | "B" | "C" | "D") {
@@ -94,6 +103,12 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     if out.files.is_empty() {
         return Err("no input files".into());
     }
+    if out.outcome && (out.legacy || out.summary || out.intent.is_some() || out.version.is_some()) {
+        return Err(
+            "--outcome reads agent calls: --legacy-json, --summary, --intent and --protocol-version apply to exchanges only"
+                .into(),
+        );
+    }
     Ok(out)
 }
 
@@ -119,6 +134,61 @@ fn json_line(file: &str, a: &Assessment, legacy: bool) -> String {
         map.insert("file".into(), serde_json::Value::String(file.to_string()));
     }
     obj.to_string()
+}
+
+/// `classify --outcome`: each file is an agent's call (`AgentCall` JSON), judged by the core's
+/// `classify_outcome`; one verdict per line (`--json`), else one row.
+fn classify_outcomes(args: &Args, out: &mut impl Write) -> u8 {
+    use mcp_triage::verdict::{AgentCall, classify_outcome};
+    let mut failed = false;
+    if !args.json {
+        let _ = writeln!(
+            out,
+            "file\tmade_on\tchannel\tcause\tdecided_by\taction\tretry"
+        );
+    }
+    for file in &args.files {
+        let verdict = read_input(file).and_then(|bytes| {
+            let call: AgentCall =
+                serde_json::from_slice(&bytes).map_err(|e| format!("not an agent call: {e}"))?;
+            classify_outcome(&call).map_err(|e| format!("not an agent call: {e}"))
+        });
+        match verdict {
+            Ok(v) => {
+                let line = if args.json {
+                    let mut obj = serde_json::to_value(&v).unwrap_or_default();
+                    if let Some(map) = obj.as_object_mut() {
+                        map.insert("file".into(), serde_json::Value::String(file.clone()));
+                    }
+                    obj.to_string()
+                } else {
+                    format!(
+                        "{file}\t{}\t{}\t{}\t{}\t{}\t{}",
+                        v.made_on.as_str(),
+                        v.channel,
+                        v.cause,
+                        v.decided_by,
+                        v.action.as_str(),
+                        v.retry.as_str()
+                    )
+                };
+                let _ = writeln!(out, "{line}");
+            }
+            Err(problem) => {
+                failed = true;
+                if args.json {
+                    let err = serde_json::json!({"file": file, "error": problem});
+                    let _ = writeln!(out, "{err}");
+                }
+                eprintln!("mcp-triage: {file}: {problem}");
+            }
+        }
+    }
+    if failed {
+        exit::NOT_AN_EXCHANGE
+    } else {
+        exit::OK
+    }
 }
 
 fn human_row(file: &str, a: &Assessment) -> String {
@@ -179,6 +249,9 @@ fn main() -> ExitCode {
     };
     let stdout = io::stdout();
     let mut out = stdout.lock();
+    if args.outcome {
+        return ExitCode::from(classify_outcomes(&args, &mut out));
+    }
     let mut failed = false;
     let mut by_probe: [Option<mcp_triage::Verdict>; 3] = [None, None, None];
     if !args.json {

@@ -308,3 +308,57 @@ fn the_assessment_printed_before_verdict_1_is_kept_behind_legacy_json() {
         (&old["channel"], &old["cause"])
     );
 }
+
+#[test]
+fn outcome_reads_an_agents_call_as_the_packages_do_and_refuses_a_wrong_one_in_words() {
+    let dir = tempfile_dir("outcome");
+    let good = dir.join("call.json");
+    std::fs::write(
+        &good,
+        r#"{"tool": "get_wether", "arguments": {"city": "Oslo"}, "raised": {"name": "MCPError", "code": -32602, "message": "Unknown tool: get_wether"}}"#,
+    )
+    .unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"tool": "get_wether"}"#).unwrap();
+    let out = bin()
+        .args(["classify", "--outcome", "--json"])
+        .arg(&good)
+        .arg(&bad)
+        .output()
+        .unwrap();
+    // A call described wrongly is exit 1 (the table's "not an agent call"), the good one still judged.
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["format"], "mcp-triage-verdict/1");
+    assert_eq!(lines[0]["cause"], "unknown_tool");
+    assert_eq!(lines[0]["channel"], "jsonrpc_error");
+    assert_eq!(lines[0]["retry"], "futile");
+    assert_eq!(lines[0]["file"], good.to_str().unwrap());
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("exactly one of result, error, transport, client_error and raised"),
+        "{}",
+        lines[1]
+    );
+    // The exchange-only flags are refused with it, as a usage error.
+    let out = bin()
+        .args(["classify", "--outcome", "--intent", "A"])
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("apply to exchanges only"));
+}
+
+fn tempfile_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcp-triage-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

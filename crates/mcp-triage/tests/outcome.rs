@@ -397,6 +397,45 @@ fn whatever_a_library_threw_is_read_as_the_outcome_it_stands_for() {
             "network_or_cors",
             None,
         ),
+        // The Python SDK (mcp 2.3.0) raises MCPError for the server's frames…
+        (
+            json!({"name": "MCPError", "code": -32602, "message": "Unknown tool: no_such_tool_3f9"}),
+            "server",
+            "unknown_tool",
+            None,
+        ),
+        // …and for its own stand-ins, which its words tell apart.
+        (
+            json!({"name": "MCPError", "code": -32001, "message": "Request 'tools/call' timed out"}),
+            "client",
+            "timeout",
+            None,
+        ),
+        (
+            json!({"name": "MCPError", "code": -32000, "message": "Connection closed"}),
+            "client",
+            "connection_lost",
+            None,
+        ),
+        (
+            json!({"name": "MCPError", "code": -32600, "message": "Session terminated"}),
+            "client",
+            "session_not_found",
+            None,
+        ),
+        (
+            json!({"name": "MCPError", "code": -32603, "message": "Server returned an error response"}),
+            "client",
+            "unknown",
+            None,
+        ),
+        // httpx failing to connect: no answer at all.
+        (
+            json!({"name": "ConnectError", "message": "All connection attempts failed"}),
+            "server",
+            "network_or_cors",
+            None,
+        ),
         // Anything else is the library's own, unknown.
         (
             json!({"name": "Error", "message": "boom"}),

@@ -8,7 +8,7 @@ use crate::vocabulary::step::Step;
 
 /// The run completed.
 pub const OK: u8 = 0;
-/// `classify`: an input was not an exchange.
+/// `classify`: an input was not an exchange (with `--outcome`, not an agent call).
 pub const NOT_AN_EXCHANGE: u8 = 1;
 /// A usage error.
 pub const USAGE: u8 = 2;
@@ -49,7 +49,10 @@ pub const TABLE: &[(u8, &str)] = &[
         USAGE,
         "a usage error, or input that replay cannot read (nothing was run)",
     ),
-    (NOT_AN_EXCHANGE, "classify: an input was not an exchange"),
+    (
+        NOT_AN_EXCHANGE,
+        "classify: an input was not an exchange (with --outcome, not an agent call)",
+    ),
     (
         UNREACHABLE,
         "the server could not be reached, or refused the run at connect",
