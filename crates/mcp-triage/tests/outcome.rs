@@ -287,6 +287,15 @@ fn the_model_gets_a_line_for_its_failure_not_an_error_occurred() {
     // A verdict reads back from its JSON as it was (a package hands it over as text).
     let text = serde_json::to_string(&doc).unwrap();
     assert_eq!(serde_json::from_str::<VerdictDoc>(&text).unwrap(), doc);
+    // So does one whose optional lists are absent (no flags: the field is left out).
+    let plain = classify_outcome(&call(json!({
+        "tool": "get_forecast",
+        "raised": {"name": "MCPError", "code": -32602, "message": "Unknown tool: get_forecast"},
+    })))
+    .unwrap();
+    let text = serde_json::to_string(&plain).unwrap();
+    assert!(plain.flags.is_empty() && !text.contains("\"flags\""), "{text}");
+    assert_eq!(serde_json::from_str::<VerdictDoc>(&text).unwrap(), plain);
 }
 
 #[test]

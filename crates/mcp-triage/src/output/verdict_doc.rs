@@ -44,8 +44,8 @@ pub struct VerdictDoc {
     pub rule: Option<String>,
     /// The facts that decided, the deciding one first.
     pub evidence: Vec<Evidence>,
-    /// Observations beside the cause.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// Observations beside the cause (absent when none, so read back as none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<Flag>,
     /// The JSON-RPC code, when an error carried one.
     #[serde(skip_serializing_if = "Option::is_none")]
