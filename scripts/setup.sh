@@ -80,6 +80,17 @@ if [ "$(cat .venv-lint/.mcp-triage-stamp 2>/dev/null)" != "$want" ]; then
   echo "$want" > .venv-lint/.mcp-triage-stamp
 fi
 
+# 7b. The Python package's build and test tools (maturin, the `mcp` client, the OpenAI Agents SDK,
+#     mypy, pytest) in a virtualenv of their own, pinned by packages/python/requirements-dev.txt.
+#     The package itself is never installed here: its tests install the wheel into a fresh one.
+want=$(sha256sum packages/python/requirements-dev.txt | cut -d' ' -f1)
+if [ "$(cat packages/python/.venv/.mcp-triage-stamp 2>/dev/null)" != "$want" ]; then
+  log "python venv for the Python package's build and tests"
+  python3 -m venv packages/python/.venv
+  packages/python/.venv/bin/pip install -q --disable-pip-version-check -r packages/python/requirements-dev.txt
+  echo "$want" > packages/python/.venv/.mcp-triage-stamp
+fi
+
 # 8. Crates for offline Trunk builds.
 cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked
 

@@ -294,7 +294,10 @@ fn the_model_gets_a_line_for_its_failure_not_an_error_occurred() {
     })))
     .unwrap();
     let text = serde_json::to_string(&plain).unwrap();
-    assert!(plain.flags.is_empty() && !text.contains("\"flags\""), "{text}");
+    assert!(
+        plain.flags.is_empty() && !text.contains("\"flags\""),
+        "{text}"
+    );
     assert_eq!(serde_json::from_str::<VerdictDoc>(&text).unwrap(), plain);
 }
 

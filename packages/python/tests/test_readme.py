@@ -1,0 +1,23 @@
+"""The README's Python example, as written there, against a live peer (the Python mcp 2.3.0 server,
+which has no `get_forecast`), from the top-level README and the package's: it must run and say why the call failed, without retrying."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import anyio
+import pytest
+
+from conftest import ROOT, Peer
+
+
+@pytest.mark.parametrize("readme", ["README.md", "packages/python/README.md"])
+def test_the_readmes_python_example_runs_and_tells_an_unknown_tool(peers: list[Peer], readme: str) -> None:
+    text = (ROOT / readme).read_text()
+    match = re.search(r"```python\n(import anyio.*?)```", text, re.S)
+    assert match, f"the Python example of {readme}"
+    namespace: dict[str, Any] = {}
+    exec(compile(match.group(1), readme, "exec"), namespace)
+    said = anyio.run(namespace["call_with_triage"], peers[1].url, "get_forecast", {"city": "Oslo"})
+    assert said.startswith('unknown_tool: The tool "get_forecast" does not exist on this server.'), said
