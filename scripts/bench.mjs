@@ -275,6 +275,15 @@ let wasm = '';
 try {
   wasm = execFileSync('cargo', ['test', '--release', '-p', 'mcp-triage-web', '--target', 'wasm32-unknown-unknown', '--test', 'throughput', '--', '--nocapture'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
 } catch (e) { wasm = `(not measured: ${String(e.stderr || e).split('\n')[0]})`; }
+// The packages, each through its own JSON boundary: npm (after its build) and Python (its wheel
+// built from the sdist and installed into a fresh virtualenv by packages/python/test.sh --bench).
+const packageBench = (cmd, args) => {
+  try {
+    return execFileSync(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }).toString().split('\n').filter((l) => /^(npm|python) package: /.test(l)).join('\n');
+  } catch (e) { return `(not measured: ${String(e.stderr || e).split('\n')[0]})`; }
+};
+const npmBench = packageBench('node', ['packages/npm/bench.mjs']);
+const pyBench = packageBench('bash', ['packages/python/test.sh', '--bench']);
 
 const table = (rows) => rows.map((r) => `| ${r.join(' | ')} |`).join('\n');
 say('# Performance');
@@ -355,6 +364,20 @@ say();
 say('```');
 say((wasm.match(/classify throughput in wasm[^\n]*/g) || [wasm.trim().split('\n').slice(-3).join('\n')]).join('\n'));
 say('```');
+say();
+say('The npm package (`node packages/npm/bench.mjs`, after `node packages/npm/build.mjs`; each verdict goes through the package\'s JSON boundary: the exchange\'s text in, the whole `mcp-triage-verdict/1` with its advice out):');
+say();
+say('```');
+say(npmBench);
+say('```');
+say();
+say('The Python package (`bash packages/python/test.sh --bench`: the abi3 wheel built from the sdist, release, installed into a fresh virtualenv; each verdict goes through the same JSON boundary and then into the frozen `Verdict` with its `StrEnum`s):');
+say();
+say('```');
+say(pyBench);
+say('```');
+say();
+say('Next to native (the classifier alone, above), each package gives a fraction: the rest is JSON text both ways and the verdict\'s advice, which an agent\'s one call per failure never notices.');
 say();
 say('## Measured elsewhere');
 say();

@@ -115,7 +115,7 @@ pub use vocabulary::limits::Limits;
 /// [`message_for_model`](verdict::message_for_model).
 pub mod verdict {
     pub use crate::judge::outcome::{
-        AgentCall, ClientError, MadeOn, Raised, RetrySafety, RpcError, TransportFailure,
+        AgentCall, ClientError, MAX_CAUSES, MadeOn, Raised, RetrySafety, RpcError, TransportFailure,
     };
     pub use crate::output::verdict_doc::{
         RetryDecision, SpecDoc, VERDICT_FORMAT, VerdictDoc, classify_outcome, message_for_model,

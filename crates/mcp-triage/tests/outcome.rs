@@ -464,3 +464,82 @@ fn whatever_a_library_threw_is_read_as_the_outcome_it_stands_for() {
         );
     }
 }
+
+#[test]
+fn the_python_sdks_stand_ins_need_their_code_and_whole_words_and_a_chain_is_read_to_its_deciding_link()
+ {
+    let judge = |raised: Value| {
+        let d = classify_outcome(&call(json!({"tool": "q", "raised": raised}))).unwrap();
+        (d.made_on.as_str(), d.cause.as_str())
+    };
+    // The stand-ins, with the codes the SDK raises them with.
+    for (message, code, cause) in [
+        (
+            "Failed to parse JSON response: expected value",
+            -32700,
+            "malformed_response",
+        ),
+        (
+            "SSE stream ended without a response",
+            -32000,
+            "connection_lost",
+        ),
+        (
+            "Redirect to https://elsewhere.example/ not followed",
+            -32600,
+            "redirect",
+        ),
+        ("Not Found", -32601, "endpoint_not_found"),
+    ] {
+        assert_eq!(
+            judge(json!({"name": "MCPError", "code": code, "message": message})),
+            ("client", cause),
+            "{message}"
+        );
+    }
+    // The same words from a server (another code, or inside a longer sentence) stay the server's.
+    for (message, code) in [
+        ("Upstream connection closed", -32000),
+        ("Query 'leads' timed out", -32603),
+        ("User session terminated, sign in again", -32600),
+        ("Connection closed", -32603),
+    ] {
+        assert_eq!(
+            judge(json!({"name": "MCPError", "code": code, "message": message})).0,
+            "server",
+            "{message}"
+        );
+    }
+    // A wrapper raised from the SDK's error: the chain's first link a rule reads decides.
+    assert_eq!(
+        judge(json!({
+            "name": "AgentsException",
+            "message": "Error invoking MCP tool q on server 'x': Unknown tool: q",
+            "causes": [{"name": "MCPError", "code": -32602, "message": "Unknown tool: q"}],
+        })),
+        ("server", "unknown_tool")
+    );
+    assert_eq!(
+        judge(json!({
+            "name": "RuntimeError",
+            "message": "Invalid structured content returned by tool q: 'temp' is a required property",
+            "causes": [{"name": "ValidationError", "message": "'temp' is a required property"}],
+        })),
+        ("client", "malformed_response")
+    );
+    // httpx's status error carries the status; its timeouts are timeouts.
+    let d = classify_outcome(&call(json!({"tool": "q", "raised": {"name": "HTTPStatusError", "code": 401, "message": "Client error '401 Unauthorized' for url 'https://mcp.example/mcp?api_key=sk_live_abcdefghijklmnopqrstuvwx'"}})))
+        .unwrap();
+    assert_eq!(
+        (d.cause.as_str(), d.http_status),
+        ("unauthenticated", Some(401))
+    );
+    // The library's words reach the model without the key the URL carried.
+    let said = d.said.clone().unwrap();
+    assert!(!said.contains("sk_live_abcdefghijklmnopqrstuvwx"), "{said}");
+    assert!(!message_for_model(&d).contains("sk_live_abcdefghijklmnopqrstuvwx"));
+    assert_eq!(
+        judge(json!({"name": "ReadTimeout", "message": "timed out"})),
+        ("server", "timeout")
+    );
+}

@@ -28,8 +28,8 @@ def test_it_is_the_installed_wheel_with_its_compiled_core_and_types() -> None:
     assert Path(sys.prefix) in package.parents, package
     assert not (ROOT / "packages/python") in package.parents
     names = sorted(p.name for p in package.iterdir() if p.name != "__pycache__")
-    assert names == ["__init__.py", "_core.abi3.so", "_core.pyi", "_raised.py", "_vocabulary.py",
-                     "agents.py", "client.py", "py.typed"], names
+    assert names == ["__init__.py", "_core.abi3.so", "_core.pyi", "_json.py", "_raised.py", "_types.py",
+                     "_vocabulary.py", "agents.py", "client.py", "py.typed"], names
     # The distribution's name is not the other project's, nor is the import name.
     dist = subprocess.run([sys.executable, "-m", "pip", "list", "--format=json"], capture_output=True, text=True, check=True)
     installed = {d["name"] for d in json.loads(dist.stdout)}
@@ -86,6 +86,62 @@ def test_bad_input_raises_value_error_in_the_cores_words() -> None:
         m.classify(b"\xff\xfe")
     with pytest.raises(ValueError, match="tool's name"):
         m.classify_outcome({"tool": "x" * 2000, "result": {}})
+    # Only ValueError, whatever the input: no JSON form, a count below zero, not a verdict.
+    with pytest.raises(ValueError):
+        m.classify_outcome({"tool": "x", "arguments": {"n": float("nan")}, "result": {}})
+    with pytest.raises(ValueError):
+        m.classify({"a": float("inf")})
+    v = m.classify_outcome(CALL)
+    with pytest.raises(ValueError, match="attempt"):
+        m.should_retry(v, -1, 3)
+    assert not m.should_retry(v, 2**40, 2**40).retry
+    with pytest.raises(ValueError, match="format"):
+        m.Verdict.from_dict({**v.to_dict(), "format": "mcp-triage-verdict/0"})
+    with pytest.raises(ValueError):
+        m.Verdict.from_dict([])  # type: ignore[arg-type]
+
+
+def test_the_adapters_hand_the_whole_chain_and_never_raise_after_the_call() -> None:
+    import anyio
+
+    from mcp_triage_verdict.agents import triage_failure_error_function
+    from mcp_triage_verdict.client import TriagedSession
+
+    class Odd(Exception):
+        @property
+        def code(self) -> int:
+            raise RuntimeError("a property that raises")
+
+    class Session:
+        async def call_tool(self, name: str, arguments: dict[str, object] | None = None) -> object:
+            try:
+                raise m_error(-32602, f"Unknown tool: {name}")
+            except Exception as inner:
+                raise RuntimeError("wrapped by a framework") from inner
+
+        async def list_tools(self, *args: object, **kwargs: object) -> object:
+            return type("Listed", (), {"tools": [{"name": "t", "inputSchema": {"type": "object"}}], "kwargs": kwargs})()
+
+    from mcp.shared.exceptions import MCPError as m_error
+
+    async def go() -> None:
+        s = TriagedSession(Session())
+        listed = await s.list_tools(params={"cursor": "next"})  # pagination goes through
+        assert listed.kwargs == {"params": {"cursor": "next"}}
+        # Arguments with no JSON form, a name the core refuses: still a verdict, never a raise.
+        c = await s.call_tool("t", {"n": float("nan"), 1: object()})
+        assert c.verdict.cause is m.Cause.UNKNOWN_TOOL and c.error is not None
+        assert c.call["raised"]["causes"][0]["name"] == "MCPError"
+        long = await s.call_tool("x" * 3000, {})
+        assert long.verdict.tool is not None and len(long.verdict.tool.encode()) <= 1024
+
+    anyio.run(go)
+
+    class Ctx:
+        tool_name = "t"
+        tool_arguments = "[" * 100000
+
+    assert triage_failure_error_function(Ctx(), Odd("boom"))
 
 
 def test_parity_the_cli_the_npm_package_and_the_wheel_give_equal_verdicts_for_every_public_capture() -> None:

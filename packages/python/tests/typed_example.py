@@ -30,7 +30,7 @@ from mcp_triage_verdict import (
     should_retry,
 )
 from mcp_triage_verdict.agents import triage_failure_error_function
-from mcp_triage_verdict.client import McpSession, TriagedCall, TriagedSession
+from mcp_triage_verdict.client import McpSession, TriagedCall, TriagedSession, verdict_for_exception
 
 raised: Raised = {"name": "MCPError", "code": -32602, "message": "Unknown tool: t"}
 call: AgentCall = {"tool": "t", "arguments": {}, "raised": raised}
@@ -55,6 +55,7 @@ fmt: str = VERDICT_FORMAT
 if v.cause is Cause.UNKNOWN_TOOL and v.action == Action.PICK_ANOTHER_TOOL:
     text: str = v.cause  # a StrEnum is a str
 failure: ToolErrorFunction = triage_failure_error_function
+around: Verdict = verdict_for_exception("t", {"a": 1}, ExceptionGroup("transport", [ConnectionError("refused")]))
 
 
 async def use(session: ClientSession) -> None:

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use crate::judge::advice::AgentAction;
 use crate::judge::classify::{Options, Verdict, classify};
+use crate::judge::library_rules::{MAX_MESSAGE_CHARS, RAISED_RULES, RaisedAs, client_rule};
 use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};
 use crate::vocabulary::exchange::{Exchange, Request, Response, TransportError, Vantage};
 
@@ -90,70 +91,15 @@ pub struct Raised {
     /// Its `data`.
     #[serde(default)]
     pub data: Option<Value>,
+    /// What it was raised from, outermost first (`raise … from`, `cause`): the first link a
+    /// rule reads (its class, the library's words, or a code) stands for the outcome; at most
+    /// [`MAX_CAUSES`] are read.
+    #[serde(default)]
+    pub causes: Vec<Raised>,
 }
 
-/// What a thrown exception stands for, by its class (and, for a bare `TypeError`, its words).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum RaisedAs {
-    /// A transport's error: its `code` is the HTTP status.
-    Transport,
-    /// `fetch` itself failed: no response.
-    Network,
-    /// The server's JSON-RPC error, relayed with its code.
-    ServerError,
-}
-
-/// The classes of the exceptions client libraries throw, with where they are thrown.
-const RAISED_RULES: &[(&str, Option<&str>, RaisedAs, &str)] = &[
-    (
-        "StreamableHTTPError",
-        None,
-        RaisedAs::Transport,
-        "@modelcontextprotocol/sdk 1.32.2 client/streamableHttp.js (code: the HTTP status)",
-    ),
-    (
-        "SseError",
-        None,
-        RaisedAs::Transport,
-        "@modelcontextprotocol/sdk 1.32.2 client/sse.js",
-    ),
-    (
-        "TypeError",
-        Some("fetch failed"),
-        RaisedAs::Network,
-        "Node's fetch (undici), under every TypeScript client",
-    ),
-    (
-        "McpError",
-        None,
-        RaisedAs::ServerError,
-        "@modelcontextprotocol/sdk 1.32.2 types.js (code: the JSON-RPC code)",
-    ),
-    (
-        "ProtocolError",
-        None,
-        RaisedAs::ServerError,
-        "@modelcontextprotocol/client 2.x",
-    ),
-    (
-        "MCPError",
-        None,
-        RaisedAs::ServerError,
-        "mcp 2.3.0 (Python) shared/exceptions.py",
-    ),
-    (
-        "ConnectError",
-        None,
-        RaisedAs::Network,
-        "httpx (under mcp's streamable_http_client, Python)",
-    ),
-    (
-        "McpErrorPy",
-        None,
-        RaisedAs::ServerError,
-        "mcp 1.x (Python) McpError",
-    ),
-];
+/// The most links of a chain of causes read.
+pub const MAX_CAUSES: usize = 8;
 
 /// The call with a thrown exception read as the outcome it stands for (the call itself otherwise).
 pub(crate) fn resolved(call: &AgentCall) -> AgentCall {
@@ -163,35 +109,59 @@ pub(crate) fn resolved(call: &AgentCall) -> AgentCall {
     }
 }
 
-/// A thrown exception as the outcome it stands for: a client rule's phrase first (the library
+/// The link of a thrown exception's chain that stands for the outcome: the first a rule reads (a
+/// class in `RAISED_RULES`, a client rule's words, or a code), else the exception itself.
+fn deciding_link(raised: &Raised) -> &Raised {
+    std::iter::once(raised)
+        .chain(raised.causes.iter().take(MAX_CAUSES))
+        .find(|r| {
+            r.code.is_some() || class_rule(r).is_some() || client_rule(&r.message, r.code).is_some()
+        })
+        .unwrap_or(raised)
+}
+
+/// What a raised exception's class stands for, by `RAISED_RULES`.
+fn class_rule(raised: &Raised) -> Option<RaisedAs> {
+    let name = raised.name.as_deref()?;
+    let lower = raised
+        .message
+        .chars()
+        .take(MAX_MESSAGE_CHARS)
+        .collect::<String>()
+        .to_lowercase();
+    RAISED_RULES
+        .iter()
+        .find(|(class, words, _, _)| *class == name && words.is_none_or(|w| lower.contains(w)))
+        .map(|r| r.2)
+}
+
+/// A thrown exception as the outcome it stands for: a client rule's words first (the library
 /// made it), then its class, then a code (the server's), else the library's own unknown error.
 fn read_raised(call: &AgentCall, raised: &Raised) -> AgentCall {
     let mut read = AgentCall {
         raised: None,
         ..call.clone()
     };
-    let lower = raised.message.to_lowercase();
-    let name = raised.name.as_deref().unwrap_or_default();
-    let by_class = RAISED_RULES
-        .iter()
-        .find(|(class, words, _, _)| *class == name && words.is_none_or(|w| lower.contains(w)));
-    let client_made = CLIENT_RULES.iter().any(|r| lower.contains(r.phrase));
-    match (client_made, by_class.map(|r| r.2), raised.code) {
+    let raised = deciding_link(raised);
+    let client_made = client_rule(&raised.message, raised.code).is_some();
+    let transport = |status: Option<u16>, kind: Option<&str>| TransportFailure {
+        status,
+        kind: kind.map(str::to_string),
+        message: Some(raised.message.clone()),
+    };
+    match (client_made, class_rule(raised), raised.code) {
         (false, Some(RaisedAs::Transport), code) => {
-            read.transport = Some(TransportFailure {
-                status: code
-                    .and_then(|c| u16::try_from(c).ok())
+            read.transport = Some(transport(
+                code.and_then(|c| u16::try_from(c).ok())
                     .filter(|c| (100..=599).contains(c)),
-                kind: None,
-                message: Some(raised.message.clone()),
-            });
+                None,
+            ));
         }
         (false, Some(RaisedAs::Network), _) => {
-            read.transport = Some(TransportFailure {
-                status: None,
-                kind: Some("network".into()),
-                message: Some(raised.message.clone()),
-            });
+            read.transport = Some(transport(None, Some("network")));
+        }
+        (false, Some(RaisedAs::Timeout), _) => {
+            read.transport = Some(transport(None, Some("timeout")));
         }
         (false, Some(RaisedAs::ServerError) | None, Some(code)) => {
             read.error = Some(RpcError {
@@ -246,122 +216,6 @@ pub struct ClientError {
     /// Its message.
     pub message: String,
 }
-
-/// A rule for an error a client library makes itself: its phrase, what it means, and where the
-/// library says it.
-struct ClientRule {
-    id: &'static str,
-    phrase: &'static str,
-    channel: Channel,
-    cause: Cause,
-    /// Where the phrase is raised (package, version, file).
-    provenance: &'static str,
-}
-
-/// The client rules, checked in order on the library's message (case-insensitive).
-const CLIENT_RULES: &[ClientRule] = &[
-    ClientRule {
-        id: "client-no-structured-content",
-        phrase: "has an output schema but did not return structured content",
-        channel: Channel::Malformed,
-        cause: Cause::MalformedResponse,
-        provenance: "@modelcontextprotocol/sdk 1.32.2 client/index.js callTool; mcp 2.3.0 client/session.py",
-    },
-    ClientRule {
-        id: "client-output-schema-mismatch",
-        phrase: "does not match the tool's output schema",
-        channel: Channel::Malformed,
-        cause: Cause::MalformedResponse,
-        provenance: "@modelcontextprotocol/sdk 1.32.2 client/index.js callTool",
-    },
-    ClientRule {
-        id: "client-structured-content-invalid",
-        phrase: "invalid structured content returned by tool",
-        channel: Channel::Malformed,
-        cause: Cause::MalformedResponse,
-        provenance: "mcp 2.3.0 client/session.py _validate_tool_result",
-    },
-    ClientRule {
-        id: "client-structured-content-unvalidated",
-        phrase: "failed to validate structured content",
-        channel: Channel::Malformed,
-        cause: Cause::MalformedResponse,
-        provenance: "@modelcontextprotocol/sdk 1.32.2 client/index.js callTool",
-    },
-    ClientRule {
-        id: "client-request-timeout",
-        phrase: "request timed out",
-        channel: Channel::Network,
-        cause: Cause::Timeout,
-        provenance: "@modelcontextprotocol/sdk 1.32.2 shared/protocol.js request (RequestTimeout)",
-    },
-    ClientRule {
-        id: "client-total-timeout",
-        phrase: "maximum total timeout exceeded",
-        channel: Channel::Network,
-        cause: Cause::Timeout,
-        provenance: "@modelcontextprotocol/sdk 1.32.2 shared/protocol.js request (maxTotalTimeout)",
-    },
-    ClientRule {
-        id: "client-unsupported-protocol-version",
-        phrase: "unsupported protocol version from the server",
-        channel: Channel::Malformed,
-        cause: Cause::ProtocolVersionUnsupported,
-        provenance: "mcp 2.3.0 client/session.py initialize",
-    },
-    ClientRule {
-        id: "client-py-request-timeout",
-        phrase: "' timed out",
-        channel: Channel::Network,
-        cause: Cause::Timeout,
-        provenance: "mcp 2.3.0 (Python) shared/jsonrpc_dispatcher.py (REQUEST_TIMEOUT, \"Request 'tools/call' timed out\")",
-    },
-    ClientRule {
-        id: "client-py-connection-closed",
-        phrase: "connection closed",
-        channel: Channel::Network,
-        cause: Cause::ConnectionLost,
-        provenance: "mcp 2.3.0 (Python) shared/jsonrpc_dispatcher.py (CONNECTION_CLOSED)",
-    },
-    ClientRule {
-        id: "client-py-session-terminated",
-        phrase: "session terminated",
-        channel: Channel::Http,
-        cause: Cause::SessionNotFound,
-        provenance: "mcp 2.3.0 (Python) client/streamable_http.py (a 404 once a session exists)",
-    },
-    ClientRule {
-        id: "client-py-http-error-status-lost",
-        phrase: "server returned an error response",
-        channel: Channel::Http,
-        cause: Cause::Unknown,
-        provenance: "mcp 2.3.0 (Python) client/streamable_http.py (any other status >= 400 without a JSON-RPC body; the status is not kept)",
-    },
-    ClientRule {
-        id: "client-py-202-for-a-request",
-        phrase: "server answered a request with 202 accepted",
-        channel: Channel::Malformed,
-        cause: Cause::MalformedResponse,
-        provenance: "mcp 2.3.0 (Python) client/streamable_http.py",
-    },
-    ClientRule {
-        id: "client-py-unexpected-content-type",
-        phrase: "unexpected content type:",
-        channel: Channel::Malformed,
-        cause: Cause::MalformedResponse,
-        provenance: "mcp 2.3.0 (Python) client/streamable_http.py",
-    },
-    ClientRule {
-        id: "client-task-execution-required",
-        phrase: "requires task-based execution",
-        channel: Channel::Malformed,
-        cause: Cause::InvalidRequest,
-        provenance: "@modelcontextprotocol/sdk 1.32.2 client/index.js callTool",
-    },
-];
-
-/// The longest message read from a client library (longer ones are read to here).
-const MAX_MESSAGE_CHARS: usize = 4096;
 
 /// A call judged: the verdict, where it was made, and whether to send the call again.
 pub(crate) struct Judged {
@@ -453,7 +307,7 @@ pub(crate) fn judge_call(call: &AgentCall) -> Result<Judged, String> {
         ));
     }
     if call.tool.is_empty() || call.tool.len() > 1024 {
-        return Err("the tool's name is empty or longer than 1024 characters".into());
+        return Err("the tool's name is empty or longer than 1024 bytes".into());
     }
     if let Some(raised) = &call.raised {
         return judge_call(&read_raised(call, raised));
@@ -531,9 +385,9 @@ fn capped(text: &str) -> String {
 /// read as the server's frame would be; else unknown.
 fn client_verdict(call: &AgentCall, raised: &ClientError, opts: &Options) -> Verdict {
     let message = capped(&raised.message);
-    let lower = message.to_lowercase();
+    let rule = client_rule(&message, raised.code);
     if let Some(code) = raised.code
-        && !CLIENT_RULES.iter().any(|r| lower.contains(r.phrase))
+        && rule.is_none()
     {
         let error = json!({"code": code, "message": message});
         let mut v = classify(
@@ -555,10 +409,8 @@ fn client_verdict(call: &AgentCall, raised: &ClientError, opts: &Options) -> Ver
     v.problems.clear();
     v.flags.clear();
     let said = Evidence::structure("the client library raised this error itself");
-    match CLIENT_RULES.iter().find(|r| lower.contains(r.phrase)) {
-        Some(rule) => {
-            let start = lower.find(rule.phrase).unwrap_or(0);
-            let from = lower[..start].chars().count();
+    match rule {
+        Some((rule, from)) => {
             v.channel = rule.channel;
             v.cause = rule.cause;
             v.decided_by = DecidedBy::Text;

@@ -105,6 +105,20 @@ impl From<&SpecVerdict> for SpecDoc {
     }
 }
 
+/// A client library's words as a verdict quotes them (to the model, too): tokens (`Bearer …`,
+/// JWTs) redacted and secret-shaped values withheld, since a library's message may carry the
+/// request's URL with its query (an `api_key=`) or a redirect's location; then cut to length.
+fn library_words(message: &str) -> String {
+    let capped: String = message.chars().take(MAX_SAID_CHARS * 4).collect();
+    let redacted =
+        crate::secrets::redact::redact(&capped, &crate::secrets::redact::Secrets::default()).0;
+    crate::output::withhold::withhold(&redacted)
+        .0
+        .chars()
+        .take(MAX_SAID_CHARS)
+        .collect()
+}
+
 /// The words of an answer: a JSON-RPC error's message, else a result's first text content.
 fn said_of(message: Option<&Value>) -> Option<String> {
     let m = message?;
@@ -185,11 +199,8 @@ pub fn classify_outcome(call: &AgentCall) -> Result<VerdictDoc, String> {
         tool: Some(call.tool.clone()),
         http_status: from_transport.and_then(|t| t.status),
         said: match (&call.client_error, from_transport) {
-            (Some(raised), _) => Some(raised.message.chars().take(MAX_SAID_CHARS).collect()),
-            (None, Some(t)) => t
-                .message
-                .as_ref()
-                .map(|m| m.chars().take(MAX_SAID_CHARS).collect()),
+            (Some(raised), _) => Some(library_words(&raised.message)),
+            (None, Some(t)) => t.message.as_deref().map(library_words),
             (None, None) => said_of(v.message.as_ref()),
         },
         ..VerdictDoc::of(v, &advice, judged.made_on, retry)

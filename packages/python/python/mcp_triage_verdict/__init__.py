@@ -16,9 +16,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal, Required, TypedDict
+from typing import Any, Final, Literal
 
 from . import _core
+from ._json import json_safe
+from ._types import AgentCall, Raised
 from ._vocabulary import (
     Action,
     Cause,
@@ -58,32 +60,6 @@ __all__ = [
 
 #: The format every verdict carries (``to_dict()["format"]``).
 VERDICT_FORMAT: Final[str] = _core.VERDICT_FORMAT
-
-
-class Raised(TypedDict, total=False):
-    """Whatever the client library raised, as it raised it: the core reads which outcome it
-    stands for (the server's error, the transport's, or the library's own)."""
-
-    name: str
-    code: int
-    message: Required[str]
-    data: Any
-
-
-class AgentCall(TypedDict, total=False):
-    """What an agent's MCP client library handed it after a ``tools/call``: the tool, the
-    arguments sent, optionally the tool's definition from ``tools/list``, and exactly one of
-    ``result`` (the ``CallToolResult`` as JSON), ``error``, ``transport``, ``client_error`` or
-    ``raised``."""
-
-    tool: Required[str]
-    arguments: dict[str, Any]
-    definition: dict[str, Any]
-    result: dict[str, Any]
-    error: dict[str, Any]
-    transport: dict[str, Any]
-    client_error: dict[str, Any]
-    raised: Raised
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +135,8 @@ class Verdict:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Verdict:
         """A verdict from the format's JSON object (``ValueError`` when it is not one)."""
+        if not isinstance(d, Mapping) or d.get("format") != VERDICT_FORMAT:
+            raise ValueError(f"not an {VERDICT_FORMAT}: its format is {d.get('format') if isinstance(d, Mapping) else type(d).__name__!r}")
         try:
             spec = d.get("spec")
             return cls(
@@ -201,7 +179,7 @@ class Verdict:
                     reason=spec["reason"],
                 ),
             )
-        except (KeyError, TypeError, IndexError) as e:
+        except (KeyError, TypeError, IndexError, AttributeError) as e:
             raise ValueError(f"not an {VERDICT_FORMAT}: {e!r}") from e
 
     def to_dict(self) -> dict[str, Any]:
@@ -252,7 +230,21 @@ def _text(value: str | bytes | Mapping[str, Any]) -> str:
         return value.decode("utf-8", errors="replace")
     if isinstance(value, str):
         return value
-    return json.dumps(value)
+    return _json(value)
+
+
+def _json(value: Any) -> str:
+    """JSON text for what a caller handed in; ``ValueError`` when it has no JSON form."""
+    try:
+        return json.dumps(value, allow_nan=False, default=json_safe)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise ValueError(f"not JSON: {e}") from e
+
+
+def _count(name: str, value: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} must be an integer of at least 0, not {value!r}")
+    return min(value, 2**32 - 1)
 
 
 def classify(
@@ -270,12 +262,13 @@ def classify(
 def classify_outcome(call: AgentCall) -> Verdict:
     """What an agent's MCP client library handed it after a ``tools/call`` → its verdict.
     ``ValueError`` (in the core's words) when the call is described wrongly."""
-    return Verdict.from_dict(json.loads(_core.classify_outcome(json.dumps(call, default=str))))
+    return Verdict.from_dict(json.loads(_core.classify_outcome(_json(call))))
 
 
 def should_retry(verdict: Verdict, attempt: int, max_attempts: int) -> RetryDecision:
     """Whether to send the same call again (``attempt`` counts from 1), and after how long."""
-    d = json.loads(_core.should_retry(verdict.to_json(), attempt, max_attempts))
+    raw = _core.should_retry(verdict.to_json(), _count("attempt", attempt), _count("max_attempts", max_attempts))
+    d = json.loads(raw)
     return RetryDecision(retry=bool(d["retry"]), after_ms=int(d["after_ms"]), why=str(d["why"]))
 
 

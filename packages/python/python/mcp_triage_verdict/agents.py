@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from . import AgentCall, classify_outcome, message_for_model
-from ._raised import innermost, raised_of
+from ._raised import raised_of
 
 __all__ = ["triage_failure_error_function"]
 
@@ -25,19 +25,19 @@ _UNNAMED = "(unnamed tool)"
 def triage_failure_error_function(ctx: Any, error: Exception) -> str:
     """``ToolErrorFunction``: ``ctx`` is the SDK's ``ToolContext`` (its ``tool_name`` and
     ``tool_arguments`` are read when present), ``error`` what the tool call raised (the SDK's
-    wrapper is followed to the exception it was raised from)."""
-    name = getattr(ctx, "tool_name", None)
-    arguments: Any = {}
+    wrapper and what it was raised from are handed to the core, which reads the link that tells)."""
     try:
-        arguments = json.loads(getattr(ctx, "tool_arguments", None) or "{}")
-    except (TypeError, ValueError):
-        arguments = {}
-    call: AgentCall = {
-        "tool": name if isinstance(name, str) and name else _UNNAMED,
-        "arguments": arguments if isinstance(arguments, dict) else {},
-        "raised": raised_of(innermost(error)),
-    }
-    try:
+        name = getattr(ctx, "tool_name", None)
+        arguments: Any = {}
+        try:
+            arguments = json.loads(getattr(ctx, "tool_arguments", None) or "{}")
+        except Exception:
+            arguments = {}
+        call: AgentCall = {
+            "tool": name if isinstance(name, str) and name else _UNNAMED,
+            "arguments": arguments if isinstance(arguments, dict) else {},
+            "raised": raised_of(error),
+        }
         return message_for_model(classify_outcome(call))
-    except ValueError as refused:
-        return f"The tool call failed, and its failure could not be read ({refused})."
+    except Exception as refused:
+        return f"The tool call failed, and its failure could not be read ({type(refused).__name__})."

@@ -17,9 +17,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from . import AgentCall, Verdict, classify_outcome
-from ._raised import innermost, raised_of
+from ._json import json_safe
+from ._raised import raised_of
 
-__all__ = ["McpSession", "TriagedCall", "TriagedSession"]
+__all__ = ["McpSession", "TriagedCall", "TriagedSession", "verdict_for_exception"]
+
+# The most tool definitions remembered (a server listing more keeps the first ones).
+_MAX_DEFINITIONS = 4096
 
 
 class McpSession(Protocol):
@@ -27,7 +31,7 @@ class McpSession(Protocol):
 
     def call_tool(self, name: str, arguments: dict[str, Any] | None = None) -> Awaitable[Any]: ...
 
-    def list_tools(self) -> Awaitable[Any]: ...
+    def list_tools(self, *args: Any, **kwargs: Any) -> Awaitable[Any]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,10 +47,38 @@ class TriagedCall:
 
 
 def _as_json(value: Any) -> Any:
-    dump = getattr(value, "model_dump", None)
-    if callable(dump):
-        return dump(mode="json", by_alias=True, exclude_none=True)
-    return value
+    return json_safe(value)
+
+
+def _judge(call: AgentCall) -> Verdict:
+    """The call's verdict; a call the core refuses (a tool name over 1024 bytes, say) is judged
+    again with what it can read, so a call that ran always gets one."""
+    try:
+        return classify_outcome(call)
+    except ValueError as refused:
+        short = (call.get("tool") or "").encode()[:1024].decode(errors="ignore") or "(unnamed tool)"
+        retry: AgentCall = {"tool": short}
+        if "result" in call:
+            retry["result"] = call["result"]
+        elif "raised" in call:
+            retry["raised"] = call["raised"]
+        try:
+            return classify_outcome(retry)
+        except ValueError:
+            return classify_outcome({"tool": short, "raised": {"name": "ValueError", "message": str(refused)}})
+
+
+def verdict_for_exception(tool: str, arguments: Any, error: BaseException) -> Verdict:
+    """The verdict for an exception raised around a call rather than by it: with the ``mcp``
+    client's Streamable HTTP transport a server that cannot be reached ends the transport's task
+    group, so the exception (an ``ExceptionGroup``) leaves ``async with streamable_http_client``,
+    outside ``call_tool``; catch it there and hand it here."""
+    return _judge({"tool": tool, "arguments": _arguments(arguments), "raised": raised_of(error)})
+
+
+def _arguments(arguments: Any) -> dict[str, Any]:
+    safe = json_safe(arguments) if arguments is not None else {}
+    return safe if isinstance(safe, dict) else {"(arguments)": safe}
 
 
 class TriagedSession:
@@ -60,26 +92,29 @@ class TriagedSession:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._session, name)
 
-    async def list_tools(self) -> Any:
-        """The session's ``list_tools()``, remembering each tool's definition."""
-        listed = await self._session.list_tools()
+    async def list_tools(self, *args: Any, **kwargs: Any) -> Any:
+        """The session's ``list_tools(...)`` (each page), remembering each tool's definition."""
+        listed = await self._session.list_tools(*args, **kwargs)
         for tool in getattr(listed, "tools", None) or []:
             definition = _as_json(tool)
-            if isinstance(definition, dict) and isinstance(definition.get("name"), str):
-                self._definitions[definition["name"]] = definition
+            name = definition.get("name") if isinstance(definition, dict) else None
+            if isinstance(name, str) and (name in self._definitions or len(self._definitions) < _MAX_DEFINITIONS):
+                self._definitions[name] = definition
         return listed
 
     async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, **kwargs: Any) -> TriagedCall:
         """The session's ``call_tool(name, arguments, **kwargs)`` with its verdict. Exceptions
-        (``Exception``, not cancellation) become the verdict's input, never raised."""
-        call: AgentCall = {"tool": name, "arguments": dict(arguments or {})}
+        (``Exception``, not cancellation) become the verdict's input, never raised; nothing is
+        raised after the call ran."""
+        call: AgentCall = {"tool": name, "arguments": {}}
         if name in self._definitions:
             call["definition"] = self._definitions[name]
         call_fn: Any = self._session.call_tool
         try:
+            call["arguments"] = _arguments(arguments)
             result = await call_fn(name, arguments, **kwargs)
         except Exception as error:
-            call["raised"] = raised_of(innermost(error))
-            return TriagedCall(verdict=classify_outcome(call), call=call, error=error)
+            call["raised"] = raised_of(error)
+            return TriagedCall(verdict=_judge(call), call=call, error=error)
         call["result"] = _as_json(result)
-        return TriagedCall(verdict=classify_outcome(call), call=call, result=result)
+        return TriagedCall(verdict=_judge(call), call=call, result=result)

@@ -1,0 +1,345 @@
+//! The rules for what client libraries raise, as data with provenance: the exception classes
+//! (`RAISED_RULES`: what a class stands for) and the errors a library makes itself (`CLIENT_RULES`:
+//! its words, and for the Python SDK's stand-ins its code, since it raises them and the server's
+//! errors as one class). `client_rule` is the one matcher both readers use.
+
+use crate::vocabulary::cause::{Cause, Channel};
+
+/// What a thrown exception stands for, by its class (and, for a bare `TypeError`, its words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RaisedAs {
+    /// A transport's error: its `code` is the HTTP status.
+    Transport,
+    /// `fetch` itself failed: no response.
+    Network,
+    /// The server's JSON-RPC error, relayed with its code.
+    ServerError,
+    /// The library gave up waiting.
+    Timeout,
+}
+
+/// The classes of the exceptions client libraries throw, with where they are thrown.
+pub(crate) const RAISED_RULES: &[(&str, Option<&str>, RaisedAs, &str)] = &[
+    (
+        "StreamableHTTPError",
+        None,
+        RaisedAs::Transport,
+        "@modelcontextprotocol/sdk 1.32.2 client/streamableHttp.js (code: the HTTP status)",
+    ),
+    (
+        "SseError",
+        None,
+        RaisedAs::Transport,
+        "@modelcontextprotocol/sdk 1.32.2 client/sse.js",
+    ),
+    (
+        "TypeError",
+        Some("fetch failed"),
+        RaisedAs::Network,
+        "Node's fetch (undici), under every TypeScript client",
+    ),
+    (
+        "McpError",
+        None,
+        RaisedAs::ServerError,
+        "@modelcontextprotocol/sdk 1.32.2 types.js (code: the JSON-RPC code)",
+    ),
+    (
+        "ProtocolError",
+        None,
+        RaisedAs::ServerError,
+        "@modelcontextprotocol/client 2.x",
+    ),
+    (
+        "MCPError",
+        None,
+        RaisedAs::ServerError,
+        "mcp 2.3.0 (Python) shared/exceptions.py",
+    ),
+    (
+        "ConnectError",
+        None,
+        RaisedAs::Network,
+        "httpx (under mcp's streamable_http_client, Python)",
+    ),
+    (
+        "McpErrorPy",
+        None,
+        RaisedAs::ServerError,
+        "mcp 1.x (Python) McpError",
+    ),
+    (
+        "HTTPStatusError",
+        None,
+        RaisedAs::Transport,
+        "httpx / httpx2 (Python; the adapter hands response.status_code as the code)",
+    ),
+    (
+        "ReadError",
+        None,
+        RaisedAs::Network,
+        "httpx / httpx2 (Python)",
+    ),
+    (
+        "RemoteProtocolError",
+        None,
+        RaisedAs::Network,
+        "httpx / httpx2 (Python)",
+    ),
+    (
+        "ConnectTimeout",
+        None,
+        RaisedAs::Timeout,
+        "httpx / httpx2 (Python)",
+    ),
+    (
+        "ReadTimeout",
+        None,
+        RaisedAs::Timeout,
+        "httpx / httpx2 (Python)",
+    ),
+    (
+        "WriteTimeout",
+        None,
+        RaisedAs::Timeout,
+        "httpx / httpx2 (Python)",
+    ),
+    (
+        "PoolTimeout",
+        None,
+        RaisedAs::Timeout,
+        "httpx / httpx2 (Python)",
+    ),
+];
+
+/// A rule for an error a client library makes itself: its phrase, what it means, and where the
+/// library says it.
+pub(crate) struct ClientRule {
+    pub(crate) id: &'static str,
+    /// Lower case: the message is compared lower-cased.
+    pub(crate) phrase: &'static str,
+    /// The code the library raises it with, when the rule needs it (the Python SDK raises its own
+    /// stand-ins and the server's errors as one class: the code and the whole words tell them apart).
+    pub(crate) code: Option<i64>,
+    /// The phrase must be the whole message (trimmed), or its start when it ends in `:` or a space.
+    pub(crate) whole: bool,
+    pub(crate) channel: Channel,
+    pub(crate) cause: Cause,
+    /// Where the phrase is raised (package, version, file).
+    pub(crate) provenance: &'static str,
+}
+
+/// The client rules, checked in order on the library's message (case-insensitive).
+const CLIENT_RULES: &[ClientRule] = &[
+    ClientRule {
+        id: "client-no-structured-content",
+        phrase: "has an output schema but did not return structured content",
+        code: None,
+        whole: false,
+        channel: Channel::Malformed,
+        cause: Cause::MalformedResponse,
+        provenance: "@modelcontextprotocol/sdk 1.32.2 client/index.js callTool; mcp 2.3.0 client/session.py",
+    },
+    ClientRule {
+        id: "client-output-schema-mismatch",
+        phrase: "does not match the tool's output schema",
+        code: None,
+        whole: false,
+        channel: Channel::Malformed,
+        cause: Cause::MalformedResponse,
+        provenance: "@modelcontextprotocol/sdk 1.32.2 client/index.js callTool",
+    },
+    ClientRule {
+        id: "client-structured-content-invalid",
+        phrase: "invalid structured content returned by tool",
+        code: None,
+        whole: false,
+        channel: Channel::Malformed,
+        cause: Cause::MalformedResponse,
+        provenance: "mcp 2.3.0 client/session.py _validate_tool_result",
+    },
+    ClientRule {
+        id: "client-structured-content-unvalidated",
+        phrase: "failed to validate structured content",
+        code: None,
+        whole: false,
+        channel: Channel::Malformed,
+        cause: Cause::MalformedResponse,
+        provenance: "@modelcontextprotocol/sdk 1.32.2 client/index.js callTool",
+    },
+    ClientRule {
+        id: "client-request-timeout",
+        phrase: "request timed out",
+        code: None,
+        whole: false,
+        channel: Channel::Network,
+        cause: Cause::Timeout,
+        provenance: "@modelcontextprotocol/sdk 1.32.2 shared/protocol.js request (RequestTimeout)",
+    },
+    ClientRule {
+        id: "client-total-timeout",
+        phrase: "maximum total timeout exceeded",
+        code: None,
+        whole: false,
+        channel: Channel::Network,
+        cause: Cause::Timeout,
+        provenance: "@modelcontextprotocol/sdk 1.32.2 shared/protocol.js request (maxTotalTimeout)",
+    },
+    ClientRule {
+        id: "client-unsupported-protocol-version",
+        phrase: "unsupported protocol version from the server",
+        code: None,
+        whole: false,
+        channel: Channel::Malformed,
+        cause: Cause::ProtocolVersionUnsupported,
+        provenance: "mcp 2.3.0 client/session.py initialize",
+    },
+    ClientRule {
+        id: "client-py-request-timeout",
+        phrase: "' timed out",
+        code: Some(-32001),
+        whole: false,
+        channel: Channel::Network,
+        cause: Cause::Timeout,
+        provenance: "mcp 2.3.0 (Python) shared/jsonrpc_dispatcher.py (REQUEST_TIMEOUT, \"Request 'tools/call' timed out\")",
+    },
+    ClientRule {
+        id: "client-py-connection-closed",
+        phrase: "connection closed",
+        code: Some(-32000),
+        whole: true,
+        channel: Channel::Network,
+        cause: Cause::ConnectionLost,
+        provenance: "mcp 2.3.0 (Python) shared/jsonrpc_dispatcher.py (CONNECTION_CLOSED)",
+    },
+    ClientRule {
+        id: "client-py-session-terminated",
+        phrase: "session terminated",
+        code: Some(-32600),
+        whole: true,
+        channel: Channel::Http,
+        cause: Cause::SessionNotFound,
+        provenance: "mcp 2.3.0 (Python) client/streamable_http.py (a 404 once a session exists)",
+    },
+    ClientRule {
+        id: "client-py-http-error-status-lost",
+        phrase: "server returned an error response",
+        code: Some(-32603),
+        whole: true,
+        channel: Channel::Http,
+        cause: Cause::Unknown,
+        provenance: "mcp 2.3.0 (Python) client/streamable_http.py (any other status >= 400 without a JSON-RPC body; the status is not kept)",
+    },
+    ClientRule {
+        id: "client-py-202-for-a-request",
+        phrase: "server answered a request with 202 accepted",
+        code: Some(-32600),
+        whole: true,
+        channel: Channel::Malformed,
+        cause: Cause::MalformedResponse,
+        provenance: "mcp 2.3.0 (Python) client/streamable_http.py",
+    },
+    ClientRule {
+        id: "client-py-unexpected-content-type",
+        phrase: "unexpected content type:",
+        code: Some(-32600),
+        whole: false,
+        channel: Channel::Malformed,
+        cause: Cause::MalformedResponse,
+        provenance: "mcp 2.3.0 (Python) client/streamable_http.py",
+    },
+    ClientRule {
+        id: "client-task-execution-required",
+        phrase: "requires task-based execution",
+        code: None,
+        whole: false,
+        channel: Channel::Malformed,
+        cause: Cause::InvalidRequest,
+        provenance: "@modelcontextprotocol/sdk 1.32.2 client/index.js callTool",
+    },
+    ClientRule {
+        id: "client-py-json-unparsed",
+        phrase: "failed to parse json response:",
+        code: Some(-32700),
+        whole: true,
+        channel: Channel::Malformed,
+        cause: Cause::MalformedResponse,
+        provenance: "mcp 2.3.0 (Python) client/streamable_http.py (a response body that is not JSON-RPC)",
+    },
+    ClientRule {
+        id: "client-py-sse-unparsed",
+        phrase: "failed to parse sse message:",
+        code: Some(-32700),
+        whole: true,
+        channel: Channel::Malformed,
+        cause: Cause::MalformedResponse,
+        provenance: "mcp 2.3.0 (Python) client/streamable_http.py",
+    },
+    ClientRule {
+        id: "client-py-sse-ended",
+        phrase: "sse stream ended without a response",
+        code: Some(-32000),
+        whole: true,
+        channel: Channel::Network,
+        cause: Cause::ConnectionLost,
+        provenance: "mcp 2.3.0 (Python) client/streamable_http.py",
+    },
+    ClientRule {
+        id: "client-py-sse-failed",
+        phrase: "sse stream failed:",
+        code: Some(-32000),
+        whole: true,
+        channel: Channel::Network,
+        cause: Cause::ConnectionLost,
+        provenance: "mcp 2.3.0 (Python) client/streamable_http.py",
+    },
+    ClientRule {
+        id: "client-py-redirect-not-followed",
+        phrase: "redirect to ",
+        code: Some(-32600),
+        whole: true,
+        channel: Channel::Http,
+        cause: Cause::Redirect,
+        provenance: "mcp 2.3.0 (Python) client/streamable_http.py (a redirect off the endpoint's origin is not followed)",
+    },
+    ClientRule {
+        id: "client-py-404-before-session",
+        phrase: "not found",
+        code: Some(-32601),
+        whole: true,
+        channel: Channel::Http,
+        cause: Cause::EndpointNotFound,
+        provenance: "mcp 2.3.0 (Python) client/streamable_http.py (a 404 before any session)",
+    },
+];
+
+/// The longest message a rule reads (longer ones are read to here).
+pub(crate) const MAX_MESSAGE_CHARS: usize = 4096;
+
+/// The client rule a library's message (and code) matches, with where its phrase starts (in
+/// characters): an anchored rule must match the whole message, or its start for a phrase that
+/// ends in `:` or a space; the others anywhere.
+pub(crate) fn client_rule(
+    message: &str,
+    code: Option<i64>,
+) -> Option<(&'static ClientRule, usize)> {
+    let capped: String = message.chars().take(MAX_MESSAGE_CHARS).collect();
+    let lower = capped.trim().to_lowercase();
+    CLIENT_RULES.iter().find_map(|rule| {
+        if rule.code.is_some() && rule.code != code {
+            return None;
+        }
+        let at = if rule.whole {
+            let open = rule.phrase.ends_with(':') || rule.phrase.ends_with(' ');
+            let hit = if open {
+                lower.starts_with(rule.phrase)
+            } else {
+                lower == rule.phrase
+            };
+            hit.then_some(0)?
+        } else {
+            lower.find(rule.phrase)?
+        };
+        Some((rule, lower[..at].chars().count()))
+    })
+}
