@@ -129,6 +129,8 @@ if (input('TOKEN')) args.push('--token-env', 'MCP_TRIAGE_TOKEN');
 if (input('PLAN')) args.push('--plan', input('PLAN'));
 if (input('ERA')) args.push('--era', input('ERA'));
 if (failUnder) args.push('--fail-under', failUnder);
+// A path, passed as one argument (never through a shell); the CLI reads and checks it.
+if (input('BASELINE')) args.push('--baseline', input('BASELINE'));
 
 // A cancelled job signals the whole process group: the CLI stops its run and still writes every
 // report (exit 130 or 143); this script waits for it, then writes the summary and the outputs.

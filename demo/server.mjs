@@ -18,12 +18,18 @@
 //                          servers in the wild: Quick check reaches its consent step
 //     --write-like         only tools with write words in their names that fit probes B, C and D
 //                          best by schema (delete_lead, sendEmail, crm-sync), none annotated
+//     --invalid-params-error  the same tools on the SDK's low-level Server, whose tools/call answers
+//                          arguments that fail the tool's schema with a JSON-RPC -32602 error (the
+//                          SDK's McpError) and everything else as McpServer does (an unknown tool and
+//                          a thrown error as isError with the same words): only probe B differs
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import cors from 'cors';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import { zodToJsonSchema } from 'zod-to-json-schema';
 import { registerDemoTools } from './tools.mjs';
 
 function arg(name, fallback) {
@@ -35,6 +41,8 @@ const sdkDir = resolve(arg('sdk', join(dirname(fileURLToPath(import.meta.url)), 
 const sdkVersion = JSON.parse(readFileSync(join(sdkDir, 'package.json'), 'utf8')).version;
 const sdk = (path) => import(pathToFileURL(join(sdkDir, 'dist/esm', path)).href);
 const { McpServer } = await sdk('server/mcp.js');
+const { Server } = await sdk('server/index.js');
+const { ListToolsRequestSchema, CallToolRequestSchema, McpError, ErrorCode } = await sdk('types.js');
 const { StreamableHTTPServerTransport } = await sdk('server/streamableHttp.js');
 const { requireBearerAuth } = await sdk('server/auth/middleware/bearerAuth.js');
 const { InvalidTokenError } = await sdk('server/auth/errors.js');
@@ -62,12 +70,44 @@ const toolDelay = Number(arg('tool-delay-ms', '0'));
 const withStats = process.argv.includes('--stats');
 const unannotated = process.argv.includes('--unannotated');
 const writeLike = process.argv.includes('--write-like');
+const invalidParamsError = process.argv.includes('--invalid-params-error');
 const stats = { methods: {}, tools: {} };
 const pause = () => new Promise((resolve) => setTimeout(resolve, toolDelay));
 
 function buildServer() {
+  if (invalidParamsError) return buildLowLevelServer();
   const server = new McpServer({ name: 'mcp-triage-demo', version: sdkVersion });
   registerDemoTools(server, { unannotated, writeLike, pause });
+  return server;
+}
+
+// --invalid-params-error: the demo's tools on the low-level Server (see the switch above).
+function buildLowLevelServer() {
+  const tools = new Map();
+  registerDemoTools({ registerTool: (name, config, handler) => tools.set(name, { config, handler }) }, { unannotated, writeLike, pause });
+  const server = new Server({ name: 'mcp-triage-demo', version: sdkVersion }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...tools].map(([name, { config }]) => ({
+      name,
+      description: config.description,
+      inputSchema: zodToJsonSchema(z.object(config.inputSchema), { strictUnions: true }),
+      ...(config.annotations ? { annotations: config.annotations } : {}),
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name } = request.params;
+    const tool = tools.get(name);
+    if (!tool) return { isError: true, content: [{ type: 'text', text: `MCP error -32602: Tool ${name} not found` }] };
+    const parsed = z.object(tool.config.inputSchema).safeParse(request.params.arguments ?? {});
+    if (!parsed.success) {
+      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    }
+    try {
+      return await tool.handler(parsed.data);
+    } catch (error) {
+      return { isError: true, content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }] };
+    }
+  });
   return server;
 }
 

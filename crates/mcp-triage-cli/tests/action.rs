@@ -120,6 +120,70 @@ fn the_action_reports_the_run_in_the_summary_and_outputs_and_fails_without_the_t
     let payload = mcp_triage::share::decode(&link[link.find('#').unwrap()..]).unwrap();
     assert!(ok.summary.contains(&payload.finding), "{}", ok.summary);
 
+    // With a baseline: the comparison is in the summary; the same run against itself is fine, a
+    // baseline from a server that tells B apart by structure makes this run worse: exit 7.
+    let seed_base = temp("action-seed-baseline.json");
+    let made = common::probe(
+        &[
+            "http://127.0.0.1:18973/mcp",
+            "--token-env",
+            "T",
+            "--write-baseline",
+            seed_base.to_str().unwrap(),
+        ],
+        &[("T", "demo-token")],
+    );
+    assert_eq!(made.status.code(), Some(0));
+    let same = action_with(
+        "same",
+        "demo-token",
+        "",
+        &[
+            ("MCP_TRIAGE_BINARY_PATH", env!("CARGO_BIN_EXE_mcp-triage")),
+            ("MCP_TRIAGE_BASELINE", seed_base.to_str().unwrap()),
+        ],
+    );
+    assert_eq!(same.status, Some(0), "{}", same.log);
+    assert!(
+        same.summary.contains("### Compared with the baseline"),
+        "{}",
+        same.summary
+    );
+    assert!(
+        same.summary.contains("No probe got better or worse."),
+        "{}",
+        same.summary
+    );
+    let _fixed = demo(18980, &["--invalid-params-error"]);
+    let fixed_base = temp("action-fixed-baseline.json");
+    let made = common::probe(
+        &[
+            "http://127.0.0.1:18980/mcp",
+            "--token-env",
+            "T",
+            "--write-baseline",
+            fixed_base.to_str().unwrap(),
+        ],
+        &[("T", "demo-token")],
+    );
+    assert_eq!(made.status.code(), Some(0));
+    let worse = action_with(
+        "worse",
+        "demo-token",
+        "",
+        &[
+            ("MCP_TRIAGE_BINARY_PATH", env!("CARGO_BIN_EXE_mcp-triage")),
+            ("MCP_TRIAGE_BASELINE", fixed_base.to_str().unwrap()),
+        ],
+    );
+    assert_eq!(worse.status, Some(7), "{}", worse.log);
+    assert_eq!(output(&worse.outputs, "exit-code").as_deref(), Some("7"));
+    assert!(
+        worse.summary.contains("no longer told apart by structure"),
+        "{}",
+        worse.summary
+    );
+
     // A wrong token: the server refuses the run at connect, the action fails with the CLI's 3,
     // and the token is in none of what the action left, in any encoding.
     let token = "wrong-token-Zq81vB4nY7pL2";

@@ -182,7 +182,7 @@ pub mod exchange {
 pub mod export {
     pub use crate::output::curl::{curl, header_env_name};
     pub use crate::output::export::{
-        REPORT_FORMAT, Scrub, junit, markdown, markdown_with_share, report_json,
+        ExtraCase, REPORT_FORMAT, Scrub, junit, markdown, markdown_with_share, report_json,
         report_json_with_share,
     };
 }
@@ -213,6 +213,14 @@ pub mod replay {
     pub use crate::output::replay::{
         MAX_CAPTURES, MixedRuns, OneRun, Pasted, RecordedPlan, Recording, ReplayProblem, Replayed,
         RunGroup, from_paste, openable_endpoint, read_captures, replay, replay_recording,
+    };
+}
+
+/// Two runs compared probe by probe; baseline files.
+pub mod compare {
+    pub use crate::output::compare::{
+        BASELINE_FORMAT, Change, Comparison, DIFF_FORMAT, Field, FieldChange, MAX_RUN_FILE,
+        ORDERING, RowComparison, baseline_json, baseline_value, compare, read_run,
     };
 }
 

@@ -213,7 +213,7 @@ fn junit_carries_server_text_as_escaped_xml_text_never_as_markup() {
         vec![fixture("A_unknown_tool.pv2025-06-18.json", "A"), c],
     );
     let ep = parse_endpoint("https://mcp.example.com/k3y-in-path/mcp").unwrap();
-    let xml = export::junit(&report, &ep, false, &Secrets::default(), None);
+    let xml = export::junit(&report, &ep, false, &Secrets::default(), None, &[]);
     assert!(
         !xml.contains("<script>") && !xml.contains("</system-out><"),
         "{xml}"

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use mcp_triage::endpoint::Endpoint;
 use mcp_triage::engine::RunReport;
 use mcp_triage::redact::Secrets;
-use mcp_triage::{export, share};
+use mcp_triage::{compare, export, share};
 
 /// The output options both commands take.
 pub(crate) const USAGE: &str = r#"Output (standard output carries one form of the report):
@@ -25,7 +25,15 @@ pub(crate) const USAGE: &str = r#"Output (standard output carries one form of th
   --include-path          show the endpoint's path and query (keys often live there);
                           by default every output shows its origin only
   --fail-under N          exit 5 when fewer than N pairs of A, B, C are told apart by
-                          structure ("n/a" is below any N of at least 1)"#;
+                          structure ("n/a" is below any N of at least 1)
+  --baseline FILE         compare the run with a baseline (a baseline file, a JSON report
+                          or a file holding a share link): the comparison follows the
+                          report (text, Markdown, the JSON's "comparison" field), JUnit
+                          gets one case per probe, failing where it got worse; exit 7
+                          when anything got worse (see mcp-triage diff)
+  --write-baseline FILE   write this run as a baseline file (mcp-triage-baseline/1: the
+                          share link's verdicts and evidence as JSON, no server content,
+                          no secret), safe to commit"#;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Form {
@@ -44,6 +52,8 @@ pub(crate) struct Output {
     share_base: Option<String>,
     include_path: bool,
     pub(crate) fail_under: Option<u8>,
+    baseline: Option<String>,
+    write_baseline: Option<String>,
 }
 
 impl Default for Output {
@@ -56,6 +66,8 @@ impl Default for Output {
             share_base: None,
             include_path: false,
             fail_under: None,
+            baseline: None,
+            write_baseline: None,
         }
     }
 }
@@ -88,6 +100,8 @@ impl Output {
                     Some(page_address(&base).map_err(|e| format!("--share-base {e}"))?);
             }
             "--include-path" => self.include_path = true,
+            "--baseline" => self.baseline = Some(value("--baseline")?),
+            "--write-baseline" => self.write_baseline = Some(value("--write-baseline")?),
             "--fail-under" => {
                 let n = value("--fail-under")?;
                 self.fail_under = Some(n.parse::<u8>().ok().filter(|n| *n <= 3).ok_or(format!(
@@ -135,24 +149,78 @@ impl Output {
         } else {
             None
         };
+        // The run as a baseline (the share link's payload): the baseline file and the comparison.
+        let run = share::redact_payload(
+            &share::build(
+                report,
+                ep,
+                share::BuildOptions {
+                    include_path: self.include_path,
+                    include_secret_shaped: false,
+                },
+                secrets,
+                &iso_now(),
+                env!("CARGO_PKG_VERSION"),
+            )
+            .payload,
+            secrets,
+        );
+        let comparison = match &self.baseline {
+            Some(file) => match read_baseline(file) {
+                Ok(before) => Some(compare::compare(&before, &run)),
+                Err(e) => {
+                    eprintln!("mcp-triage: --baseline {e}");
+                    local_failure = true;
+                    None
+                }
+            },
+            None => None,
+        };
+        if let Some(file) = &self.write_baseline
+            && let Err(e) = std::fs::write(file, compare::baseline_json(&run))
+        {
+            eprintln!("mcp-triage: cannot write {file}: {e}");
+            local_failure = true;
+        }
         // Made once, for --markdown and --markdown-file alike.
         let markdown =
             (matches!(self.form, Form::Markdown) || self.markdown_file.is_some()).then(|| {
-                export::markdown_with_share(report, ep, self.include_path, secrets, link.as_deref())
+                let mut md = export::markdown_with_share(
+                    report,
+                    ep,
+                    self.include_path,
+                    secrets,
+                    link.as_deref(),
+                );
+                if let Some(c) = &comparison {
+                    md.push('\n');
+                    md.push_str(&c.markdown());
+                }
+                md
             });
         let body = match self.form {
-            Form::Json => export::report_json_with_share(
-                report,
-                ep,
-                self.include_path,
-                secrets,
-                link.as_deref(),
-            ),
+            Form::Json => {
+                let json = export::report_json_with_share(
+                    report,
+                    ep,
+                    self.include_path,
+                    secrets,
+                    link.as_deref(),
+                );
+                match &comparison {
+                    Some(c) => with_field(&json, "comparison", c),
+                    None => json,
+                }
+            }
             Form::Markdown => markdown.clone().unwrap_or_default(),
             Form::Text => {
                 let mut t = text(report, ep, self.include_path);
                 if let Some(l) = &link {
                     t.push_str(&format!("\nShare: {l}\n"));
+                }
+                if let Some(c) = &comparison {
+                    t.push_str("\nCompared with the baseline:\n");
+                    t.push_str(&c.text());
                 }
                 t
             }
@@ -175,13 +243,27 @@ impl Output {
             local_failure = true;
         }
         if let Some(file) = &self.junit {
-            let xml = export::junit(report, ep, self.include_path, secrets, self.fail_under);
+            let extra = comparison
+                .as_ref()
+                .map(compare::Comparison::junit_cases)
+                .unwrap_or_default();
+            let xml = export::junit(
+                report,
+                ep,
+                self.include_path,
+                secrets,
+                self.fail_under,
+                &extra,
+            );
             if let Err(e) = std::fs::write(file, xml) {
                 eprintln!("mcp-triage: cannot write {file}: {e}");
                 local_failure = true;
             }
         }
-        report.exit_status(self.fail_under, local_failure)
+        let regressed = comparison
+            .as_ref()
+            .is_some_and(compare::Comparison::regressed);
+        report.exit_status(self.fail_under, local_failure, regressed)
     }
 
     /// The share link (or bare fragment), made by the core as the page makes it.
@@ -207,6 +289,27 @@ impl Output {
         }
         made.link.map(|l| l.url).map_err(|e| e.to_string())
     }
+}
+
+/// The run a `--baseline` file holds (at most [`compare::MAX_RUN_FILE`]).
+fn read_baseline(file: &str) -> Result<share::Share, String> {
+    let meta = std::fs::metadata(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
+    if meta.len() > compare::MAX_RUN_FILE as u64 {
+        return Err(format!(
+            "{file}: larger than 16 MiB: not a run MCP Triage wrote"
+        ));
+    }
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
+    compare::read_run(&text).map_err(|p| format!("{file}: {}", p.message))
+}
+
+/// `json` (an object's text) with one more top-level field.
+fn with_field(json: &str, name: &str, value: &compare::Comparison) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
+    if let (Some(map), Ok(value)) = (v.as_object_mut(), serde_json::to_value(value)) {
+        map.insert(name.into(), value);
+    }
+    serde_json::to_string_pretty(&v).unwrap_or_default()
 }
 
 /// A page address a share link may start with: http(s), no fragment, no blanks or controls.

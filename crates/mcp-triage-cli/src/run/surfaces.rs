@@ -199,7 +199,7 @@ fn surfaces(report: &RunReport, ep: &Endpoint) -> Surfaces {
     Surfaces {
         terminal: render(report, ep, true),
         markdown: export::markdown(report, ep, true, &secrets),
-        junit: export::junit(report, ep, true, &secrets, None),
+        junit: export::junit(report, ep, true, &secrets, None, &[]),
         share: ReportView::of_share(&payload),
     }
 }

@@ -30,35 +30,63 @@ pub struct RunSummary {
     pub finding: String,
 }
 
-fn differences(x: &Verdict, y: &Verdict) -> Vec<&'static str> {
+/// What structure tells two answers apart by: (channel, JSON-RPC code, HTTP status) each.
+type Structure<C> = (C, Option<i64>, Option<u16>);
+
+fn differences_of<C: PartialEq>(x: Structure<C>, y: Structure<C>) -> Vec<&'static str> {
     let mut by = Vec::new();
-    if x.channel != y.channel {
+    if x.0 != y.0 {
         by.push("channel");
     }
-    if x.jsonrpc_code != y.jsonrpc_code {
+    if x.1 != y.1 {
         by.push("jsonrpc_code");
     }
-    if x.http_status != y.http_status {
+    if x.2 != y.2 {
         by.push("http_status");
     }
     by
 }
 
-fn shape(v: &Verdict) -> String {
-    match (v.channel, v.jsonrpc_code) {
+fn differences(x: &Verdict, y: &Verdict) -> Vec<&'static str> {
+    differences_of(
+        (x.channel, x.jsonrpc_code, x.http_status),
+        (y.channel, y.jsonrpc_code, y.http_status),
+    )
+}
+
+/// Whether structure alone tells two answers apart (the score's rule, for a comparison of runs
+/// read back from their share payloads).
+pub(crate) fn structure_differs(
+    x: Structure<Option<Channel>>,
+    y: Structure<Option<Channel>>,
+) -> bool {
+    !differences_of(x, y).is_empty()
+}
+
+/// How an answer arrived, in words ("isError: true", "JSON-RPC error -32602", "HTTP 401").
+pub(crate) fn shape_of(
+    channel: Channel,
+    code: Option<i64>,
+    status: Option<u16>,
+    cause: crate::vocabulary::cause::Cause,
+) -> String {
+    match (channel, code) {
         (Channel::ToolError, _) => "isError: true".into(),
         (Channel::JsonrpcError, Some(code)) => format!("JSON-RPC error {code}"),
-        (Channel::Http, Some(code)) => format!(
-            "HTTP {} with JSON-RPC error {code}",
-            v.http_status.unwrap_or(0)
-        ),
-        (Channel::Http, None) => format!("HTTP {}", v.http_status.unwrap_or(0)),
+        (Channel::Http, Some(code)) => {
+            format!("HTTP {} with JSON-RPC error {code}", status.unwrap_or(0))
+        }
+        (Channel::Http, None) => format!("HTTP {}", status.unwrap_or(0)),
         (Channel::Success, _) => "a successful result".into(),
-        (Channel::Network, _) if v.cause == crate::vocabulary::cause::Cause::ServerExited => {
+        (Channel::Network, _) if cause == crate::vocabulary::cause::Cause::ServerExited => {
             "a crash of the server process".into()
         }
         (channel, _) => channel.label(),
     }
+}
+
+fn shape(v: &Verdict) -> String {
+    shape_of(v.channel, v.jsonrpc_code, v.http_status, v.cause)
 }
 
 const NAMES: [&str; 3] = ["an unknown tool", "bad arguments", "a thrown exception"];

@@ -188,7 +188,7 @@ pub fn report_json_with_share(
 
 /// Server text for inside a code span: one line, capped, no backtick (it would end the span), `|`
 /// escaped (it would end the table cell even inside a span).
-fn md_cell(text: &str) -> String {
+pub(crate) fn md_cell(text: &str) -> String {
     md_cell_within(text, 160)
 }
 
@@ -210,7 +210,7 @@ fn md_cell_within(text: &str, cap: usize) -> String {
 /// Server text for running Markdown: [`md_cell`], and every character that Markdown or HTML would
 /// read as markup (emphasis, links, images, headings, tags, entities) escaped with a backslash, so
 /// a pasted report shows the server's words and nothing else.
-fn md_text(text: &str) -> String {
+pub(crate) fn md_text(text: &str) -> String {
     md_text_within(text, 160)
 }
 
@@ -443,6 +443,7 @@ pub fn junit(
     include_path: bool,
     secrets: &Secrets,
     fail_under: Option<u8>,
+    extra: &[ExtraCase],
 ) -> String {
     let shown = if include_path {
         endpoint.url.clone()
@@ -553,6 +554,18 @@ pub fn junit(
         format!("{}: {}", summary.score, report.summary.finding),
     ));
 
+    // What the caller adds (the comparison with a baseline: one case per probe).
+    for case in extra {
+        cases.push((
+            case.name.clone(),
+            case.class,
+            case.failure
+                .clone()
+                .map_or(CaseEnd::Passed, CaseEnd::Failure),
+            case.out.clone(),
+        ));
+    }
+
     let count = |f: fn(&CaseEnd) -> bool| cases.iter().filter(|c| f(&c.2)).count();
     let failures = count(|e| matches!(e, CaseEnd::Failure(_)));
     let errors = count(|e| matches!(e, CaseEnd::Error(_)));
@@ -595,6 +608,19 @@ pub fn junit(
     }
     xml.push_str("  </testsuite>\n</testsuites>\n");
     redact::redact(&xml, secrets).0
+}
+
+/// A test case [`junit`] adds after its own: its name, class, failure (if it failed) and output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtraCase {
+    /// The case's name.
+    pub name: String,
+    /// Its class (`mcp-triage.baseline`).
+    pub class: &'static str,
+    /// Why it failed, when it did.
+    pub failure: Option<String>,
+    /// What it says.
+    pub out: String,
 }
 
 /// How a probe's or check's card ends as a test case, and what its output says.

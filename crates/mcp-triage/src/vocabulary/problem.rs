@@ -55,6 +55,8 @@ labelled_enum! {
         ReplayMixedRuns = "replay_mixed_runs",
         /// A recorded plan that cannot run against the recorded catalogue.
         ReplayPlan = "replay_plan",
+        /// Not a run MCP Triage can compare: no share link, baseline file or JSON report with one.
+        RunUnreadable = "run_unreadable",
     }
 }
 

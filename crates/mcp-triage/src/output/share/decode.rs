@@ -15,6 +15,7 @@ use super::cap;
 use super::codec::{decode_base64url, inflate};
 use super::error::{MAX_FRAGMENT, ShareError};
 use super::payload::{NO_ACTION, Share};
+use super::versions::VERSION;
 use super::versions::{
     AUTH_SINCE, BROWSER_SINCE, ENDED_SINCE, INTENT_SINCE, STDIO_SINCE, cause_since, flag_since,
     migrate, stop_since,
@@ -201,6 +202,18 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
 /// data.
 pub fn decode(fragment: &str) -> Result<Share, Problem> {
     open(fragment).map_err(Problem::from)
+}
+
+/// A payload handed in as JSON (a baseline file's `run`) with the version it declares: validated
+/// against that version and migrated, as a link's payload is.
+pub(crate) fn open_payload(declared: u8, payload: serde_json::Value) -> Result<Share, Problem> {
+    if declared == 0 || declared > VERSION {
+        return Err(ShareError::UnknownVersion.into());
+    }
+    let payload: Share = serde_json::from_value(payload)
+        .map_err(|e| Problem::from(ShareError::BadPayload(e.to_string())))?;
+    validate(&payload, declared).map_err(Problem::from)?;
+    Ok(migrate(payload))
 }
 
 /// [`decode`], with the failure as the decoder's own kind.

@@ -53,6 +53,7 @@ mod tests;
 pub use build::{BuildOptions, Built, build, redact_payload};
 pub use codec::encode;
 pub use decode::decode;
+pub(crate) use decode::open_payload;
 pub use error::{MAX_LINK, ShareError};
 pub use link::{Link, LinkOutcome, fit, make_link};
 pub use payload::{

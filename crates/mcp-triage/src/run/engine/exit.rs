@@ -12,6 +12,8 @@ pub const OK: u8 = 0;
 pub const NOT_AN_EXCHANGE: u8 = 1;
 /// A usage error.
 pub const USAGE: u8 = 2;
+/// Something got worse than the baseline (`--baseline`, `diff`).
+pub const REGRESSED: u8 = 7;
 /// The server could not be reached, or refused the run at connect (a 401, a 403…).
 pub const UNREACHABLE: u8 = 3;
 /// A probe that was planned could not run to an answer (a deadline, the size cap, a refusal).
@@ -47,7 +49,7 @@ pub const TABLE: &[(u8, &str)] = &[
     ),
     (
         USAGE,
-        "a usage error, or input that replay cannot read (nothing was run)",
+        "a usage error, or input that replay or diff cannot read (nothing was run)",
     ),
     (
         NOT_AN_EXCHANGE,
@@ -58,9 +60,19 @@ pub const TABLE: &[(u8, &str)] = &[
         "the server could not be reached, or refused the run at connect",
     ),
     (PROBE_NOT_RUN, "a planned probe could not run to an answer"),
+    (
+        REGRESSED,
+        "something got worse than the baseline (diff, --baseline)",
+    ),
     (BELOW_FAIL_UNDER, "the score is below --fail-under"),
     (OK, "the run completed"),
 ];
+
+/// The status of `mcp-triage diff`: [`REGRESSED`] when something got worse, else [`OK`]
+/// (unreadable input is [`USAGE`], decided before any comparison).
+pub fn of_diff(regressed: bool) -> u8 {
+    if regressed { REGRESSED } else { OK }
+}
 
 /// [`TABLE`] as text: a heading and one line a status.
 pub fn table_text() -> String {
@@ -76,8 +88,9 @@ impl RunReport {
     /// The exit status of this run for the command line, by [`TABLE`]'s precedence: the
     /// signal that interrupted it, else [`LOCAL`] when `local_failure` (an output could not
     /// be made or written), else the lowest that applies of [`UNREACHABLE`],
-    /// [`PROBE_NOT_RUN`] and [`BELOW_FAIL_UNDER`], else [`OK`].
-    pub fn exit_status(&self, fail_under: Option<u8>, local_failure: bool) -> u8 {
+    /// [`PROBE_NOT_RUN`], [`REGRESSED`] (`regressed`: the comparison with a baseline found
+    /// something worse) and [`BELOW_FAIL_UNDER`], else [`OK`].
+    pub fn exit_status(&self, fail_under: Option<u8>, local_failure: bool, regressed: bool) -> u8 {
         if let Some(by) = self.interrupted_by {
             return of_interrupt(by);
         }
@@ -97,6 +110,9 @@ impl RunReport {
             .any(|p| p.choice.is_some() && p.skipped == Some(SkipReason::RunEnded));
         if cut || ran_out {
             return PROBE_NOT_RUN;
+        }
+        if regressed {
+            return REGRESSED;
         }
         if self.below_fail_under(fail_under) {
             return BELOW_FAIL_UNDER;
@@ -126,12 +142,12 @@ mod tests {
     fn exit_status_follows_the_tables_precedence() {
         let mut report = RunReport::from_exchanges("https://x.example/mcp", Vec::new());
         report.ended = Some(RunEnd::ConnectFailed);
-        assert_eq!(report.exit_status(None, false), UNREACHABLE);
-        assert_eq!(report.exit_status(Some(3), true), LOCAL);
+        assert_eq!(report.exit_status(None, false, false), UNREACHABLE);
+        assert_eq!(report.exit_status(Some(3), true, false), LOCAL);
         report.interrupted_by = Some(Interrupt::Sigint);
-        assert_eq!(report.exit_status(Some(3), true), SIGINT);
+        assert_eq!(report.exit_status(Some(3), true, false), SIGINT);
         report.interrupted_by = Some(Interrupt::Sigterm);
-        assert_eq!(report.exit_status(None, true), SIGTERM);
+        assert_eq!(report.exit_status(None, true, false), SIGTERM);
         let rank = |code: u8| TABLE.iter().position(|(c, _)| *c == code);
         let order = [SIGINT, LOCAL, UNREACHABLE, PROBE_NOT_RUN, BELOW_FAIL_UNDER];
         let ranks: Vec<_> = order.iter().map(|c| rank(*c)).collect();
