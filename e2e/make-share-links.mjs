@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { ROOT, launch, runQuick, serveDist, shared, stageDist, startDemo, startProcess, startPython, stopAll } from './lib.mjs';
+import { ROOT, cli, launch, runQuick, serveDist, shared, stageDist, startDemo, startProcess, startPython, stopAll } from './lib.mjs';
 
 const prefix = process.argv[2] || 'v1';
 const out = join(ROOT, 'crates/mcp-triage/tests/share-links');
@@ -14,6 +14,7 @@ shared.APP_PORT = 18181;
 shared.appOrigin = `http://127.0.0.1:${shared.APP_PORT}`;
 const demo = await startDemo(18888, [shared.appOrigin]);
 const slow = await startDemo(18889, [shared.appOrigin], ['--tool-delay-ms', '4000']);
+const fixed = await startDemo(18890, [shared.appOrigin], ['--invalid-params-error']);
 const py = await startPython(18891, shared.appOrigin);
 await startProcess('node', ['e2e/peers/oauth/server.mjs', '--as', 'oidc', '--port', '18892'], { ready: 'oauth peer' });
 const oidc = 'http://localhost:18892/mcp';
@@ -22,8 +23,10 @@ const app = await serveDist(stageDist('links', demo), shared.APP_PORT);
 const browser = await launch();
 
 async function save(name, page) {
-  await page.getByTestId('share-open').click();
-  const link = await page.getByTestId('share-link').inputValue();
+  // A comparison (v13) is the results page's link with both runs; every other case its share link.
+  const compared = await page.getByTestId('compare-link').count();
+  if (!compared) await page.getByTestId('share-open').click();
+  const link = await page.getByTestId(compared ? 'compare-link' : 'share-link').inputValue();
   const fragment = link.slice(link.indexOf('#') + 1);
   const data = fragment.slice(fragment.indexOf('.') + 1).replace(/-/g, '+').replace(/_/g, '/');
   const json = JSON.parse(inflateRawSync(Buffer.from(data, 'base64')).toString('utf8'));
@@ -55,6 +58,16 @@ const runs = {
     await runQuick(page, { endpoint: oidc, token: '' });
     await page.getByTestId('check-sign-in').first().click();
     await page.getByTestId('auth').waitFor({ timeout: 30000 });
+  },
+  // v13: the results page compares its run (the low-level server's -32602 for bad arguments) with
+  // the demo's baseline file, written by the CLI; the link with both runs.
+  compare: async (page) => {
+    const baseline = join(ROOT, 'target', 'make-share-links-seed.json');
+    cli(['probe', demo, '--token-env', 'T', '--era', '2025-06-18', '--write-baseline', baseline], { T: 'demo-token' });
+    await runQuick(page, { endpoint: fixed, token: 'demo-token', era: '2025-06-18' });
+    await page.getByTestId('compare-open').click();
+    await page.getByTestId('compare-file').setInputFiles(baseline);
+    await page.getByTestId('compare-link').waitFor();
   },
   cancelled: async (page) => {
     await page.getByTestId('endpoint').fill(slow);

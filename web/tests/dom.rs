@@ -185,6 +185,7 @@ async fn shared_view_marks_a_decoded_link_unverified_and_shows_nothing_from_a_da
         ended: Some("complete".into()),
         auth: None,
         browser: None,
+        compare: None,
     };
     let link = mcp_triage::share::encode(&payload);
     let ok = mcp_triage::share::decode(&link);

@@ -73,6 +73,7 @@ fn miniz_oxide_like(json: &str) -> String {
         ended: None,
         auth: None,
         browser: None,
+        compare: None,
     });
     share::encode(&payload)
 }

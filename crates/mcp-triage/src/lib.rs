@@ -220,7 +220,7 @@ pub mod replay {
 pub mod compare {
     pub use crate::output::compare::{
         BASELINE_FORMAT, Change, Comparison, DIFF_FORMAT, Field, FieldChange, MAX_RUN_FILE,
-        ORDERING, RowComparison, baseline_json, baseline_value, compare, read_run,
+        ORDERING, RowComparison, baseline_json, compare, read_run, read_shared_run,
     };
 }
 
@@ -228,8 +228,8 @@ pub mod compare {
 pub mod share {
     pub use crate::output::share::{
         BuildOptions, Built, Link, LinkOutcome, MAX_LINK, NO_ACTION, ResultShape, Share, ShareAuth,
-        ShareAuthCard, ShareBrowser, ShareError, ShareRow, VERSION, build, decode, encode, fit,
-        make_link, redact_payload,
+        ShareAuthCard, ShareBrowser, ShareError, ShareRow, VERSION, as_comparison, build,
+        comparison_link, decode, encode, fit, make_link, redact_payload,
     };
 }
 

@@ -275,18 +275,23 @@ fn a_baseline_reads_back_as_the_run_it_was_written_from_and_anything_else_is_ref
         assert!(p.message.contains(words), "{bad}: {}", p.message);
     }
     // A version from the future, and a payload that breaks its version's schema.
-    let mut v = compare::baseline_value(&run);
+    let value = || serde_json::from_str::<serde_json::Value>(&text).unwrap();
+    let mut v = value();
     v["share_version"] = 99.into();
     assert_eq!(
         compare::read_run(&v.to_string()).unwrap_err().id,
         ProblemId::LinkUnknownVersion
     );
-    let mut v = compare::baseline_value(&run);
+    let mut v = value();
     v["run"]["rows"][0]["cause"] = "no_such_cause".into();
     assert_eq!(
         compare::read_run(&v.to_string()).unwrap_err().id,
         ProblemId::LinkBadPayload
     );
+    // A page that opens links reads links and baselines, and sends a report to the tool.
+    assert_eq!(compare::read_shared_run(&text).unwrap(), run);
+    let p = compare::read_shared_run(&report).unwrap_err();
+    assert!(p.message.contains("open it in the tool"), "{}", p.message);
 }
 
 #[test]

@@ -13,7 +13,9 @@
 //! --auth-check --share` against the TypeScript SDK 1.32.2 OAuth example (`auth`: the doctor's cards
 //! and verdicts), or, for `v12-page-…`, by the page's sign-in check against oidc-provider
 //! (`e2e/make-share-links.mjs v12 page-signin-oidc`: `browser`, the CORS verdicts, the registration
-//! refused to the page); `NAME.json` beside it is that fragment's payload as inflated by Node's zlib when it
+//! refused to the page), or, for `v13-compare`, by the page's "Compare with…" on a run against
+//! the demo's tools on the SDK's low-level server (`--invalid-params-error`) with the demo's baseline
+//! file (`e2e/make-share-links.mjs v13 compare`: a `c=` link with both runs); `NAME.json` beside it is that fragment's payload as inflated by Node's zlib when it
 //! was committed (an independent decoder). A later payload version must keep both passing: old versions
 //! are migrated into the current structure, and the migrated payload still says what the link said.
 

@@ -88,6 +88,7 @@ fn generated(rng: &mut Rng) -> Share {
                 rng.text(400, SECRET),
             )],
         )),
+        compare: None,
     }
 }
 

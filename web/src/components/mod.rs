@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod badge;
 pub mod card;
+pub mod compare;
 pub mod consent;
 pub mod copy_button;
 pub mod diagnosis;

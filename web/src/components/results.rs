@@ -8,6 +8,7 @@ use mcp_triage::view::{CardView, ReportView, SummaryView};
 use super::auth::{auth_card, auth_section};
 use super::badge::badge;
 use super::card::{Card, LiveDetails};
+use super::compare::{self, ComparePanel};
 use super::diagnosis::DiagnosisCard;
 use super::export_bar::ExportBar;
 use super::markup::{Node, el, render, text};
@@ -198,12 +199,37 @@ pub fn Results() -> impl IntoView {
                     <summary>"Connection exchanges (initialize, tools/list, …)"</summary>
                     <div class="cards">{cards(view.connect)}</div>
                 </details>
-                {endpoint.map(|ep| view! {
-                    <ExportBar report=report.clone() endpoint=ep.clone() />
-                    <SharePanel report=report.clone() endpoint=ep />
-                }.into_any())}
+                {endpoint.map(|ep| {
+                    let current = this_run(&report, &ep, &state.secrets());
+                    view! {
+                        <ExportBar report=report.clone() endpoint=ep.clone() />
+                        <SharePanel report=report.clone() endpoint=ep />
+                        <ComparePanel current=current with=compare::FULL />
+                    }.into_any()
+                })}
             </section>
         }.into_any()
         .into_any()
     }
+}
+
+/// The run on screen as a link holds it (what a comparison reads): origin only, redacted twice.
+fn this_run(
+    report: &mcp_triage::engine::RunReport,
+    ep: &mcp_triage::endpoint::Endpoint,
+    secrets: &mcp_triage::redact::Secrets,
+) -> mcp_triage::share::Share {
+    let date = js_sys::Date::new_0()
+        .to_iso_string()
+        .as_string()
+        .unwrap_or_default();
+    let built = mcp_triage::share::build(
+        report,
+        ep,
+        mcp_triage::share::BuildOptions::default(),
+        secrets,
+        &date,
+        env!("CARGO_PKG_VERSION"),
+    );
+    mcp_triage::share::redact_payload(&built.payload, secrets)
 }

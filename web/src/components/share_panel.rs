@@ -8,7 +8,8 @@ use mcp_triage::share;
 use super::copy_button::CopyButton;
 use crate::state::run::AppState;
 
-fn page_base() -> String {
+/// The page's address without its fragment: what a link made here starts with.
+pub(crate) fn page_base() -> String {
     web_sys::window()
         .and_then(|w| w.location().href().ok())
         .map(|h| h.split('#').next().unwrap_or("").to_string())

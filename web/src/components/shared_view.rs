@@ -33,6 +33,13 @@ pub fn SharedView(shared: Result<Share, Problem>, on_leave: Callback<()>) -> imp
             return render(damaged.into(), Some(leave()));
         }
     };
+    // "Compare with another run…": the tool opens this run for comparing (`#c=`, the app module;
+    // a share link loads no comparison code).
+    let panel = view! {
+        <p><button type="button" data-testid="compare-open" on:click=move |_| open_for_comparing()>
+            "Compare with another run…"</button></p>
+    }
+    .into_any();
     let view = ReportView::of_share(&p);
     let (date, tool) = view.summary.made.clone().unwrap_or_default();
     let banner = el("div")
@@ -57,6 +64,7 @@ pub fn SharedView(shared: Result<Share, Problem>, on_leave: Callback<()>) -> imp
         .map(|a| auth_section(a, |c| auth_card(c, None)))
         .into_iter()
         .collect();
+    tail.push(panel);
     tail.push(leave());
     let body = (
         render(banner.into(), None),
@@ -71,4 +79,16 @@ pub fn SharedView(shared: Result<Share, Problem>, on_leave: Callback<()>) -> imp
             .into(),
         Some(body.into_any()),
     )
+}
+
+/// This link's run, opened by the tool for comparing with another (`#c=`).
+fn open_for_comparing() {
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let hash = w.location().hash().unwrap_or_default();
+    let _ = w
+        .location()
+        .set_hash(&mcp_triage::share::as_comparison(&hash));
+    let _ = w.location().reload();
 }

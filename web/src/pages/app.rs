@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::{JsCast, JsValue};
 
+use crate::components::compare::{self, ComparePanel};
 use crate::components::consent::ConsentStep;
 use crate::components::examples::Examples;
 use crate::components::paste::Paste;
@@ -33,7 +34,54 @@ use mcp_triage::engine::RunPhase;
 #[component]
 pub fn App(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> impl IntoView {
     reload_on_share_link();
-    view! { <Tool handoff=handoff first_wave=first_wave /> }
+    let hash = location_hash();
+    if hash.starts_with("#c=") {
+        return view! { <ComparePage fragment=hash /> }.into_any();
+    }
+    view! { <Tool handoff=handoff first_wave=first_wave /> }.into_any()
+}
+
+/// Runs opened for comparing (`#c=`): a link with two runs shows their comparison; a shared run
+/// (handed over by the share view's "Compare with another run…") waits for the other. Like a
+/// share link, it sends no request.
+#[component]
+fn ComparePage(fragment: String) -> impl IntoView {
+    let leave = move |_| {
+        if replace_fragment(OWN_FORM)
+            && let Some(w) = web_sys::window()
+        {
+            let _ = w.location().reload();
+        }
+    };
+    let body = match mcp_triage::share::decode(&fragment) {
+        Ok(run) => {
+            let carried = compare::carried(&run)
+                .map(|c| crate::components::markup::render(compare::comparison_markup(&c), None));
+            let open = carried.is_none();
+            view! {
+                <p class="banner" role="note" data-testid="compare-banner">
+                    <strong>"Shared results — not verified by this page."</strong>
+                    " Nothing was sent to any server to show this."</p>
+                {carried}
+                <ComparePanel current=run with=compare::FULL open=open />
+            }
+            .into_any()
+        }
+        Err(problem) => view! {
+            <section class="banner" role="alert" data-testid="damaged-link">
+                <h2>"Invalid or damaged link"</h2><p>{problem.message}</p></section>
+        }
+        .into_any(),
+    };
+    view! {
+        <header class="site-header"><h1>"MCP Triage"</h1></header>
+        <main id="main" tabindex="-1">
+            <section data-testid="compare-page" aria-label="Compare runs">{body}
+                <p><button type="button" class="primary" data-testid="run-own" on:click=leave>
+                    "Run against your own endpoint"</button></p>
+            </section>
+        </main>
+    }
 }
 
 /// The share module's page: a shared link, read-only, that sends no request at all.

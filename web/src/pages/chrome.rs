@@ -38,7 +38,7 @@ pub(crate) const OWN_FORM: &str = "#own";
 pub(crate) fn reload_on_share_link() {
     let on_hash = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
         if let Some(w) = web_sys::window()
-            && location_hash().starts_with("#r=")
+            && (location_hash().starts_with("#r=") || location_hash().starts_with("#c="))
         {
             let _ = w.location().reload();
         }

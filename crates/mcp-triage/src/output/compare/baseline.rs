@@ -2,6 +2,7 @@
 //! the share payload as JSON, with its version) or a JSON report (its recorded exchanges replayed,
 //! so any report compares, whenever it was written); and baseline files written.
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::output::share::{Share, VERSION, open_payload};
@@ -15,70 +16,103 @@ pub const BASELINE_FORMAT: &str = "mcp-triage-baseline/1";
 /// The longest file a run is read from (a report with its records is the largest).
 pub const MAX_RUN_FILE: usize = 16 << 20;
 
-/// A run as a baseline: its share payload, with the format and the payload's version (a JSON
-/// report's `baseline` field).
-pub fn baseline_value(run: &Share) -> Value {
-    serde_json::json!({
-        "format": BASELINE_FORMAT,
-        "share_version": VERSION,
-        "run": run,
-    })
+/// A baseline file as written: the format, the payload's version, the payload.
+#[derive(Serialize)]
+struct Written<'a> {
+    format: &'static str,
+    share_version: u8,
+    run: &'a Share,
 }
 
-/// [`baseline_value`] as the text of a baseline file.
+/// A baseline file as read (through the same JSON reader as a link's payload, so a page that
+/// opens links reads baselines with no second copy of it).
+#[derive(Deserialize)]
+struct Read {
+    share_version: u8,
+    run: Share,
+}
+
+/// The `format` of a JSON document, whatever else it holds.
+#[derive(Deserialize)]
+struct Format {
+    #[serde(default)]
+    format: Option<String>,
+}
+
+/// A run as a baseline file's text: its share payload, with the format and the payload's version.
 pub fn baseline_json(run: &Share) -> String {
-    let mut text = serde_json::to_string_pretty(&baseline_value(run)).unwrap_or_default();
+    let written = Written {
+        format: BASELINE_FORMAT,
+        share_version: VERSION,
+        run,
+    };
+    let mut text = serde_json::to_string_pretty(&written).unwrap_or_default();
     text.push('\n');
     text
 }
 
-/// A run from what a user handed in: a share link or fragment (`…#r=v12.…`), a baseline file, or a
-/// JSON report. Any failure is one [`Problem`] saying what was expected.
-pub fn read_run(text: &str) -> Result<Share, Problem> {
+fn unreadable(message: impl Into<String>) -> Problem {
+    Problem::new(ProblemId::RunUnreadable, message)
+}
+
+/// What a JSON document says it is (its `format`), or why it is not JSON.
+fn format_of(text: &str) -> Result<Option<String>, Problem> {
+    serde_json::from_slice::<Format>(text.as_bytes())
+        .map(|f| f.format)
+        .map_err(|e| {
+            unreadable(format!(
+                "not JSON ({e}): expected a share link, a baseline file or a JSON report"
+            ))
+        })
+}
+
+/// A run from a share link or fragment (`…#r=v13.…`) or a baseline file: what a page that opens
+/// links reads (a JSON report needs the replay, which only the tool's page and the command line
+/// hold: [`read_run`]).
+pub fn read_shared_run(text: &str) -> Result<Share, Problem> {
     let trimmed = text.trim();
     if trimmed.len() > MAX_RUN_FILE {
-        return Err(Problem::new(
-            ProblemId::RunUnreadable,
-            "larger than 16 MiB: not a run MCP Triage wrote",
-        ));
+        return Err(unreadable("larger than 16 MiB: not a run MCP Triage wrote"));
     }
     if !trimmed.starts_with('{') {
         // A link: the fragment after `#`, or the fragment itself.
         let fragment = trimmed.rsplit_once('#').map_or(trimmed, |(_, f)| f);
         return crate::output::share::decode(fragment);
     }
-    let value: Value = serde_json::from_str(trimmed).map_err(|e| {
-        Problem::new(
-            ProblemId::RunUnreadable,
-            format!("not JSON ({e}): expected a share link, a baseline file or a JSON report"),
-        )
-    })?;
-    let baseline = match value.get("format").and_then(Value::as_str) {
-        Some(BASELINE_FORMAT) => &value,
-        // A JSON report holds its exchanges: replayed, they make the run again exactly.
-        Some(crate::output::export::REPORT_FORMAT) => return run_of_report(trimmed, &value),
-        other => {
-            return Err(Problem::new(
-                ProblemId::RunUnreadable,
-                format!(
-                    "format {:?}: expected {BASELINE_FORMAT} or a JSON report (mcp-triage-report/1)",
-                    other.unwrap_or("none")
-                ),
+    match format_of(trimmed)?.as_deref() {
+        Some(BASELINE_FORMAT) => {}
+        Some(crate::output::export::REPORT_FORMAT) => {
+            return Err(unreadable(
+                "a JSON report: open it in the tool (or use mcp-triage diff), which replays its exchanges; here, give its share link or a baseline file",
             ));
         }
-    };
-    let declared = baseline
-        .get("share_version")
-        .and_then(Value::as_u64)
-        .and_then(|v| u8::try_from(v).ok())
-        .ok_or_else(|| {
-            Problem::new(
-                ProblemId::RunUnreadable,
-                "a baseline without its \"share_version\"",
-            )
-        })?;
-    let run = baseline.get("run").cloned().unwrap_or(Value::Null);
-    open_payload(declared, run)
+        other => {
+            return Err(unreadable(format!(
+                "format {:?}: expected {BASELINE_FORMAT} or a JSON report (mcp-triage-report/1)",
+                other.unwrap_or("none")
+            )));
+        }
+    }
+    let read: Read = serde_json::from_slice(trimmed.as_bytes()).map_err(|e| {
+        unreadable(format!(
+            "a baseline file that does not read as one ({e}): it needs its \"share_version\" and its \"run\""
+        ))
+    })?;
+    open_payload(read.share_version, read.run)
+}
+
+/// A run from what a user handed in: a share link or fragment, a baseline file, or a JSON report
+/// (its exchanges replayed). Any failure is one [`Problem`] saying what was expected.
+pub fn read_run(text: &str) -> Result<Share, Problem> {
+    let trimmed = text.trim();
+    if trimmed.starts_with('{')
+        && trimmed.len() <= MAX_RUN_FILE
+        && format_of(trimmed)?.as_deref() == Some(crate::output::export::REPORT_FORMAT)
+    {
+        let value: Value = serde_json::from_str(trimmed).map_err(|e| unreadable(e.to_string()))?;
+        return run_of_report(trimmed, &value);
+    }
+    read_shared_run(trimmed)
 }
 
 /// A JSON report's run: its exchanges replayed as `mcp-triage replay` does, then made into the

@@ -17,10 +17,9 @@ mod baseline;
 mod model;
 mod render;
 
-pub use baseline::{BASELINE_FORMAT, MAX_RUN_FILE, baseline_json, baseline_value, read_run};
+pub use baseline::{BASELINE_FORMAT, MAX_RUN_FILE, baseline_json, read_run, read_shared_run};
 pub use model::{Change, Comparison, DIFF_FORMAT, Field, FieldChange, ORDERING, RowComparison};
 
-use crate::judge::advice::for_cause;
 use crate::judge::spec::Conformance;
 use crate::judge::summary::{shape_of, structure_differs};
 use crate::output::share::{Share, ShareRow};
@@ -249,12 +248,12 @@ fn compare_row(
                     conformance_rank(a.spec.as_ref()),
                 ),
             );
-            let wanted_action = wanted.map(|c| for_cause(c).action.as_str());
+            // The action follows the cause (the advice table): judged there, shown here.
             field(
                 Field::Action,
                 b.action.clone(),
                 a.action.clone(),
-                towards(&b.action, &a.action, wanted_action),
+                Change::Neutral,
             );
             if failure && let Some(c) = told_apart_change(step, apart.0, apart.1) {
                 changes.push(c);

@@ -71,7 +71,7 @@ pub const ORDERING: &[(Field, &str)] = &[
     ),
     (
         Field::Action,
-        "probes A-D: reaching the action for the probe's cause is better, leaving it worse",
+        "neutral: it follows the cause (the advice table), which is judged",
     ),
 ];
 

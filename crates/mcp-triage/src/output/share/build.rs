@@ -254,6 +254,7 @@ pub fn build(
                 .collect();
             (clean(&origins_only(&a.browser), cap::TEXT), verdicts)
         }),
+        compare: None,
     };
     Built {
         payload,
@@ -304,6 +305,10 @@ pub fn redact_payload(p: &Share, secrets: &Secrets) -> Share {
                 .collect();
             (r(conclusion), verdicts)
         }),
+        compare: p
+            .compare
+            .as_ref()
+            .map(|before| Box::new(redact_payload(before, secrets))),
         ..p.clone()
     }
 }

@@ -17,8 +17,8 @@ use super::error::{MAX_FRAGMENT, ShareError};
 use super::payload::{NO_ACTION, Share};
 use super::versions::VERSION;
 use super::versions::{
-    AUTH_SINCE, BROWSER_SINCE, ENDED_SINCE, INTENT_SINCE, STDIO_SINCE, cause_since, flag_since,
-    migrate, stop_since,
+    AUTH_SINCE, BROWSER_SINCE, COMPARE_SINCE, ENDED_SINCE, INTENT_SINCE, STDIO_SINCE, cause_since,
+    flag_since, migrate, stop_since,
 };
 
 fn check(ok: bool, what: &str) -> Result<(), ShareError> {
@@ -35,6 +35,14 @@ fn within(s: &str, max: usize) -> bool {
 
 fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
     check(p.v == declared, "version")?;
+    if let Some(before) = &p.compare {
+        // One level: the run compared with carries no comparison of its own.
+        check(
+            declared >= COMPARE_SINCE && before.compare.is_none(),
+            "compare",
+        )?;
+        validate(before, declared)?;
+    }
     check(
         within(&p.tool, cap::SHORT) && within(&p.date, cap::SHORT),
         "tool or date",
@@ -206,12 +214,10 @@ pub fn decode(fragment: &str) -> Result<Share, Problem> {
 
 /// A payload handed in as JSON (a baseline file's `run`) with the version it declares: validated
 /// against that version and migrated, as a link's payload is.
-pub(crate) fn open_payload(declared: u8, payload: serde_json::Value) -> Result<Share, Problem> {
+pub(crate) fn open_payload(declared: u8, payload: Share) -> Result<Share, Problem> {
     if declared == 0 || declared > VERSION {
         return Err(ShareError::UnknownVersion.into());
     }
-    let payload: Share = serde_json::from_value(payload)
-        .map_err(|e| Problem::from(ShareError::BadPayload(e.to_string())))?;
     validate(&payload, declared).map_err(Problem::from)?;
     Ok(migrate(payload))
 }
@@ -222,7 +228,12 @@ pub(crate) fn open(fragment: &str) -> Result<Share, ShareError> {
         return Err(ShareError::TooLong);
     }
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
-    let Some(rest) = fragment.strip_prefix("r=") else {
+    // `r=`: a shared run (the share module opens it); `c=`: the same payload opened for comparing
+    // (the tool opens it: a link with two runs, or a run to compare with another).
+    let Some(rest) = fragment
+        .strip_prefix("r=")
+        .or_else(|| fragment.strip_prefix("c="))
+    else {
         return Err(ShareError::WrongPrefix);
     };
     let (declared, data) = match rest.split_once('.') {
@@ -238,6 +249,7 @@ pub(crate) fn open(fragment: &str) -> Result<Share, ShareError> {
         Some(("v10", data)) => (10u8, data),
         Some(("v11", data)) => (11u8, data),
         Some(("v12", data)) => (12u8, data),
+        Some(("v13", data)) => (13u8, data),
         _ => return Err(ShareError::UnknownVersion),
     };
     let packed = decode_base64url(data).ok_or(ShareError::BadEncoding)?;

@@ -93,3 +93,40 @@ pub fn fit(p: &Share, base_len: usize) -> Result<Share, ShareError> {
     }
     Err(ShareError::TooLargeToShare)
 }
+
+/// A link that carries two runs (payload v13, `#c=v13.…`, which the tool opens): `after`, with
+/// `before` (the baseline) inside it, so the page opens it as their comparison. Both are trimmed alike until the link fits [`MAX_LINK`];
+/// when it cannot, the page offers a baseline file instead.
+pub fn comparison_link(before: &Share, after: &Share, page_base: &str) -> Result<Link, ShareError> {
+    let budget = MAX_LINK.saturating_sub(page_base.len() + 1);
+    let mut before = before.clone();
+    before.compare = None;
+    let mut after = after.clone();
+    after.compare = None;
+    // Each run alone must fit in half the budget (the two compress together, not better).
+    let half = MAX_LINK.saturating_sub(budget / 2);
+    let mut both = fit(&after, half)?;
+    both.compare = Some(Box::new(fit(&before, half)?));
+    let fragment = encode(&both);
+    if fragment.len() > budget {
+        return Err(ShareError::TooLargeToShare);
+    }
+    let shown = decode(&fragment)
+        .ok()
+        .and_then(|p| serde_json::to_string_pretty(&p).ok())
+        .unwrap_or_default();
+    Ok(Link {
+        url: format!("{page_base}#{}", as_comparison(&fragment)),
+        shown,
+    })
+}
+
+/// A share fragment (`r=v13.…`) as the fragment that opens it for comparing (`c=v13.…`).
+pub fn as_comparison(fragment: &str) -> String {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    let rest = fragment
+        .strip_prefix("r=")
+        .or_else(|| fragment.strip_prefix("c="))
+        .unwrap_or(fragment);
+    format!("c={rest}")
+}

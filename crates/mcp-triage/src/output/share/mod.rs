@@ -16,7 +16,9 @@
 //! the flag `refusal_mislabelled`; version 9 adds the stop reason and the cause `connection_lost`
 //! (the connection broke before the answer ended); version 10 adds `ended` (how the run ended, a
 //! [`RunEnd`] identifier) and the stop reason `interrupted` (a signal stopped the command line's run
-//! while it waited for the answer).
+//! while it waited for the answer); version 11 adds `auth` (the OAuth doctor's verdicts); version
+//! 12 adds `browser` (the page's CORS verdicts); version 13 adds `compare` (a second run, the
+//! baseline, so a link can carry a comparison of two runs).
 //! `tests/share-links/` holds links of every version.
 //!
 //! Server text that looks like a secret (see [`crate::output::withhold`]) is withheld unless the user opts in
@@ -55,7 +57,7 @@ pub use codec::encode;
 pub use decode::decode;
 pub(crate) use decode::open_payload;
 pub use error::{MAX_LINK, ShareError};
-pub use link::{Link, LinkOutcome, fit, make_link};
+pub use link::{Link, LinkOutcome, as_comparison, comparison_link, fit, make_link};
 pub use payload::{
     NO_ACTION, ResultShape, Share, ShareAuth, ShareAuthCard, ShareBrowser, ShareRow,
 };

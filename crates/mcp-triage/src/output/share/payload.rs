@@ -45,6 +45,11 @@ pub struct Share {
     /// v12: what CORS let a page do in the OAuth doctor's sign-in check (beside `auth`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub browser: Option<ShareBrowser>,
+    /// v13: the run this one is compared with (the baseline, "before"), itself a payload of this
+    /// version that carries no comparison of its own. The page opens such a link as the
+    /// comparison of the two.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compare: Option<Box<Share>>,
 }
 
 /// v11: the OAuth doctor's verdicts: the revision judged, then its cards in order. No URL: a link

@@ -52,6 +52,7 @@ fn sample() -> Share {
         ended: None,
         auth: None,
         browser: None,
+        compare: None,
     }
 }
 
@@ -70,7 +71,7 @@ fn truncated_and_tampered_links_are_refused_whole() {
     for cut in 1..=64.min(frag.len() - 5) {
         assert!(decode(&frag[..frag.len() - cut]).is_err(), "cut {cut}");
     }
-    assert_eq!(decode("r=v13.AAAA"), Err(ShareError::UnknownVersion));
+    assert_eq!(decode("r=v14.AAAA"), Err(ShareError::UnknownVersion));
     assert_eq!(decode("x=v1.AAAA"), Err(ShareError::WrongPrefix));
     assert_eq!(decode("r=v1.AA=A"), Err(ShareError::BadEncoding));
     assert_eq!(decode(&"r=v1.".repeat(4000)), Err(ShareError::TooLong));
@@ -171,7 +172,7 @@ fn a_v1_link_is_migrated_and_may_not_carry_a_flag_v1_did_not_know() {
         matches!(decode(&pack(&v4, "r=v4.")), Err(ShareError::BadPayload(_))),
         "a score over more pairs than were judged"
     );
-    assert_eq!(decode("r=v13.AAAA"), Err(ShareError::UnknownVersion));
+    assert_eq!(decode("r=v14.AAAA"), Err(ShareError::UnknownVersion));
 }
 
 #[test]
@@ -536,4 +537,35 @@ fn fit_trims_excerpts_deterministically() {
     );
     assert_eq!(fit(&p, 40).unwrap(), fitted);
     assert_eq!(decode(&encode(&fitted)), Ok(fitted));
+}
+
+#[test]
+fn a_v13_link_carries_two_runs_one_level_deep_and_older_versions_may_not() {
+    let mut before = sample();
+    before.score = Some(0);
+    let after = sample();
+    let link = super::comparison_link(&before, &after, "https://triage.example/").unwrap();
+    let fragment = &link.url[link.url.find('#').unwrap() + 1..];
+    assert!(fragment.starts_with("c=v13."), "{fragment}");
+    let opened = decode(fragment).unwrap();
+    assert_eq!(opened.compare.as_deref().map(|b| b.score), Some(Some(0)));
+    // A comparison inside the comparison is refused, as is `compare` in a v12 payload.
+    let mut nested = after.clone();
+    let mut inner = before.clone();
+    inner.compare = Some(Box::new(sample()));
+    nested.compare = Some(Box::new(inner));
+    assert!(matches!(
+        decode(&encode(&nested)),
+        Err(ShareError::BadPayload(_))
+    ));
+    let mut v12 = after.clone();
+    v12.v = 12;
+    v12.compare = Some(Box::new(Share {
+        v: 12,
+        ..before.clone()
+    }));
+    assert!(matches!(
+        decode(&pack(&v12, "r=v12.")),
+        Err(ShareError::BadPayload(_))
+    ));
 }

@@ -7,9 +7,12 @@ use crate::vocabulary::cause::{Cause, Flag, StopReason};
 use super::payload::{NO_ACTION, Share};
 
 /// The payload version this build writes.
-pub const VERSION: u8 = 12;
+pub const VERSION: u8 = 13;
 /// The fragment prefix of the version this build writes.
-pub(crate) const PREFIX: &str = "r=v12.";
+pub(crate) const PREFIX: &str = "r=v13.";
+
+/// The first version that carries a second run to compare with (`compare`).
+pub(super) const COMPARE_SINCE: u8 = 13;
 
 /// The first version that carries the doctor's CORS verdicts (`browser`, and the token
 /// endpoint's card).
@@ -109,5 +112,6 @@ pub(super) fn migrate(mut p: Share) -> Share {
     if p.v < VERSION {
         p.v = VERSION;
     }
+    p.compare = p.compare.map(|before| Box::new(migrate(*before)));
     p
 }
