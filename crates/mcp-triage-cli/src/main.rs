@@ -177,11 +177,7 @@ fn classify_outcomes(args: &Args, out: &mut impl Write) -> u8 {
             }
             Err(problem) => {
                 failed = true;
-                if args.json {
-                    let err = serde_json::json!({"file": file, "error": problem});
-                    let _ = writeln!(out, "{err}");
-                }
-                eprintln!("mcp-triage: {file}: {problem}");
+                refused(out, args.json, file, &problem);
             }
         }
     }
@@ -190,6 +186,15 @@ fn classify_outcomes(args: &Args, out: &mut impl Write) -> u8 {
     } else {
         exit::OK
     }
+}
+
+/// An input that could not be read: an error line with `--json`, and the reason on stderr.
+fn refused(out: &mut impl Write, json: bool, file: &str, problem: &str) {
+    if json {
+        let err = serde_json::json!({"file": file, "error": problem});
+        let _ = writeln!(out, "{err}");
+    }
+    eprintln!("mcp-triage: {file}: {problem}");
 }
 
 fn human_row(file: &str, a: &Assessment) -> String {
@@ -288,11 +293,7 @@ fn main() -> ExitCode {
             }
             Err(problem) => {
                 failed = true;
-                if args.json {
-                    let err = serde_json::json!({"file": file, "error": problem});
-                    let _ = writeln!(out, "{err}");
-                }
-                eprintln!("mcp-triage: {file}: {problem}");
+                refused(&mut out, args.json, file, &problem);
             }
         }
     }

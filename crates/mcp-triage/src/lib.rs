@@ -121,6 +121,10 @@ pub mod verdict {
         RetryDecision, SpecDoc, VERDICT_FORMAT, VerdictDoc, classify_outcome, message_for_model,
         should_retry, verdict_schema,
     };
+    /// The packages' boundary: JSON text in and out.
+    pub use crate::output::verdict_text::{
+        classify_outcome_text, classify_text, message_for_model_text, should_retry_text,
+    };
 }
 
 /// What to tell an agent: the advice table, apart from detection.

@@ -154,10 +154,7 @@ impl Output {
             &share::build(
                 report,
                 ep,
-                share::BuildOptions {
-                    include_path: self.include_path,
-                    include_secret_shaped: false,
-                },
+                self.link_options(),
                 secrets,
                 &iso_now(),
                 env!("CARGO_PKG_VERSION"),
@@ -266,16 +263,22 @@ impl Output {
         report.exit_status(self.fail_under, local_failure, regressed)
     }
 
+    /// What a link (and a baseline) of this run holds: the endpoint's path only when asked, never
+    /// a secret-shaped server value.
+    fn link_options(&self) -> share::BuildOptions {
+        share::BuildOptions {
+            include_path: self.include_path,
+            include_secret_shaped: false,
+        }
+    }
+
     /// The share link (or bare fragment), made by the core as the page makes it.
     fn link(&self, report: &RunReport, ep: &Endpoint, secrets: &Secrets) -> Result<String, String> {
         let base = self.share_base()?;
         let made = share::make_link(
             report,
             ep,
-            share::BuildOptions {
-                include_path: self.include_path,
-                include_secret_shaped: false,
-            },
+            self.link_options(),
             secrets,
             &iso_now(),
             env!("CARGO_PKG_VERSION"),

@@ -12,5 +12,6 @@ pub(crate) mod replay;
 pub(crate) mod runs;
 pub(crate) mod share;
 pub(crate) mod verdict_doc;
+pub(crate) mod verdict_text;
 pub(crate) mod view;
 pub(crate) mod withhold;
