@@ -112,6 +112,15 @@ test('every committed share link made by an earlier page opens with the rows it 
     const payload = JSON.parse(readFileSync(join(dir, name.replace(/\.link$/, '.json')), 'utf8'));
     await page.goto('about:blank');
     await page.goto(`${shared.appUrl}#${fragment}`);
+    if (fragment.startsWith('c=')) {
+      // A link that carries two runs opens as their comparison, a row per probe of both.
+      await page.getByTestId('comparison').waitFor({ timeout: 15000 });
+      eq(await page.getByTestId('damaged-link').count(), 0, `${name}: not shown as damaged`);
+      const rows = await page.locator('[data-testid^=compare-row-]').count();
+      assert(rows >= payload.rows.length, `${name}: ${rows} comparison rows for ${payload.rows.length} probes`);
+      assert((await page.getByTestId('comparison-summary').textContent()).trim().length > 0, `${name}: a summary`);
+      continue;
+    }
     await page.getByTestId('shared-view').waitFor({ timeout: 5000 });
     eq(await page.getByTestId('damaged-link').count(), 0, `${name}: not shown as damaged`);
     eq(await page.getByTestId('finding').innerText(), payload.finding, `${name}: finding`);

@@ -186,9 +186,9 @@ pub mod exchange {
 pub mod export {
     pub use crate::output::curl::{curl, header_env_name};
     pub use crate::output::export::{
-        ExtraCase, REPORT_FORMAT, Scrub, junit, markdown, markdown_with_share, report_json,
-        report_json_with_share,
+        REPORT_FORMAT, Scrub, markdown, markdown_with_share, report_json, report_json_with_share,
     };
+    pub use crate::output::junit::{ExtraCase, junit};
 }
 
 /// Limits on everything that comes from outside.

@@ -8,6 +8,7 @@
 pub(crate) mod compare;
 pub(crate) mod curl;
 pub(crate) mod export;
+pub(crate) mod junit;
 pub(crate) mod replay;
 pub(crate) mod runs;
 pub(crate) mod share;

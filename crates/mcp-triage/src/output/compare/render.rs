@@ -114,8 +114,8 @@ impl Comparison {
 
     /// One JUnit case a probe or check, and one for the score: a case fails when something of it
     /// got worse, naming what changed.
-    pub fn junit_cases(&self) -> Vec<crate::output::export::ExtraCase> {
-        use crate::output::export::ExtraCase;
+    pub fn junit_cases(&self) -> Vec<crate::output::junit::ExtraCase> {
+        use crate::output::junit::ExtraCase;
         let class = "mcp-triage.baseline";
         let mut cases: Vec<ExtraCase> = self
             .rows
