@@ -82,11 +82,32 @@ struct Wire {
     body: Option<String>,
     /// A backstop for the blocked thread: the longest the core lets the request last.
     give_up: Duration,
+    /// The core's phase backstops: for the head, and for the body once the head is in.
+    head_limit: Duration,
+    body_limit: Duration,
+    /// Called when the thread lets go of the connection (its read ended or a backstop passed).
+    released: Option<Box<dyn FnOnce() + Send>>,
+}
+
+/// Calls its closure when dropped: the reading thread's every way out.
+struct Released(Option<Box<dyn FnOnce() + Send>>);
+
+impl Drop for Released {
+    fn drop(&mut self) {
+        if let Some(f) = self.0.take() {
+            f();
+        }
+    }
 }
 
 /// A request with its headers and its backstop.
 fn prepare<B>(req: ureq::RequestBuilder<B>, wire: &Wire) -> ureq::RequestBuilder<B> {
-    let mut req = req.config().timeout_global(Some(wire.give_up)).build();
+    let mut req = req
+        .config()
+        .timeout_global(Some(wire.give_up))
+        .timeout_recv_response(Some(wire.head_limit))
+        .timeout_recv_body(Some(wire.body_limit))
+        .build();
     for (k, v) in &wire.headers {
         req = req.header(k, v);
     }
@@ -94,7 +115,8 @@ fn prepare<B>(req: ureq::RequestBuilder<B>, wire: &Wire) -> ureq::RequestBuilder
 }
 
 /// Sends the request and reports what it sees until the channel's other side lets go.
-fn read(agent: &ureq::Agent, wire: Wire, tx: &SyncSender<Seen>) {
+fn read(agent: &ureq::Agent, mut wire: Wire, tx: &SyncSender<Seen>) {
+    let _released = Released(wire.released.take());
     let result = match wire.method {
         "GET" => prepare(agent.get(&wire.url), &wire).call(),
         "DELETE" => prepare(agent.delete(&wire.url), &wire).call(),
@@ -150,6 +172,32 @@ pub(crate) fn send(
     run_left: Option<Duration>,
     on_server_request: &mut dyn FnMut(Value),
 ) -> Exchange {
+    send_released(
+        agent,
+        out,
+        creds,
+        origin,
+        limits,
+        run_left,
+        on_server_request,
+        None,
+    )
+}
+
+/// [`send`], calling `released` once the connection is let go of: at once when nothing was sent,
+/// else when the reading thread ends (which may be after the exchange is handed back).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn send_released(
+    agent: &ureq::Agent,
+    out: &Outgoing,
+    creds: &Credentials,
+    origin: Option<&str>,
+    limits: &Limits,
+    run_left: Option<Duration>,
+    on_server_request: &mut dyn FnMut(Value),
+    released: Option<Box<dyn FnOnce() + Send>>,
+) -> Exchange {
+    let released = Released(released);
     let clock = Instant::now();
     let now = || clock.elapsed().as_secs_f64() * 1000.0;
     let mut reader = RequestReader::new(out, creds, Vantage::Direct, limits, 0.0);
@@ -165,12 +213,18 @@ pub(crate) fn send(
     if let Some(o) = origin {
         headers.push(("Origin".into(), o.into()));
     }
+    let (head_ms, body_ms) = reader.backstops_ms();
+    let ms = |v: f64| Duration::from_secs_f64(v.max(0.0) / 1000.0);
+    let mut released = released;
     let wire = Wire {
         method: out.method,
         url: out.url.clone(),
         headers,
         body: out.body.clone(),
-        give_up: Duration::from_secs_f64(reader.give_up_ms().max(0.0) / 1000.0),
+        give_up: ms(reader.give_up_ms()),
+        head_limit: ms(head_ms),
+        body_limit: ms(body_ms),
+        released: released.0.take(),
     };
     let (tx, rx) = mpsc::sync_channel(8);
     // The reading thread holds the only strong sender, so its end still disconnects the channel;

@@ -8,6 +8,10 @@ use super::events::{Next, ReadEvent, ReadFailure};
 use crate::secrets::recorded::unanswered_exchange;
 use crate::secrets::redact::Credentials;
 use crate::vocabulary::exchange::{BodyEnd, Exchange, TransportError, Vantage};
+
+/// How much later than the core's own deadline a shell's phase backstop fires
+/// ([`RequestReader::backstops_ms`]).
+pub(crate) const BACKSTOP_GRACE_MS: f64 = 250.0;
 use crate::vocabulary::header;
 use crate::vocabulary::limits::Limits;
 use crate::vocabulary::step::Outgoing;
@@ -97,6 +101,22 @@ impl RequestReader {
     /// stopped from outside gives it this as a backstop behind [`Next::ReadOn`]'s moments.
     pub fn give_up_ms(&self) -> f64 {
         self.started_ms + self.limits.request_total_ms as f64
+    }
+
+    /// The phase backstops of such a shell, in milliseconds: how long the head may take (the head's
+    /// deadline) and how long the body may be read once the head is in (a request read only to its
+    /// first event: that window; any other: the request's total). With them a read the core let go
+    /// of does not hold a connection open long after, which a census's one request in flight per
+    /// host counts on. Each is a quarter second later than the core's own moment, so the
+    /// core's deadline, not the client's, always decides how the request ended.
+    pub fn backstops_ms(&self) -> (f64, f64) {
+        let head = super::clock::head_deadline_ms(0.0, &self.limits) + BACKSTOP_GRACE_MS;
+        let body = if self.headers_only {
+            self.limits.first_event_ms
+        } else {
+            self.limits.request_total_ms
+        };
+        (head, body as f64 + BACKSTOP_GRACE_MS)
     }
 
     /// True once the ending is decided.
