@@ -4,7 +4,9 @@
 // the code's), with Ajv (draft 2020-12):
 //   - target/verdicts/*.jsonl, written by the core's tests (classify over every capture,
 //     classify_outcome over their SDK forms);
-//   - `mcp-triage classify --json` over every capture, as the command prints it.
+//   - `mcp-triage classify --json` over every capture, as the command prints it;
+//   - the census lines the CLI's census test wrote (target/census/census.jsonl), against
+//     docs/mcp-triage-census-1.schema.json.
 // Each source is one test; a control shows the check can fail (a verdict with an unknown cause, an
 // unknown field, a null, and one without its format must each be refused).
 //   node scripts/verdict-schema.mjs [--cli target/debug/mcp-triage]
@@ -16,16 +18,19 @@ import { captureFiles } from './captures.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const schema = JSON.parse(readFileSync(join(ROOT, 'docs/mcp-triage-verdict-1.schema.json'), 'utf8'));
-const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+const validate = ajv.compile(schema);
+const censusSchema = JSON.parse(readFileSync(join(ROOT, 'docs/mcp-triage-census-1.schema.json'), 'utf8'));
+const validateCensus = ajv.compile(censusSchema);
 const cliAt = process.argv.indexOf('--cli');
 const cli = cliAt > 0 ? process.argv[cliAt + 1] : join(ROOT, 'target/debug/mcp-triage');
 
 let passed = 0;
 let failed = 0;
-function check(name, lines) {
+function check(name, lines, by = validate) {
   const bad = [];
   for (const [i, line] of lines.entries()) {
-    if (!validate(JSON.parse(line))) bad.push(`line ${i + 1}: ${JSON.stringify(validate.errors.slice(0, 3))}`);
+    if (!by(JSON.parse(line))) bad.push(`line ${i + 1}: ${JSON.stringify(by.errors.slice(0, 3))}`);
   }
   if (lines.length === 0) bad.push('no verdicts');
   if (bad.length) {
@@ -53,6 +58,18 @@ if (written.length < 2) {
 
 const captures = captureFiles(ROOT);
 check(`mcp-triage classify --json over ${captures.length} captures`, lines(execFileSync(cli, ['classify', '--json', ...captures], { maxBuffer: 64 << 20 }).toString()));
+
+// The census lines the CLI's census test wrote (real servers and faults), against their schema,
+// whose verdicts are the verdict schema's; the control: a line with an unknown reach is refused.
+const census = check('mcp-triage census lines (target/census/census.jsonl)', lines(readFileSync(join(ROOT, 'target/census/census.jsonl'), 'utf8')), validateCensus);
+const goodLine = JSON.parse(census[0]);
+if (validateCensus({ ...goodLine, reach: 'nope' }) || validateCensus({ ...goodLine, probe_a: { cause: 'nope' } })) {
+  failed += 1;
+  console.log('FAIL census control: a line with an unknown reach or a broken verdict was accepted');
+} else {
+  passed += 1;
+  console.log('ok   census control: an unknown reach and a broken verdict each refused');
+}
 
 // The control: each broken copy of a valid verdict must be refused.
 const good = JSON.parse(sample);

@@ -16,6 +16,8 @@ use mcp_triage::{Assessment, Exchange, Options, assess};
 const USAGE: &str = r#"usage: mcp-triage probe URL [options]     (see mcp-triage probe --help)
        mcp-triage replay CAPTURE... [options] (see mcp-triage replay --help)
        mcp-triage diff BEFORE AFTER [--json | --markdown] (see mcp-triage diff --help)
+       mcp-triage census TARGETS --out RESULTS.jsonl [options] (see mcp-triage census --help)
+       mcp-triage census report RESULTS.jsonl [--html FILE] [--markdown FILE]
        mcp-triage classify [--json | --legacy-json] [--summary] [--intent A|B|C|D] [--protocol-version V] FILE...
        mcp-triage classify --outcome [--json] CALL...
        (FILE may be - for standard input)
@@ -236,6 +238,9 @@ fn main() -> ExitCode {
         Some("probe") => return ExitCode::from(commands::probe::main(std::env::args().skip(2))),
         Some("replay") => return ExitCode::from(commands::replay::main(std::env::args().skip(2))),
         Some("diff") => return ExitCode::from(commands::diff::main(std::env::args().skip(2))),
+        Some("census") => {
+            return ExitCode::from(commands::census::main(std::env::args().skip(2)));
+        }
         _ => {}
     }
     let args = match parse_args(std::env::args().skip(1)) {

@@ -152,6 +152,26 @@ pub mod cause {
     };
 }
 
+/// A census: targets read and merged, politeness, the `mcp-triage-census/1` lines, `--resume` and
+/// the summary report.
+pub mod census {
+    pub use crate::output::census::line::{
+        AuthFinding, AuthLine, CENSUS_FORMAT, CensusLine, CheckLine, Reach, ServerId, Timings,
+        ToolCounts,
+    };
+    pub use crate::output::census::report::{MAX_NAMES, Tally, progress_line};
+    pub use crate::output::census::resume::{Resume, read as read_resume};
+    pub use crate::output::census::schema::census_schema;
+    pub use crate::run::census::plan;
+    pub use crate::run::census::polite::{
+        DEFAULT_CONCURRENCY, DEFAULT_HOST_DELAY_MS, Gate, MAX_CONCURRENCY, Pick, Polite,
+    };
+    pub use crate::run::census::targets::{
+        Candidate, MAX_SOURCES, MAX_TARGET_URL_CHARS, MAX_TARGETS, MAX_TARGETS_BYTES, Rejected,
+        Target, TargetList, host_key, merge, read_candidates,
+    };
+}
+
 /// The CORS doctor: what a browser's preflight would say, and why.
 pub mod cors {
     pub use crate::run::cors::{DiagOutcome, DiagRequest, Diagnosis, Doctor, Snippet};

@@ -5,6 +5,7 @@
 //!
 //! May import: `vocabulary`, `secrets`, `judge`, `run`.
 
+pub(crate) mod census;
 pub(crate) mod compare;
 pub(crate) mod curl;
 pub(crate) mod export;

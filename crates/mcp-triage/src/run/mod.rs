@@ -6,6 +6,7 @@
 
 pub(crate) mod auth;
 pub(crate) mod catalogue;
+pub(crate) mod census;
 pub(crate) mod consent;
 pub(crate) mod cors;
 pub(crate) mod endpoint;

@@ -56,6 +56,15 @@ impl Era {
         }
     }
 
+    /// The value [`Era::parse`] reads back: a version, `2026-07-28`, or `auto`.
+    pub fn choice(&self) -> &str {
+        match self {
+            Era::Legacy(v) => v,
+            Era::Modern => MODERN,
+            Era::Auto => "auto",
+        }
+    }
+
     /// The era of the first (default) choice.
     pub fn default_choice() -> Era {
         Era::Legacy(ERA_CHOICES[0].0.to_string())

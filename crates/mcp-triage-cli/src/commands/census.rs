@@ -1,0 +1,704 @@
+//! `mcp-triage census`: the same check, safe and polite, over a long list of servers, one JSON
+//! line each, resumable; and `mcp-triage census report`, the summary drawn from those lines. What
+//! runs, which target starts when and when a request may go are the core's (`census::plan`,
+//! `census::Polite`); this shell keeps the clock, runs workers on threads and writes lines.
+
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use mcp_triage::census::{self, CensusLine, Gate, Pick, Polite, Reach, Target, Timings};
+use mcp_triage::engine::{Engine, EngineConfig, Era, Mode, RunPhase, exit};
+use mcp_triage::exchange::Transport;
+use mcp_triage::redact::{Credentials, Secrets};
+use mcp_triage::{Limits, endpoint};
+
+use crate::run::drive::endpoint_for;
+use crate::run::interrupt;
+use crate::transports::http;
+
+pub(crate) fn usage() -> String {
+    format!(
+        r#"usage: mcp-triage census TARGETS --out RESULTS.jsonl [options]
+       mcp-triage census report RESULTS.jsonl [--html FILE] [--markdown FILE]
+
+Runs the check over every server of TARGETS (one URL a line, or the MCP registry's
+server.json documents: one, a JSON array, JSON Lines or a registry listing, of which
+the streamable-http remotes are taken), duplicates merged, and writes one
+mcp-triage-census/1 line per target (docs/mcp-triage-census-1.schema.json).
+
+Only what has no side effect: connecting, tools/list (counted, never copied), probe A
+(an unknown tool) and the GET check; no token, and no tool of the server's is called.
+A server that asks for a token is recorded as such, with the OAuth doctor's findings.
+
+Polite: at most --concurrency targets at once (default {conc}), never two on one host
+(host and port), one request in flight per host, and --host-delay-ms between two
+requests to one host (default {delay}; lower it only for servers of your own).
+
+  --out FILE           the output (JSON Lines); refused if it exists, unless --resume
+  --resume             skip targets already in --out (a line cut short is dropped)
+  --concurrency N      targets at once, 1 to {max}
+  --host-delay-ms MS   the pause between two requests to one host
+  --deadline SECONDS   each target's time limit ({min} to {max_s}, default 30)
+  --era VERSION        2025-11-25 (default), 2025-06-18, 2025-03-26, 2026-07-28, auto
+  --contact URL        named in the User-Agent, so an operator can reach you
+  --no-auth-check      do not run the OAuth doctor after a 401
+  --quiet              no progress lines (there are none when stderr is not a terminal)
+
+census report writes Markdown to standard output, or to --markdown FILE, and with
+--html FILE one self-contained HTML page with charts (no script, nothing fetched).
+
+{exit}"#,
+        conc = census::DEFAULT_CONCURRENCY,
+        delay = census::DEFAULT_HOST_DELAY_MS,
+        max = census::MAX_CONCURRENCY,
+        min = mcp_triage::limits::RUN_SECONDS.0,
+        max_s = mcp_triage::limits::RUN_SECONDS.1,
+        exit = exit::table_text()
+    )
+}
+
+struct Args {
+    targets: String,
+    out: String,
+    resume: bool,
+    concurrency: usize,
+    delay_ms: u64,
+    seconds: u64,
+    era: Era,
+    contact: Option<String>,
+    auth_check: bool,
+    quiet: bool,
+}
+
+fn number<T: std::str::FromStr>(flag: &str, value: Option<String>) -> Result<T, String> {
+    let v = value.ok_or_else(|| format!("{flag} needs a value"))?;
+    v.parse()
+        .map_err(|_| format!("{flag}: {v:?} is not a whole number"))
+}
+
+fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut targets = None;
+    let mut out = None;
+    let mut args = Args {
+        targets: String::new(),
+        out: String::new(),
+        resume: false,
+        concurrency: census::DEFAULT_CONCURRENCY,
+        delay_ms: census::DEFAULT_HOST_DELAY_MS,
+        seconds: 30,
+        era: Era::default_choice(),
+        contact: None,
+        auth_check: true,
+        quiet: false,
+    };
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-h" | "--help" => return Err(String::new()),
+            "--out" => out = Some(it.next().ok_or("--out needs a file")?),
+            "--resume" => args.resume = true,
+            "--concurrency" => {
+                args.concurrency = number("--concurrency", it.next())?;
+                if !(1..=census::MAX_CONCURRENCY).contains(&args.concurrency) {
+                    return Err(format!("--concurrency: 1 to {}", census::MAX_CONCURRENCY));
+                }
+            }
+            "--host-delay-ms" => args.delay_ms = number("--host-delay-ms", it.next())?,
+            "--deadline" => {
+                let text: String = it.next().ok_or("--deadline needs a value")?;
+                args.seconds = mcp_triage::limits::parse_run_seconds(&text)
+                    .map_err(|e| format!("--deadline: {e}"))?;
+            }
+            "--era" => {
+                let v = it.next().ok_or("--era needs a value")?;
+                args.era = Era::parse(&v).ok_or_else(|| format!("--era: unknown era {v:?}"))?;
+            }
+            "--contact" => {
+                let v = it.next().ok_or("--contact needs a URL")?;
+                endpoint::check_header_value(&v, 512, false)
+                    .map_err(|p| format!("--contact: {p}"))?;
+                args.contact = Some(v);
+            }
+            "--no-auth-check" => args.auth_check = false,
+            "--quiet" => args.quiet = true,
+            flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
+            file if targets.is_none() => targets = Some(file.to_string()),
+            extra => return Err(format!("one targets file only (also got {extra:?})")),
+        }
+    }
+    args.targets = targets.ok_or("name the targets file")?;
+    args.out = out.ok_or("--out FILE is required")?;
+    Ok(args)
+}
+
+pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
+    let mut rest: Vec<String> = Vec::new();
+    let first = args.next();
+    match first.as_deref() {
+        Some("report") => return report(args),
+        _ => {}
+    }
+    rest.extend(first);
+    rest.extend(args);
+    let args = match parse(rest.into_iter()) {
+        Ok(a) => a,
+        Err(msg) if msg.is_empty() => {
+            println!("{}", usage());
+            return exit::OK;
+        }
+        Err(msg) => {
+            eprintln!("mcp-triage census: {msg}\n\n{}", usage());
+            return exit::USAGE;
+        }
+    };
+    match run(&args) {
+        Ok(code) => code,
+        Err((code, msg)) => {
+            eprintln!("mcp-triage census: {msg}");
+            code
+        }
+    }
+}
+
+/// The test-only shorter limits, as `probe` reads them.
+fn limits(seconds: u64) -> Result<Limits, String> {
+    let limits = Limits::with_run_seconds(seconds);
+    match std::env::var(mcp_triage::limits::TEST_LIMITS_ENV) {
+        Ok(text) => limits.with_test_overrides(&text),
+        Err(_) => Ok(limits),
+    }
+}
+
+/// What the workers share: the politeness, the output and the tally of how far targets got.
+struct Shared {
+    polite: Polite,
+    out: File,
+    written: usize,
+    reach: BTreeMap<Reach, usize>,
+    failed_write: Option<String>,
+}
+
+fn run(args: &Args) -> Result<u8, (u8, String)> {
+    let limits = limits(args.seconds).map_err(|e| (exit::USAGE, e))?;
+    let bytes = std::fs::read(&args.targets)
+        .map_err(|e| (exit::USAGE, format!("cannot read {}: {e}", args.targets)))?;
+    let label = std::path::Path::new(&args.targets)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| args.targets.clone());
+    let (candidates, without) =
+        census::read_candidates(&label, &bytes).map_err(|e| (exit::USAGE, e))?;
+    drop(bytes);
+    let list = census::merge(candidates, without, |url| endpoint_for(url, false));
+
+    let done = prepare_output(args)?;
+    let out = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&args.out)
+        .map_err(|e| (exit::LOCAL, format!("cannot open {}: {e}", args.out)))?;
+    let todo: Vec<Target> = list
+        .targets
+        .into_iter()
+        .filter(|t| !done.contains(&t.key))
+        .collect();
+    let rejected: Vec<CensusLine> = list
+        .rejected
+        .iter()
+        .filter(|r| !done.contains(&r.url))
+        .map(CensusLine::of_rejected)
+        .collect();
+    let skipped = done.len();
+    drop(done);
+    let polite = Polite::new(
+        todo.iter().map(Target::host_key),
+        args.concurrency,
+        args.delay_ms,
+    );
+    let shared = Arc::new((
+        Mutex::new(Shared {
+            polite,
+            out,
+            written: 0,
+            reach: BTreeMap::new(),
+            failed_write: None,
+        }),
+        Condvar::new(),
+    ));
+    // Refused URLs first: each gets its line once, like a target.
+    for line in &rejected {
+        write_line(&shared, line);
+    }
+    if let Err(e) = interrupt::install() {
+        eprintln!("mcp-triage census: {e}; Ctrl-C will end the process at once");
+    }
+    let show_progress = !args.quiet && io::stderr().is_terminal();
+    let clock = Instant::now();
+    let todo = Arc::new(todo);
+    let workers: Vec<_> = (0..args.concurrency.min(todo.len().max(1)))
+        .map(|_| {
+            let shared = Arc::clone(&shared);
+            let todo = Arc::clone(&todo);
+            let limits = limits.clone();
+            let era = args.era.clone();
+            let agent_header = user_agent(args.contact.as_deref());
+            let auth_check = args.auth_check;
+            std::thread::spawn(move || {
+                worker(
+                    &shared,
+                    &todo,
+                    &limits,
+                    &era,
+                    &agent_header,
+                    auth_check,
+                    clock,
+                )
+            })
+        })
+        .collect();
+    let total = todo.len();
+    if show_progress {
+        progress_until_done(&shared, total, clock);
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    let (lock, _) = &*shared;
+    let state = lock
+        .lock()
+        .map_err(|_| (exit::LOCAL, "a worker failed".to_string()))?;
+    if let Some(e) = &state.failed_write {
+        return Err((exit::LOCAL, format!("cannot write {}: {e}", args.out)));
+    }
+    let counts: Vec<String> = state
+        .reach
+        .iter()
+        .map(|(r, n)| format!("{} {n}", r.label()))
+        .collect();
+    println!(
+        "census: {} lines written to {}{}{}{}",
+        state.written,
+        args.out,
+        if counts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", counts.join(", "))
+        },
+        if skipped > 0 {
+            format!("; {skipped} already there")
+        } else {
+            String::new()
+        },
+        if list.merged > 0 || list.without_remote > 0 {
+            format!(
+                "; {} listed again and merged, {} registry entries without a streamable-http remote",
+                list.merged, list.without_remote
+            )
+        } else {
+            String::new()
+        }
+    );
+    Ok(match interrupt::caught() {
+        Some(by) => {
+            eprintln!(
+                "mcp-triage census: {}: stopped; the targets in flight were not written (--resume runs them)",
+                by.signal_name()
+            );
+            exit::of_interrupt(by)
+        }
+        None => exit::OK,
+    })
+}
+
+/// The keys already written (`--resume`, the file cut back to its last whole line), or a refusal
+/// to overwrite an output that exists.
+fn prepare_output(args: &Args) -> Result<std::collections::HashSet<String>, (u8, String)> {
+    let existing = match std::fs::read(&args.out) {
+        Ok(b) => b,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Default::default()),
+        Err(e) => return Err((exit::LOCAL, format!("cannot read {}: {e}", args.out))),
+    };
+    if !args.resume {
+        if existing.is_empty() {
+            return Ok(Default::default());
+        }
+        return Err((
+            exit::USAGE,
+            format!(
+                "{} exists: --resume continues it, or name another file",
+                args.out
+            ),
+        ));
+    }
+    let resume = census::read_resume(&existing)
+        .map_err(|e| (exit::USAGE, format!("--resume {}: {e}", args.out)))?;
+    if let Some(why) = &resume.dropped {
+        eprintln!("mcp-triage census: {}: {why}", args.out);
+    }
+    if resume.keep_bytes < existing.len() {
+        let f = OpenOptions::new()
+            .write(true)
+            .open(&args.out)
+            .map_err(|e| (exit::LOCAL, format!("cannot open {}: {e}", args.out)))?;
+        f.set_len(resume.keep_bytes as u64)
+            .map_err(|e| (exit::LOCAL, format!("cannot cut {}: {e}", args.out)))?;
+    }
+    Ok(resume.done)
+}
+
+fn user_agent(contact: Option<&str>) -> String {
+    format!(
+        "mcp-triage/{} (census; +{})",
+        env!("CARGO_PKG_VERSION"),
+        contact.unwrap_or(env!("CARGO_PKG_REPOSITORY"))
+    )
+}
+
+/// Writes one line with one write call, so a crash leaves at most that line cut short.
+fn write_line(shared: &(Mutex<Shared>, Condvar), line: &CensusLine) {
+    let (lock, _) = shared;
+    let Ok(mut s) = lock.lock() else {
+        return;
+    };
+    let mut text = line.to_json_line();
+    text.push('\n');
+    match s.out.write_all(text.as_bytes()) {
+        Ok(()) => {
+            s.written += 1;
+            *s.reach.entry(line.reach).or_default() += 1;
+        }
+        Err(e) => s.failed_write = Some(e.to_string()),
+    }
+}
+
+/// What the workers hold of the shared state.
+type Held = Arc<(Mutex<Shared>, Condvar)>;
+
+fn worker(
+    shared: &Held,
+    todo: &[Target],
+    limits: &Limits,
+    era: &Era,
+    user_agent: &str,
+    auth_check: bool,
+    clock: Instant,
+) {
+    let now = || clock.elapsed().as_secs_f64() * 1000.0;
+    loop {
+        if interrupt::caught().is_some() {
+            return;
+        }
+        let pick = {
+            let (lock, cv) = &**shared;
+            let Ok(mut s) = lock.lock() else { return };
+            if s.failed_write.is_some() {
+                return;
+            }
+            match s.polite.pick(now()) {
+                Pick::Run(i) => Some(i),
+                Pick::Done => return,
+                Pick::WaitUntil(at) => {
+                    let wait = Duration::from_secs_f64(((at - now()) / 1000.0).max(0.0));
+                    let _ = cv.wait_timeout(s, wait.min(Duration::from_millis(250)));
+                    None
+                }
+                Pick::Wait => {
+                    let _ = cv.wait_timeout(s, Duration::from_millis(250));
+                    None
+                }
+            }
+        };
+        let Some(i) = pick else { continue };
+        let Some(target) = todo.get(i) else { return };
+        let line = run_target(shared, target, limits, era, user_agent, auth_check, clock);
+        if let Some(line) = line {
+            write_line(shared, &line);
+        }
+        let (lock, cv) = &**shared;
+        if let Ok(mut s) = lock.lock() {
+            s.polite.target_ended(i, now());
+        }
+        cv.notify_all();
+    }
+}
+
+/// Waits until the politeness lets a request to `host` go; returns the milliseconds waited, or
+/// `None` when a signal came first.
+fn gate(shared: &(Mutex<Shared>, Condvar), host: &str, clock: Instant) -> Option<f64> {
+    let now = || clock.elapsed().as_secs_f64() * 1000.0;
+    let start = now();
+    let (lock, cv) = shared;
+    loop {
+        if interrupt::caught().is_some() {
+            return None;
+        }
+        let Ok(mut s) = lock.lock() else { return None };
+        let wait = match s.polite.request(host, now()) {
+            Gate::Go => return Some(now() - start),
+            Gate::WaitUntil(at) => Duration::from_secs_f64(((at - now()) / 1000.0).max(0.0)),
+            Gate::Wait => Duration::from_millis(250),
+        };
+        let _ = cv.wait_timeout(s, wait.min(Duration::from_millis(250)));
+    }
+}
+
+fn ended(shared: &(Mutex<Shared>, Condvar), host: &str, clock: Instant) {
+    let (lock, cv) = shared;
+    if let Ok(mut s) = lock.lock() {
+        s.polite
+            .request_ended(host, clock.elapsed().as_secs_f64() * 1000.0);
+    }
+    cv.notify_all();
+}
+
+/// The host a request goes to, as politeness counts it.
+fn host_of(url: &str) -> String {
+    endpoint_for(url, false)
+        .map(|ep| census::host_key(&ep))
+        .unwrap_or_else(|_| url.to_string())
+}
+
+/// One target's run: the engine driven through the census plan, each request gated by the
+/// politeness; then the OAuth doctor after a 401. `None` when a signal cut it (not written).
+fn run_target(
+    shared: &Held,
+    target: &Target,
+    limits: &Limits,
+    era: &Era,
+    user_agent: &str,
+    auth_check: bool,
+    clock: Instant,
+) -> Option<CensusLine> {
+    let started = Instant::now();
+    let now = || started.elapsed().as_secs_f64() * 1000.0;
+    let mut waited = 0.0;
+    let mut requests = 0;
+    let mut engine = Engine::new(EngineConfig {
+        endpoint: target.endpoint.url.clone(),
+        era: era.clone(),
+        mode: Mode::Review,
+        has_token: false,
+        random: seed(target),
+        limits: limits.clone(),
+        client_version: env!("CARGO_PKG_VERSION").into(),
+        secrets: Secrets::default(),
+        transport: Transport::Http,
+    });
+    let agent = http::agent();
+    let creds = Credentials::default();
+    let send = |mut out: mcp_triage::engine::Outgoing,
+                run_left: Option<Duration>,
+                waited: &mut f64|
+     -> Option<mcp_triage::exchange::Exchange> {
+        let host = host_of(&out.url);
+        *waited += gate(shared, &host, clock)?;
+        out.headers
+            .push(("User-Agent".into(), user_agent.to_string()));
+        // The host counts the request in flight until the connection is let go of, which may be
+        // after the core has its answer (a stream read to its first event).
+        let on_release = Arc::clone(shared);
+        let released = move || ended(&on_release, &host, clock);
+        Some(http::send_released(
+            &agent,
+            &out,
+            &creds,
+            None,
+            limits,
+            run_left,
+            &mut |_| {},
+            Some(Box::new(released)),
+        ))
+    };
+    loop {
+        if let Some(by) = interrupt::caught() {
+            engine.interrupt(by);
+        }
+        let poll = engine.poll(now());
+        if poll.done {
+            break;
+        }
+        if poll.send.is_empty() {
+            match engine.phase() {
+                RunPhase::Review => {
+                    if engine.apply_review(&census::plan()).is_err() {
+                        engine.cancel();
+                    }
+                    continue;
+                }
+                _ => break,
+            }
+        }
+        for out in poll.send {
+            let step = out.step;
+            let run_left = engine
+                .poll_timeout()
+                .map(|at| Duration::from_millis((at - now()).max(0.0) as u64));
+            let ex = if run_left == Some(Duration::ZERO) {
+                http::not_sent(&out, &creds)
+            } else {
+                requests += 1;
+                match send(out.clone(), run_left, &mut waited) {
+                    Some(ex) => ex,
+                    None => http::not_sent(&out, &creds),
+                }
+            };
+            if let Some(by) = interrupt::caught() {
+                engine.interrupt(by);
+            }
+            engine.handle(step, ex);
+        }
+    }
+    if interrupt::caught().is_some() {
+        return None;
+    }
+    let mut report = engine.report();
+    if auth_check
+        && let Ok(mut doctor) = report.auth_doctor(&target.endpoint, Secrets::default(), None)
+    {
+        while let Some(out) = doctor.next_fetch() {
+            requests += 1;
+            let ex = send(out.clone(), None, &mut waited)?;
+            doctor.answer(ex);
+        }
+        report.auth = Some(doctor.report());
+    }
+    Some(CensusLine::of_run(
+        target,
+        &report,
+        Timings {
+            elapsed_ms: now() as u64,
+            waited_ms: waited as u64,
+            requests,
+        },
+    ))
+}
+
+/// Probe A's tool name and the run id: random per target.
+fn seed(target: &Target) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write(target.key.as_bytes());
+    h.finish()
+}
+
+/// Progress on stderr about once a second, until every target is written or a signal comes.
+fn progress_until_done(shared: &(Mutex<Shared>, Condvar), total: usize, clock: Instant) {
+    let (lock, cv) = shared;
+    loop {
+        let Ok(s) = lock.lock() else { return };
+        let done = s.written;
+        let finished = s.polite.running() == 0 && done >= total;
+        eprint!(
+            "\r{}   ",
+            census::progress_line(done, total, clock.elapsed().as_secs_f64() * 1000.0)
+        );
+        if finished || interrupt::caught().is_some() || s.failed_write.is_some() {
+            eprintln!();
+            return;
+        }
+        let _ = cv.wait_timeout(s, Duration::from_secs(1));
+    }
+}
+
+/// `census report FILE [--html FILE] [--markdown FILE]`.
+fn report(mut it: impl Iterator<Item = String>) -> u8 {
+    let mut file = None;
+    let mut html = None;
+    let mut markdown = None;
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-h" | "--help" => {
+                println!("{}", usage());
+                return exit::OK;
+            }
+            "--html" => html = it.next(),
+            "--markdown" => markdown = it.next(),
+            f if !f.starts_with('-') && file.is_none() => file = Some(f.to_string()),
+            other => {
+                eprintln!(
+                    "mcp-triage census report: unexpected {other:?}\n\n{}",
+                    usage()
+                );
+                return exit::USAGE;
+            }
+        }
+    }
+    let Some(file) = file else {
+        eprintln!(
+            "mcp-triage census report: name the census output\n\n{}",
+            usage()
+        );
+        return exit::USAGE;
+    };
+    let f = match File::open(&file) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("mcp-triage census report: cannot read {file}: {e}");
+            return exit::USAGE;
+        }
+    };
+    let mut tally = census::Tally::default();
+    // Line by line: memory does not grow with the file. A line longer than a census line can be
+    // is counted as unreadable without being kept.
+    let mut reader = io::BufReader::new(f);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match read_capped_line(&mut reader, &mut buf) {
+            Ok(0) => break,
+            Ok(_) => tally.add(&String::from_utf8_lossy(&buf)),
+            Err(e) => {
+                eprintln!("mcp-triage census report: cannot read {file}: {e}");
+                return exit::USAGE;
+            }
+        }
+    }
+    if tally.lines() == 0 {
+        eprintln!("mcp-triage census report: {file} holds no census line");
+        return exit::USAGE;
+    }
+    let outputs = [(markdown, tally.markdown()), (html, tally.html())];
+    let mut printed = false;
+    for (target, text) in &outputs {
+        if let Some(path) = target {
+            if let Err(e) = std::fs::write(path, text) {
+                eprintln!("mcp-triage census report: cannot write {path}: {e}");
+                return exit::LOCAL;
+            }
+            eprintln!("wrote {path}");
+            printed = true;
+        }
+    }
+    if !printed {
+        print!("{}", outputs[0].1);
+    }
+    exit::OK
+}
+
+/// The longest line the report reads whole (a census line is far smaller).
+const MAX_LINE_BYTES: usize = 1024 * 1024;
+
+/// Reads one line into `buf`, keeping at most [`MAX_LINE_BYTES`] of it (the rest is skipped).
+fn read_capped_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<usize> {
+    let mut total = 0;
+    loop {
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(total);
+        }
+        let (part, end) = match chunk.iter().position(|b| *b == b'\n') {
+            Some(i) => (&chunk[..=i], true),
+            None => (chunk, false),
+        };
+        let room = MAX_LINE_BYTES.saturating_sub(buf.len());
+        buf.extend_from_slice(&part[..part.len().min(room)]);
+        let n = part.len();
+        reader.consume(n);
+        total += n;
+        if end {
+            return Ok(total);
+        }
+    }
+}
