@@ -284,7 +284,14 @@ const packageBench = (cmd, args) => {
 };
 const npmBench = packageBench('node', ['packages/npm/bench.mjs']);
 const pyBench = packageBench('bash', ['packages/python/test.sh', '--bench']);
+// 6. The census at scale: the release command over 1,000 and 10,000 synthetic targets.
+let censusBench = '';
+try {
+  execFileSync('cargo', ['build', '-q', '--release', '-p', 'mcp-triage-cli'], { cwd: ROOT, stdio: 'ignore' });
+  censusBench = execFileSync('node', ['scripts/census-bench.mjs'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
+} catch (e) { censusBench = `(not measured: ${String(e.stderr || e).split('\n')[0]})`; }
 
+const CENSUS_TEXT = 'The release command (`node scripts/census-bench.mjs`) over 1,000 and 10,000 targets of `e2e/census-faults.mjs`\'s synthetic `/fast` server spread over 64 ports (64 hosts), `--host-delay-ms 0`, the default concurrency of 16; wall time, and the peak resident memory by GNU time. Each target sends about five requests (initialize, the initialized notification, tools/list, probe A, the GET check). Lines are written as targets end and never kept; what stays in memory is the list itself (each target\'s key, endpoint and sources) and the politeness state per host, so memory grows with the list by about 2 KB a target and time linearly.';
 const table = (rows) => rows.map((r) => `| ${r.join(' | ')} |`).join('\n');
 say('# Performance');
 say();
@@ -378,6 +385,14 @@ say(pyBench);
 say('```');
 say();
 say('Next to native (the classifier alone, above), each package gives a fraction: the rest is JSON text both ways and the verdict\'s advice, which an agent\'s one call per failure never notices.');
+say();
+say('## Census');
+say();
+say(CENSUS_TEXT);
+say();
+say('```');
+say(censusBench);
+say('```');
 say();
 say('## Measured elsewhere');
 say();
