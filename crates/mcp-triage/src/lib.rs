@@ -159,6 +159,9 @@ pub mod census {
         AuthFinding, AuthLine, CENSUS_FORMAT, CensusLine, CheckLine, Reach, ServerId, Timings,
         ToolCounts,
     };
+    pub use crate::output::census::matrix::{
+        MATRIX_COLUMNS, MatrixCell, MatrixRow, SpecCell, matrix_markdown, matrix_svg, read_rows,
+    };
     pub use crate::output::census::report::{MAX_NAMES, Tally, progress_line};
     pub use crate::output::census::resume::{Resume, read as read_resume};
     pub use crate::output::census::schema::census_schema;

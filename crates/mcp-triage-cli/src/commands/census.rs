@@ -23,6 +23,7 @@ pub(crate) fn usage() -> String {
     format!(
         r#"usage: mcp-triage census TARGETS --out RESULTS.jsonl [options]
        mcp-triage census report RESULTS.jsonl [--html FILE] [--markdown FILE]
+       mcp-triage census matrix ROWS.json [--svg FILE]
 
 Runs the check over every server of TARGETS (one URL a line, or the MCP registry's
 server.json documents: one, a JSON array, JSON Lines or a registry listing, of which
@@ -49,6 +50,9 @@ requests to one host (default {delay}; lower it only for servers of your own).
 
 census report writes Markdown to standard output, or to --markdown FILE, and with
 --html FILE one self-contained HTML page with charts (no script, nothing fetched).
+census matrix draws rows of SDK configurations (a JSON array: name, live, version,
+cells by probe as verdicts) as the Markdown table of docs/ecosystem.md, and with
+--svg FILE its picture.
 
 {exit}"#,
         conc = census::DEFAULT_CONCURRENCY,
@@ -138,6 +142,7 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
     let first = args.next();
     match first.as_deref() {
         Some("report") => return report(args),
+        Some("matrix") => return matrix(args),
         _ => {}
     }
     rest.extend(first);
@@ -674,6 +679,46 @@ fn report(mut it: impl Iterator<Item = String>) -> u8 {
     if !printed {
         print!("{}", outputs[0].1);
     }
+    exit::OK
+}
+
+/// `census matrix ROWS.json [--svg FILE]`: the ecosystem matrix as Markdown (stdout) and SVG.
+fn matrix(mut it: impl Iterator<Item = String>) -> u8 {
+    let (Some(file), svg) = (it.next(), {
+        let flag = it.next();
+        match (flag.as_deref(), it.next()) {
+            (None, _) => Ok(None),
+            (Some("--svg"), Some(path)) => Ok(Some(path)),
+            _ => Err(()),
+        }
+    }) else {
+        eprintln!(
+            "mcp-triage census matrix: name the rows file\n\n{}",
+            usage()
+        );
+        return exit::USAGE;
+    };
+    let Ok(svg) = svg else {
+        eprintln!("mcp-triage census matrix: only --svg FILE may follow the rows file");
+        return exit::USAGE;
+    };
+    let rows = match std::fs::read_to_string(&file)
+        .map_err(|e| format!("cannot read {file}: {e}"))
+        .and_then(|t| census::read_rows(&t))
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("mcp-triage census matrix: {e}");
+            return exit::USAGE;
+        }
+    };
+    if let Some(path) = svg
+        && let Err(e) = std::fs::write(&path, census::matrix_svg(&rows))
+    {
+        eprintln!("mcp-triage census matrix: cannot write {path}: {e}");
+        return exit::LOCAL;
+    }
+    print!("{}", census::matrix_markdown(&rows));
     exit::OK
 }
 
