@@ -6,30 +6,17 @@
 // Test code: a panic is a failed test, not a crash on network data.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::captures;
+use std::path::Path;
 
 use mcp_triage::compare::{self, Change, Field};
 use mcp_triage::endpoint::parse_endpoint;
 use mcp_triage::problem::ProblemId;
 use mcp_triage::redact::Secrets;
+use mcp_triage::replay;
 use mcp_triage::share::{self, Share};
-use mcp_triage::{Exchange, replay};
-
-fn captures(stack: &str, suffix: &str) -> Vec<Exchange> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/exchanges")
-        .join(stack);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(suffix))
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .map(|f| Exchange::from_json(&std::fs::read(f).unwrap()).unwrap())
-        .collect()
-}
 
 /// A run of today's code over one session of public captures, as its share payload.
 fn run_of(stack: &str, pv: &str) -> Share {

@@ -5,6 +5,9 @@
 // Test code: a panic is a failed test, not a crash on network data.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
+use common::captures;
 use std::path::{Path, PathBuf};
 
 use mcp_triage::Exchange;
@@ -14,20 +17,6 @@ use mcp_triage::replay::{self, ReplayProblem};
 
 fn shared() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/exchanges")
-}
-
-/// A stack's captures whose file names end with `suffix`, in name order.
-fn captures(name: &str, suffix: &str) -> Vec<Exchange> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(shared().join(name))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(suffix))
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .map(|f| Exchange::from_json(&std::fs::read(f).unwrap()).unwrap())
-        .collect()
 }
 
 /// Every capture of a stack.

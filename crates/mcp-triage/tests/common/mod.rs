@@ -14,6 +14,21 @@ pub fn public_fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/exchanges")
 }
 
+/// One stack's public captures whose file names end with `suffix`, in name order (one run's, for
+/// a replay).
+pub fn captures(stack: &str, suffix: &str) -> Vec<mcp_triage::Exchange> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(public_fixtures_dir().join(stack))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(suffix))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| mcp_triage::Exchange::from_json(&std::fs::read(f).unwrap()).unwrap())
+        .collect()
+}
+
 /// The synthetic fixtures committed in this repository.
 pub fn synthetic_fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/synthetic")
