@@ -225,6 +225,9 @@ pub fn matrix_svg(rows: &[MatrixRow]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     use super::*;
 
     #[test]

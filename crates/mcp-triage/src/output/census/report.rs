@@ -301,6 +301,9 @@ fn bars(rows: &[(String, usize)], label: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     use super::*;
     use crate::output::census::line::{CENSUS_FORMAT, ServerId, Timings};
 

@@ -65,6 +65,9 @@ pub fn read(bytes: &[u8]) -> Result<Resume, String> {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     use super::*;
 
     #[test]

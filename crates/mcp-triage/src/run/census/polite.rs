@@ -200,6 +200,9 @@ impl Polite {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     use super::*;
 
     fn hosts(keys: &[&str]) -> Vec<String> {

@@ -236,6 +236,9 @@ pub fn merge(
 
 #[cfg(test)]
 mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
     use super::*;
     use crate::run::endpoint::parse_endpoint;
 
