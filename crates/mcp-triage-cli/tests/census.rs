@@ -275,7 +275,7 @@ fn a_census_writes_every_target_once_and_right_and_calls_no_tool() {
         md_text.contains(&format!("- {expected} targets")),
         "{md_text}"
     );
-    assert!(md_text.contains("| answered | 244 |"), "{md_text}");
+    assert!(md_text.contains("| `answered` | 244 |"), "{md_text}");
     let html = temp("census.html");
     let h = Command::new(env!("CARGO_BIN_EXE_mcp-triage"))
         .args([
@@ -416,4 +416,35 @@ fn a_census_killed_half_way_and_resumed_gives_the_same_lines() {
     assert!(keys.values().all(|n| *n == 1), "each target once: {keys:?}");
     let got: BTreeSet<_> = after.iter().map(essence).collect();
     assert_eq!(got, reference);
+}
+
+#[test]
+fn waiting_to_be_polite_counts_against_a_targets_deadline() {
+    // One synthetic server, a minute between requests to it, two seconds for the target: the
+    // connect request goes, the next one would wait past the deadline and is never sent.
+    let port = 18730;
+    let _faults = start("node", &["e2e/census-faults.mjs", "--ports", "18730"], port);
+    let file = temp("census-deadline.txt");
+    std::fs::write(&file, format!("http://127.0.0.1:{port}/fast/mcp\n")).unwrap();
+    let out = temp("census-deadline.jsonl");
+    let _ = std::fs::remove_file(&out);
+    let run = census(&[
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--host-delay-ms",
+        "60000",
+        "--deadline",
+        "2",
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{:?}", common::text(&run));
+    let lines = lines_of(&out);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["reach"], "connected", "{}", lines[0]);
+    assert!(lines[0].get("probe_a").is_none(), "{}", lines[0]);
+    assert_eq!(
+        stats(port)["requests"],
+        1,
+        "only the connect request reached the server"
+    );
 }

@@ -181,13 +181,17 @@ struct Shared {
     polite: Polite,
     out: File,
     written: usize,
+    /// Targets run and written (refused URLs' lines are not counted here).
+    targets_done: usize,
+    /// Every worker has returned (the progress line's end).
+    workers_done: bool,
     reach: BTreeMap<Reach, usize>,
     failed_write: Option<String>,
 }
 
 fn run(args: &Args) -> Result<u8, (u8, String)> {
     let limits = limits(args.seconds).map_err(|e| (exit::USAGE, e))?;
-    let bytes = std::fs::read(&args.targets)
+    let bytes = read_capped(&args.targets, census::MAX_TARGETS_BYTES)
         .map_err(|e| (exit::USAGE, format!("cannot read {}: {e}", args.targets)))?;
     let label = std::path::Path::new(&args.targets)
         .file_name()
@@ -204,6 +208,7 @@ fn run(args: &Args) -> Result<u8, (u8, String)> {
         .create(true)
         .open(&args.out)
         .map_err(|e| (exit::LOCAL, format!("cannot open {}: {e}", args.out)))?;
+    let listed = list.targets.len();
     let todo: Vec<Target> = list
         .targets
         .into_iter()
@@ -215,7 +220,7 @@ fn run(args: &Args) -> Result<u8, (u8, String)> {
         .filter(|r| !done.contains(&r.url))
         .map(CensusLine::of_rejected)
         .collect();
-    let skipped = done.len();
+    let skipped = listed - todo.len();
     drop(done);
     let polite = Polite::new(
         todo.iter().map(Target::host_key),
@@ -227,6 +232,8 @@ fn run(args: &Args) -> Result<u8, (u8, String)> {
             polite,
             out,
             written: 0,
+            targets_done: 0,
+            workers_done: false,
             reach: BTreeMap::new(),
             failed_write: None,
         }),
@@ -264,11 +271,20 @@ fn run(args: &Args) -> Result<u8, (u8, String)> {
         })
         .collect();
     let total = todo.len();
-    if show_progress {
-        progress_until_done(&shared, total, clock);
-    }
+    // Progress on a thread of its own, ended when every worker has (whatever became of them).
+    let progress = show_progress.then(|| {
+        let shared = Arc::clone(&shared);
+        std::thread::spawn(move || progress_until_done(&shared, total, clock))
+    });
     for w in workers {
         let _ = w.join();
+    }
+    if let Some(p) = progress {
+        if let Ok(mut s) = shared.0.lock() {
+            s.workers_done = true;
+        }
+        shared.1.notify_all();
+        let _ = p.join();
     }
     let (lock, _) = &*shared;
     let state = lock
@@ -315,6 +331,16 @@ fn run(args: &Args) -> Result<u8, (u8, String)> {
         }
         None => exit::OK,
     })
+}
+
+/// A file's bytes, at most `cap` and one more (so the core can say it is over the cap).
+fn read_capped(path: &str, cap: usize) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    File::open(path)?
+        .take(cap as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// The keys already written (`--resume`, the file cut back to its last whole line), or a refusal
@@ -367,14 +393,25 @@ fn write_line(shared: &(Mutex<Shared>, Condvar), line: &CensusLine) {
     let Ok(mut s) = lock.lock() else {
         return;
     };
+    // After a failure nothing more is written, so the file ends with whole lines and resumes.
+    if s.failed_write.is_some() {
+        return;
+    }
     let mut text = line.to_json_line();
     text.push('\n');
+    let before = s.out.metadata().map(|m| m.len()).ok();
     match s.out.write_all(text.as_bytes()) {
         Ok(()) => {
             s.written += 1;
             *s.reach.entry(line.reach).or_default() += 1;
         }
-        Err(e) => s.failed_write = Some(e.to_string()),
+        Err(e) => {
+            // A short write (a full disk) is cut back to the last whole line.
+            if let Some(len) = before {
+                let _ = s.out.set_len(len);
+            }
+            s.failed_write = Some(e.to_string());
+        }
     }
 }
 
@@ -416,27 +453,55 @@ fn worker(
             }
         };
         let Some(i) = pick else { continue };
+        // The target's end is told whatever happens in its run (even a panic), so no other
+        // worker waits for its host for ever.
+        let _ends = TargetEnds {
+            shared: Arc::clone(shared),
+            target: i,
+            clock,
+        };
         let Some(target) = todo.get(i) else { return };
         let line = run_target(shared, target, limits, era, user_agent, auth_check, clock);
         if let Some(line) = line {
             write_line(shared, &line);
+            if let Ok(mut s) = shared.0.lock() {
+                s.targets_done += 1;
+            }
         }
-        let (lock, cv) = &**shared;
+    }
+}
+
+/// Tells the politeness that a target ended when dropped.
+struct TargetEnds {
+    shared: Held,
+    target: usize,
+    clock: Instant,
+}
+
+impl Drop for TargetEnds {
+    fn drop(&mut self) {
+        let (lock, cv) = &*self.shared;
         if let Ok(mut s) = lock.lock() {
-            s.polite.target_ended(i, now());
+            s.polite
+                .target_ended(self.target, self.clock.elapsed().as_secs_f64() * 1000.0);
         }
         cv.notify_all();
     }
 }
 
 /// Waits until the politeness lets a request to `host` go; returns the milliseconds waited, or
-/// `None` when a signal came first.
-fn gate(shared: &(Mutex<Shared>, Condvar), host: &str, clock: Instant) -> Option<f64> {
+/// `None` when a signal came first or the target's `deadline` passed while waiting.
+fn gate(
+    shared: &(Mutex<Shared>, Condvar),
+    host: &str,
+    clock: Instant,
+    deadline: Instant,
+) -> Option<f64> {
     let now = || clock.elapsed().as_secs_f64() * 1000.0;
     let start = now();
     let (lock, cv) = shared;
     loop {
-        if interrupt::caught().is_some() {
+        if interrupt::caught().is_some() || Instant::now() >= deadline {
             return None;
         }
         let Ok(mut s) = lock.lock() else { return None };
@@ -493,12 +558,19 @@ fn run_target(
     });
     let agent = http::agent();
     let creds = Credentials::default();
+    // The target's deadline (--deadline): waiting to be polite counts against it too.
+    let deadline = started + Duration::from_millis(limits.run_total_ms);
     let send = |mut out: mcp_triage::engine::Outgoing,
-                run_left: Option<Duration>,
+                until: Instant,
                 waited: &mut f64|
      -> Option<mcp_triage::exchange::Exchange> {
         let host = host_of(&out.url);
-        *waited += gate(shared, &host, clock)?;
+        *waited += gate(shared, &host, clock, until.min(deadline))?;
+        let run_left = Some(
+            until
+                .min(deadline)
+                .saturating_duration_since(Instant::now()),
+        );
         out.headers
             .push(("User-Agent".into(), user_agent.to_string()));
         // The host counts the request in flight until the connection is let go of, which may be
@@ -537,15 +609,17 @@ fn run_target(
         }
         for out in poll.send {
             let step = out.step;
-            let run_left = engine
-                .poll_timeout()
-                .map(|at| Duration::from_millis((at - now()).max(0.0) as u64));
-            let ex = if run_left == Some(Duration::ZERO) {
+            let until = engine.poll_timeout().map_or(deadline, |at| {
+                started + Duration::from_millis(at.max(0.0) as u64)
+            });
+            let ex = if Instant::now() >= until.min(deadline) {
                 http::not_sent(&out, &creds)
             } else {
-                requests += 1;
-                match send(out.clone(), run_left, &mut waited) {
-                    Some(ex) => ex,
+                match send(out.clone(), until, &mut waited) {
+                    Some(ex) => {
+                        requests += 1;
+                        ex
+                    }
                     None => http::not_sent(&out, &creds),
                 }
             };
@@ -562,9 +636,16 @@ fn run_target(
     if auth_check
         && let Ok(mut doctor) = report.auth_doctor(&target.endpoint, Secrets::default(), None)
     {
+        // Its fetches share the target's deadline; one it cannot send in time ends the doctor
+        // with what it found so far (a signal: the target is not written).
         while let Some(out) = doctor.next_fetch() {
+            let Some(ex) = send(out.clone(), deadline, &mut waited) else {
+                if interrupt::caught().is_some() {
+                    return None;
+                }
+                break;
+            };
             requests += 1;
-            let ex = send(out.clone(), None, &mut waited)?;
             doctor.answer(ex);
         }
         report.auth = Some(doctor.report());
@@ -593,8 +674,8 @@ fn progress_until_done(shared: &(Mutex<Shared>, Condvar), total: usize, clock: I
     let (lock, cv) = shared;
     loop {
         let Ok(s) = lock.lock() else { return };
-        let done = s.written;
-        let finished = s.polite.running() == 0 && done >= total;
+        let done = s.targets_done;
+        let finished = done >= total || s.workers_done;
         eprint!(
             "\r{}   ",
             census::progress_line(done, total, clock.elapsed().as_secs_f64() * 1000.0)
@@ -665,7 +746,6 @@ fn report(mut it: impl Iterator<Item = String>) -> u8 {
         return exit::USAGE;
     }
     let outputs = [(markdown, tally.markdown()), (html, tally.html())];
-    let mut printed = false;
     for (target, text) in &outputs {
         if let Some(path) = target {
             if let Err(e) = std::fs::write(path, text) {
@@ -673,10 +753,9 @@ fn report(mut it: impl Iterator<Item = String>) -> u8 {
                 return exit::LOCAL;
             }
             eprintln!("wrote {path}");
-            printed = true;
         }
     }
-    if !printed {
+    if outputs[0].0.is_none() {
         print!("{}", outputs[0].1);
     }
     exit::OK

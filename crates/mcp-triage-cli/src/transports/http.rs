@@ -105,6 +105,9 @@ fn prepare<B>(req: ureq::RequestBuilder<B>, wire: &Wire) -> ureq::RequestBuilder
     let mut req = req
         .config()
         .timeout_global(Some(wire.give_up))
+        .timeout_resolve(Some(wire.head_limit))
+        .timeout_connect(Some(wire.head_limit))
+        .timeout_send_request(Some(wire.head_limit))
         .timeout_recv_response(Some(wire.head_limit))
         .timeout_recv_body(Some(wire.body_limit))
         .build();

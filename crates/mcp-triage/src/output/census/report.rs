@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::output::census::line::{CensusLine, Reach};
-use crate::output::export::md_text;
+use crate::output::export::md_cell;
 use crate::output::junit::xml_text;
 use crate::vocabulary::cause::Channel;
 
@@ -97,16 +97,18 @@ impl Tally {
         }
         if let Some(t) = &line.tools {
             self.with_tools += 1;
-            self.tools += t.count;
-            self.tools_declared += t.read_only + t.destructive;
+            self.tools = self.tools.saturating_add(t.count);
+            self.tools_declared = self
+                .tools_declared
+                .saturating_add(t.read_only.saturating_add(t.destructive));
         }
         for f in line.auth.iter().flat_map(|a| &a.findings) {
             if f.conformance == "deviates" {
                 bump(&mut self.auth_deviations, &f.check);
             }
         }
-        self.elapsed_ms += line.timings.elapsed_ms;
-        self.waited_ms += line.timings.waited_ms;
+        self.elapsed_ms = self.elapsed_ms.saturating_add(line.timings.elapsed_ms);
+        self.waited_ms = self.waited_ms.saturating_add(line.timings.waited_ms);
     }
 
     /// Lines counted.
@@ -205,8 +207,10 @@ impl Tally {
                 continue;
             }
             out.push_str(&format!("\n## {title}\n\n| {k} | {v} |\n|---|---:|\n"));
+            // In a code span: a server's name stays text (no markup, no link, not even a bare
+            // URL, which GitHub would otherwise link).
             for (key, n) in rows {
-                out.push_str(&format!("| {} | {n} |\n", md_text(&key)));
+                out.push_str(&format!("| `{}` | {n} |\n", md_cell(&key)));
             }
         }
         out
@@ -341,8 +345,11 @@ mod tests {
         assert!(html.contains("&lt;script&gt;"));
         assert!(!html.contains("<a "));
         let md = t.markdown();
-        assert!(md.contains("\\[a\\]\\(javascript:x\\)"), "{md}");
-        assert!(md.contains("| auth\\_required | 2 |"), "{md}");
+        assert!(
+            md.contains("| `<script>x</script>[a](javascript:x)` | 1 |"),
+            "{md}"
+        );
+        assert!(md.contains("| `auth_required` | 2 |"), "{md}");
         for i in 0..MAX_NAMES + 5 {
             t.add(&line(&format!("n{i}"), Reach::Answered));
         }

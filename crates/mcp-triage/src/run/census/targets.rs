@@ -184,29 +184,39 @@ pub fn merge(
         ..TargetList::default()
     };
     let mut by_key: HashMap<String, usize> = HashMap::new();
+    // A refused URL (by its cut form, as its line names it) gets one line however often listed.
+    let mut refused: std::collections::HashSet<String> = std::collections::HashSet::new();
     for c in candidates {
-        let refuse = |why: String| Rejected {
-            url: cut(&c.url, MAX_TARGET_URL_CHARS),
-            source: c.source.clone(),
-            why,
-        };
-        if c.url.chars().count() > MAX_TARGET_URL_CHARS {
-            list.rejected.push(refuse(format!(
-                "longer than {MAX_TARGET_URL_CHARS} characters"
-            )));
-            continue;
-        }
-        if c.url.contains('{') {
-            list.rejected.push(refuse(
+        let endpoint = if c.url.chars().count() > MAX_TARGET_URL_CHARS {
+            Err(format!("longer than {MAX_TARGET_URL_CHARS} characters"))
+        } else if c.url.contains('{') {
+            Err(
                 "a template: the registry entry leaves a {variable} for each deployment to fill in"
                     .into(),
-            ));
-            continue;
-        }
-        let endpoint = match read(&c.url) {
+            )
+        } else {
+            read(&c.url)
+        };
+        let endpoint = endpoint.and_then(|ep| {
+            if by_key.contains_key(&ep.url) || list.targets.len() < MAX_TARGETS {
+                Ok(ep)
+            } else {
+                Err(format!("over the cap of {MAX_TARGETS} targets"))
+            }
+        });
+        let endpoint = match endpoint {
             Ok(ep) => ep,
             Err(why) => {
-                list.rejected.push(refuse(why));
+                let url = cut(&c.url, MAX_TARGET_URL_CHARS);
+                if refused.insert(url.clone()) {
+                    list.rejected.push(Rejected {
+                        url,
+                        source: c.source,
+                        why,
+                    });
+                } else {
+                    list.merged += 1;
+                }
                 continue;
             }
         };
@@ -217,11 +227,6 @@ pub fn merge(
             if sources.len() < MAX_SOURCES && !sources.contains(&c.source) {
                 sources.push(c.source);
             }
-            continue;
-        }
-        if list.targets.len() >= MAX_TARGETS {
-            list.rejected
-                .push(refuse(format!("over the cap of {MAX_TARGETS} targets")));
             continue;
         }
         by_key.insert(key.clone(), list.targets.len());
@@ -250,7 +255,7 @@ mod tests {
     fn a_list_and_registry_documents_merge_by_key_with_every_source_kept() {
         let (c, w) = read_candidates(
             "list.txt",
-            b"# ours\nhttp://127.0.0.1:1/mcp\n\n  http://127.0.0.1:1/mcp \nftp://x\n",
+            b"# ours\nhttp://127.0.0.1:1/mcp\n\n  http://127.0.0.1:1/mcp \nftp://x\nftp://x\n",
         )
         .unwrap();
         assert_eq!(w, 0);
@@ -275,7 +280,7 @@ mod tests {
         );
         assert_eq!(list.targets[1].sources, ["reg.jsonl:1#io.example/b"]);
         assert_eq!(list.targets[0].host_key(), "127.0.0.1:1");
-        assert_eq!(list.merged, 2);
+        assert_eq!(list.merged, 3, "a refused URL listed twice is one line");
         assert_eq!(list.rejected.len(), 2, "{:?}", list.rejected);
         assert!(list.rejected[0].source == "list.txt:5");
         assert!(list.rejected[1].why.contains("template"));
