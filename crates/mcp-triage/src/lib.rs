@@ -165,7 +165,6 @@ pub mod census {
     pub use crate::output::census::report::{MAX_NAMES, Tally, progress_line};
     pub use crate::output::census::resume::{Resume, read as read_resume};
     pub use crate::output::census::schema::census_schema;
-    pub use crate::run::census::plan;
     pub use crate::run::census::polite::{
         DEFAULT_CONCURRENCY, DEFAULT_HOST_DELAY_MS, Gate, MAX_CONCURRENCY, Pick, Polite,
     };
@@ -173,6 +172,7 @@ pub mod census {
         Candidate, MAX_SOURCES, MAX_TARGET_URL_CHARS, MAX_TARGETS, MAX_TARGETS_BYTES, Rejected,
         Target, TargetList, host_key, merge, read_candidates,
     };
+    pub use crate::run::census::{plan, user_agent};
 }
 
 /// The CORS doctor: what a browser's preflight would say, and why.

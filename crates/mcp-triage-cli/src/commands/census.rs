@@ -15,7 +15,7 @@ use mcp_triage::exchange::Transport;
 use mcp_triage::redact::{Credentials, Secrets};
 use mcp_triage::{Limits, endpoint};
 
-use crate::run::drive::endpoint_for;
+use crate::run::drive::{self, endpoint_for};
 use crate::run::interrupt;
 use crate::transports::http;
 
@@ -167,15 +167,6 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
     }
 }
 
-/// The test-only shorter limits, as `probe` reads them.
-fn limits(seconds: u64) -> Result<Limits, String> {
-    let limits = Limits::with_run_seconds(seconds);
-    match std::env::var(mcp_triage::limits::TEST_LIMITS_ENV) {
-        Ok(text) => limits.with_test_overrides(&text),
-        Err(_) => Ok(limits),
-    }
-}
-
 /// What the workers share: the politeness, the output and the tally of how far targets got.
 struct Shared {
     polite: Polite,
@@ -190,7 +181,7 @@ struct Shared {
 }
 
 fn run(args: &Args) -> Result<u8, (u8, String)> {
-    let limits = limits(args.seconds).map_err(|e| (exit::USAGE, e))?;
+    let limits = drive::limits(args.seconds).map_err(|e| (exit::USAGE, e))?;
     let bytes = read_capped(&args.targets, census::MAX_TARGETS_BYTES)
         .map_err(|e| (exit::USAGE, format!("cannot read {}: {e}", args.targets)))?;
     let label = std::path::Path::new(&args.targets)
@@ -255,7 +246,12 @@ fn run(args: &Args) -> Result<u8, (u8, String)> {
             let todo = Arc::clone(&todo);
             let limits = limits.clone();
             let era = args.era.clone();
-            let agent_header = user_agent(args.contact.as_deref());
+            let agent_header = census::user_agent(
+                env!("CARGO_PKG_VERSION"),
+                args.contact
+                    .as_deref()
+                    .unwrap_or(env!("CARGO_PKG_REPOSITORY")),
+            );
             let auth_check = args.auth_check;
             std::thread::spawn(move || {
                 worker(
@@ -377,14 +373,6 @@ fn prepare_output(args: &Args) -> Result<std::collections::HashSet<String>, (u8,
             .map_err(|e| (exit::LOCAL, format!("cannot cut {}: {e}", args.out)))?;
     }
     Ok(resume.done)
-}
-
-fn user_agent(contact: Option<&str>) -> String {
-    format!(
-        "mcp-triage/{} (census; +{})",
-        env!("CARGO_PKG_VERSION"),
-        contact.unwrap_or(env!("CARGO_PKG_REPOSITORY"))
-    )
 }
 
 /// Writes one line with one write call, so a crash leaves at most that line cut short.
@@ -550,7 +538,7 @@ fn run_target(
         era: era.clone(),
         mode: Mode::Review,
         has_token: false,
-        random: seed(target),
+        random: drive::seed(),
         limits: limits.clone(),
         client_version: env!("CARGO_PKG_VERSION").into(),
         secrets: Secrets::default(),
@@ -659,14 +647,6 @@ fn run_target(
             requests,
         },
     ))
-}
-
-/// Probe A's tool name and the run id: random per target.
-fn seed(target: &Target) -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write(target.key.as_bytes());
-    h.finish()
 }
 
 /// Progress on stderr about once a second, until every target is written or a signal comes.

@@ -11,7 +11,9 @@ use mcp_triage::redact::Credentials;
 use mcp_triage::{Limits, endpoint};
 
 use super::oauth;
-use crate::run::drive::{OauthArgs, ProbeArgs, config, drive, endpoint_for, hand_back, render};
+use crate::run::drive::{
+    OauthArgs, ProbeArgs, config, drive, endpoint_for, hand_back, limits as run_limits, render,
+};
 use crate::run::interrupt;
 use crate::run::output::{self, Output};
 use crate::transports::http;
@@ -279,17 +281,12 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
     if let Err(e) = interrupt::install() {
         eprintln!("mcp-triage probe: {e}; Ctrl-C will end the process without a report");
     }
-    let limits = Limits::with_run_seconds(args.seconds);
-    // Test-only: shorter deadlines and caps, so the fault table runs in seconds.
-    let limits = match std::env::var(mcp_triage::limits::TEST_LIMITS_ENV) {
-        Ok(text) => match limits.with_test_overrides(&text) {
-            Ok(shorter) => shorter,
-            Err(e) => {
-                eprintln!("mcp-triage probe: {e}");
-                return exit::USAGE;
-            }
-        },
-        Err(_) => limits,
+    let limits = match run_limits(args.seconds) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("mcp-triage probe: {e}");
+            return exit::USAGE;
+        }
     };
     if args.stdio.is_some() {
         #[cfg(unix)]

@@ -56,7 +56,7 @@ pub(crate) fn endpoint_for(typed: &str, sends_secret: bool) -> Result<endpoint::
 /// The run's randomness (probe A's tool name, the run id): the standard library's per-process random
 /// hash keys (from the operating system), so nothing derived from it tells when or by which process
 /// the run was made.
-fn seed() -> u64 {
+pub(crate) fn seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     h.write_u128(
@@ -67,6 +67,16 @@ fn seed() -> u64 {
     );
     h.write_u32(std::process::id());
     h.finish()
+}
+
+/// The limits of a run of `seconds`, made shorter where a test asks (`MCP_TRIAGE_TEST_LIMITS`),
+/// so the fault tables run in seconds; the same for every command that runs probes.
+pub(crate) fn limits(seconds: u64) -> Result<Limits, String> {
+    let limits = Limits::with_run_seconds(seconds);
+    match std::env::var(mcp_triage::limits::TEST_LIMITS_ENV) {
+        Ok(text) => limits.with_test_overrides(&text),
+        Err(_) => Ok(limits),
+    }
 }
 
 /// The engine's configuration for this command line (either transport).

@@ -17,3 +17,9 @@ pub fn plan() -> Vec<(ProbeName, ProbeEdit)> {
         .map(|p| (p, ProbeEdit::Skip))
         .collect()
 }
+
+/// The `User-Agent` every census request carries: the tool and its version, and where the
+/// operator of a server can reach whoever runs the census.
+pub fn user_agent(version: &str, contact: &str) -> String {
+    format!("mcp-triage/{version} (census; +{contact})")
+}
