@@ -8,6 +8,7 @@ import { ARTIFACTS, ROOT, assert, eq, expected, shared, startDemo, startPython, 
 const unannotated = await startDemo(18794, [shared.appOrigin], ['--unannotated', '--stats']);
 const writeLike = await startDemo(18795, [shared.appOrigin], ['--write-like', '--stats']);
 const pythonUnannotated = await startPython(18796, shared.appOrigin, ['--unannotated']);
+const statefulUnannotated = await startDemo(18798, [shared.appOrigin], ['--unannotated', '--stateful']);
 const stats = async (endpoint) => (await (await fetch(`${new URL(endpoint).origin}/__stats`)).json()).tools;
 const CATALOGUE = ['lead_get', 'icp_list', 'echo', 'crm_sync', 'lead_delete_all'];
 const allow = (endpoint) => ({ allow: [expected.noToken(endpoint), expected.get405(endpoint)] });
@@ -73,6 +74,38 @@ test('consent step: "Only probe A" calls none of the proposals, Esc cancels with
   for (const name of CATALOGUE) eq(after[name] || 0, before[name] || 0, `${name} never called`);
   await context.close();
 }, allow(unannotated));
+
+// "Fast on slow links": a server that keeps its GET stream open holds the GET check up to the core's
+// first-event window; the person is asked as soon as probe A and tools/list are in, not after it.
+test('stateful server, unannotated tools: the consent step is asked while the GET check still waits for its stream, and the run ends with every card', async () => {
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await page.evaluate(() => {
+    window.__order = [];
+    const note = (e) => { if (!window.__order.includes(e)) window.__order.push(e); };
+    // The check's end is noted first: when both come in one batch of changes, it came first.
+    new MutationObserver(() => {
+      const get = [...document.querySelectorAll('[data-testid=step]')].find((li) => li.textContent.includes('check: GET'));
+      if (get && !get.textContent.includes('waiting for the stream') && !get.textContent.includes('sending')) note('GET check over');
+      if (document.querySelector('[data-testid=consent]')) note('consent asked');
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  await page.getByTestId('endpoint').fill(statefulUnannotated);
+  await page.getByTestId('token').fill('demo-token');
+  await page.getByTestId('quick-check').click();
+  await page.getByTestId('consent').waitFor({ timeout: 20000 });
+  await page.waitForFunction(() => window.__order.includes('GET check over'), null, { timeout: 20000 });
+  eq(JSON.stringify(await page.evaluate(() => window.__order)), JSON.stringify(['consent asked', 'GET check over']), 'order of events');
+  assert(await page.getByTestId('consent').isVisible(), 'the step stays while the check ends');
+  await page.getByTestId('consent-run').click();
+  await page.getByTestId('results').waitFor({ timeout: 20000 });
+  for (const p of ['A', 'B', 'C', 'D']) assert(await page.getByTestId(`card-${p}`).isVisible(), `card ${p}`);
+  assert(/\d of 3 pairs/.test(await page.getByTestId('summary').innerText()), 'a score over all three pairs');
+  const log = await page.evaluate(() => [...document.querySelectorAll('[data-testid=run-log] li')].map((li) => li.textContent));
+  eq(log.filter((l) => l === 'run finished').length, 1, 'one loop ended the run');
+  await context.close();
+}, { allow: [expected.noToken(statefulUnannotated)] });
 
 test('write-like tools that fit B, C and D best by schema are never proposed, and never called', async () => {
   const { context, page } = await quickCheck(writeLike);

@@ -1018,6 +1018,74 @@ fn quick_check_on_unannotated_tools_asks_once_then_sends_exactly_the_proposed_pa
 }
 
 #[test]
+fn the_consent_step_is_asked_once_probe_a_and_the_catalogue_are_in_while_the_transport_checks_wait()
+{
+    // A server that keeps its GET stream open holds the GET check up to its first-event window:
+    // the person is asked without waiting for it (nor for the no-token check).
+    let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, true));
+    let mut held: Vec<Outgoing> = Vec::new();
+    let mut now = 0.0;
+    for _ in 0..40 {
+        if engine.phase() == RunPhase::Consent {
+            break;
+        }
+        let poll = engine.poll(now);
+        assert!(!poll.done, "the run waits for consent");
+        let (checks, rest): (Vec<Outgoing>, Vec<Outgoing>) = poll
+            .send
+            .into_iter()
+            .partition(|o| matches!(o.step, Step::Get | Step::NoToken));
+        held.extend(checks);
+        for out in rest {
+            if out.step == Step::Probe(ProbeName::A) {
+                assert_ne!(
+                    engine.phase(),
+                    RunPhase::Consent,
+                    "never asked while probe A is in flight"
+                );
+            }
+            let ex = match out.step {
+                Step::ToolsList(_) => unannotated_tools(&out),
+                _ => serve("ts-1.29.0-stateless", "pv2025-06-18", &out),
+            };
+            engine.handle(out.step, ex);
+        }
+        now += 1.0;
+    }
+    assert_eq!(
+        engine.phase(),
+        RunPhase::Consent,
+        "asked with the checks in flight"
+    );
+    let held_steps: Vec<Step> = held.iter().map(|o| o.step).collect();
+    assert_eq!(held_steps, vec![Step::NoToken, Step::Get]);
+    assert_eq!(engine.in_flight(), 2);
+    // Answered before the checks are back: B, C and D go out beside them.
+    engine.answer_consent(true);
+    let poll = engine.poll(now);
+    let probes: Vec<Step> = poll.send.iter().map(|o| o.step).collect();
+    assert_eq!(
+        probes,
+        vec![
+            Step::Probe(ProbeName::B),
+            Step::Probe(ProbeName::C),
+            Step::Probe(ProbeName::D)
+        ]
+    );
+    for out in poll.send.into_iter().chain(held) {
+        let ex = serve("ts-1.29.0-stateless", "pv2025-06-18", &out);
+        engine.handle(out.step, ex);
+    }
+    let poll = engine.poll(now + 1.0);
+    assert!(poll.done && poll.send.is_empty());
+    assert_eq!(engine.phase(), RunPhase::Ended(RunEnd::Complete));
+    assert!(
+        engine.report().summary.score.is_some(),
+        "A to D give a score"
+    );
+}
+
+#[test]
 fn a_stateful_session_stays_open_while_the_consent_step_waits_and_closes_after_the_calls_it_allowed()
  {
     let mut engine = Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, true));

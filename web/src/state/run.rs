@@ -97,6 +97,32 @@ struct Run {
     handed: Rc<RefCell<Option<Vec<Option<net::InFlight>>>>>,
     /// When the boot page sent it: the first poll starts the run's clock there.
     started_at: Rc<Cell<Option<f64>>>,
+    /// The loop that drives the run, while it is alive: what it reads (an answer, or `None` to
+    /// poll again). The consent step is shown while the transport checks are in flight, and
+    /// the answer wakes the loop that still reads them.
+    wake: Rc<RefCell<Option<Wake>>>,
+}
+
+/// What a run's loop reads: a request's answer, or `None` to poll again.
+type Wake = mpsc::UnboundedSender<Option<(Step, Exchange)>>;
+
+/// Forgets the loop's sender when the loop ends, however it ends.
+struct LoopAlive(Rc<RefCell<Option<Wake>>>);
+
+impl Drop for LoopAlive {
+    fn drop(&mut self) {
+        self.0.borrow_mut().take();
+    }
+}
+
+impl Run {
+    /// Polls again in the live loop; false when no loop is alive.
+    fn wake(&self) -> bool {
+        self.wake
+            .borrow()
+            .as_ref()
+            .is_some_and(|tx| tx.unbounded_send(None).is_ok())
+    }
 }
 
 impl AppState {
@@ -301,6 +327,7 @@ impl AppState {
             limits,
             handed: Rc::new(RefCell::new(Some(handed))),
             started_at: Rc::new(Cell::new(started_at)),
+            wake: Rc::new(RefCell::new(None)),
         };
         self.run.set_value(Some(run.clone()));
         self.show_phase(&run.engine.borrow());
@@ -343,8 +370,10 @@ impl AppState {
         } else {
             "only probe A: the proposals were not called"
         });
-        let state = *self;
-        spawn_local(async move { state.drive(run).await });
+        if !run.wake() {
+            let state = *self;
+            spawn_local(async move { state.drive(run).await });
+        }
     }
 
     /// Cancels: nothing more is sent, and every request in flight is aborted.
@@ -356,7 +385,10 @@ impl AppState {
         run.engine.borrow_mut().cancel();
         let n = run.flights.abort_all();
         self.say(format!("aborted {n} request(s) in flight"));
-        if matches!(self.phase.get_untracked(), Phase::Run(p) if p.waits_for_consent()) {
+        // A loop still reading the transport checks ends the run itself once they are back.
+        if matches!(self.phase.get_untracked(), Phase::Run(p) if p.waits_for_consent())
+            && run.wake.borrow().is_none()
+        {
             self.report.set(Some(run.engine.borrow().report()));
             self.show_phase(&run.engine.borrow());
             self.say("run cancelled");
@@ -371,7 +403,9 @@ impl AppState {
     }
 
     async fn drive(self, run: Run) {
-        let (tx, mut rx) = mpsc::unbounded::<(Step, Exchange)>();
+        let (tx, mut rx) = mpsc::unbounded::<Option<(Step, Exchange)>>();
+        *run.wake.borrow_mut() = Some(tx.clone());
+        let alive = LoopAlive(run.wake.clone());
         loop {
             if !self.is_current(&run) {
                 return;
@@ -426,7 +460,7 @@ impl AppState {
                                     &|_| {},
                                 )
                                 .await;
-                                let _ = tx3.unbounded_send((reply.step, ex));
+                                let _ = tx3.unbounded_send(Some((reply.step, ex)));
                             });
                         }
                     };
@@ -455,7 +489,7 @@ impl AppState {
                             .await
                         }
                     };
-                    let _ = tx2.unbounded_send((step, ex));
+                    let _ = tx2.unbounded_send(Some((step, ex)));
                 });
             }
             for extra in handed.flatten() {
@@ -465,8 +499,17 @@ impl AppState {
             if poll.done {
                 break;
             }
+            let phase = run.engine.borrow().phase();
+            // The consent step, as soon as the core asks (the transport checks may go on).
+            if phase == RunPhase::Consent
+                && self.phase.get_untracked() != Phase::Run(RunPhase::Consent)
+            {
+                self.consent.set(run.engine.borrow().consent_rows());
+                self.show_phase(&run.engine.borrow());
+                self.say("waiting for your OK on the proposed tools");
+                focus_heading("consent-heading");
+            }
             if run.engine.borrow().in_flight() == 0 {
-                let phase = run.engine.borrow().phase();
                 match phase {
                     RunPhase::Review => {
                         self.plan.set(Some(run.engine.borrow().plan().clone()));
@@ -476,13 +519,7 @@ impl AppState {
                         self.say("waiting for your review");
                         return;
                     }
-                    RunPhase::Consent => {
-                        self.consent.set(run.engine.borrow().consent_rows());
-                        self.show_phase(&run.engine.borrow());
-                        self.say("waiting for your OK on the proposed tools");
-                        focus_heading("consent-heading");
-                        return;
-                    }
+                    RunPhase::Consent => return,
                     _ => break,
                 }
             }
@@ -504,8 +541,11 @@ impl AppState {
                 }
                 None => rx.next().await,
             };
-            let Some((step, ex)) = next else {
+            let Some(next) = next else {
                 break;
+            };
+            let Some((step, ex)) = next else {
+                continue;
             };
             if !self.is_current(&run) {
                 return;
@@ -526,6 +566,7 @@ impl AppState {
             self.show_progress(&run.engine.borrow());
             self.report.set(Some(run.engine.borrow().report()));
         }
+        drop(alive);
         if !self.is_current(&run) {
             return;
         }

@@ -80,6 +80,12 @@ impl Step {
         Step::Get,
     ];
 
+    /// A transport check (the no-token check, the GET check): it decides nothing of the plan, so
+    /// the consent step may be shown while it is still in flight.
+    pub(crate) fn is_transport_check(&self) -> bool {
+        matches!(self, Step::NoToken | Step::Get)
+    }
+
     /// The identifier a share link and a card name this step by: `A`..`D`, `no_token`, `get`,
     /// and `connect` for the connect request (`None` for the other steps).
     pub(crate) fn id(&self) -> Option<&'static str> {

@@ -16,7 +16,8 @@ pub enum RunPhase {
     Running,
     /// Review first waits for a person's (or a plan file's) edits; nothing is in flight.
     Review,
-    /// Quick check's consent step waits for an answer; nothing is in flight.
+    /// Quick check's consent step waits for an answer; nothing is in flight but the transport
+    /// checks, which go on while the step is shown.
     Consent,
     /// The run has ended (how is given) but requests are still in flight: the shell aborts them
     /// and hands them back.

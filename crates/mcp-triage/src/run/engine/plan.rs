@@ -105,10 +105,12 @@ impl Engine {
             .collect()
     }
 
-    /// True when Quick check waits at the consent step and nothing is in flight: the shell shows
-    /// the step. Requests that need no consent (A, the transport checks) were sent as usual.
+    /// True when Quick check waits at the consent step and what the step rests on is in: the
+    /// catalogue and probe A (and any reply to the server). The shell shows the step then, while
+    /// the transport checks may still be in flight: a GET check whose stream stays open waits up
+    /// to its first-event window, and a person need not wait with it.
     pub(super) fn awaiting_consent(&self) -> bool {
-        self.waiting_for_consent() && self.in_flight.is_empty()
+        self.waiting_for_consent() && self.in_flight.iter().all(Step::is_transport_check)
     }
 
     /// The user's answer: "Run with these" (`true`) calls the proposals, "Only probe A" (`false`)
