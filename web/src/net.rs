@@ -149,6 +149,30 @@ pub async fn sleep_until(at_ms: f64) {
     let _ = (&mut alarm.future).await;
 }
 
+/// Gives the browser a turn (a zero-delay timeout): the work after it runs as a task of its own,
+/// so two pieces of work never make one long task that holds input and frames.
+pub async fn next_task() {
+    sleep_until(now_ms()).await;
+}
+
+/// Resolves once the browser has drawn its next frame (an animation frame, then a task): work
+/// done then, a focus, finds the layout done instead of forcing it inside the task that changed
+/// the page. Never resolves in a tab that draws no frames (hidden) until it draws again.
+pub async fn after_next_frame() {
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        let Some(window) = web_sys::window() else {
+            let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+            return;
+        };
+        let later = window.clone();
+        let then = Closure::once_into_js(move || {
+            let _ = later.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        });
+        let _ = window.request_animation_frame(then.unchecked_ref());
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
 /// Milliseconds since the page loaded (the shell's clock; the core never reads one).
 pub fn now_ms() -> f64 {
     web_sys::window()

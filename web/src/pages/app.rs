@@ -137,6 +137,9 @@ fn Tool(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> imp
     let first_wave = StoredValue::new_local(first_wave);
     if let Some((mode, values, random)) = start {
         spawn_local(async move {
+            // The mount and the run's start are two tasks: the browser may draw and take input
+            // between them (the connect requests are in flight already).
+            net::next_task().await;
             let wave = first_wave
                 .try_update_value(std::mem::take)
                 .unwrap_or_default();

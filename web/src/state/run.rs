@@ -614,12 +614,13 @@ fn focus_results() {
     focus_heading("results-heading");
 }
 
-/// Moves focus to a heading once it is rendered (a heading, never a button: a repeated Enter from
-/// the form must not press anything).
+/// Moves focus to a heading once it is drawn (a heading, never a button: a repeated Enter from
+/// the form must not press anything). After the frame, so the focus does not force the layout of
+/// what was just rendered inside the same task.
 fn focus_heading(id: &'static str) {
     use wasm_bindgen::JsCast;
     leptos::task::spawn_local(async move {
-        leptos::task::tick().await;
+        net::after_next_frame().await;
         if let Some(el) = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.get_element_by_id(id))
