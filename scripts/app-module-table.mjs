@@ -1,7 +1,7 @@
 // What is in the app module ("Fast on slow links"): a twiggy table of the shipped wasm by crate and,
 // for our two crates, by module, with what a split would take out of a Quick check's module.
 //
-//   node scripts/app-module-table.mjs [--bin mcp-triage-web] [--markdown]
+//   node scripts/app-module-table.mjs [--bin mcp-triage-web] [--floor]
 //
 // Needs the cargo artefact of a release build (trunk build --release leaves it in
 // target/wasm32-unknown-unknown/wasm-release/), wasm-bindgen and wasm-opt (scripts/setup.sh) and
@@ -9,7 +9,9 @@
 // (wasm-bindgen, then wasm-opt -Oz) with its function names kept (-g), so each function's size
 // is its size in the shipped file; the names section itself is left out. Gzip is of the whole
 // file only, so a row's gzip bytes are its share of the raw bytes times the file's gzip size: an
-// estimate (code compresses better than strings).
+// estimate (code compresses better than strings). --floor also builds the app module without
+// what a Quick check never runs (the web crate's `quick-floor` feature, in target/quick-floor) and
+// measures it: the module a split would give a Quick check.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,14 +30,19 @@ const bin = join(ROOT, 'node_modules/.bin');
 const tmp = mkdtempSync(join(tmpdir(), 'app-module-'));
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 }).toString();
 
+const features = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int'];
+/** The module as Trunk ships it (wasm-bindgen, wasm-opt -Oz) in `dir`: its gzip -9 size; `named` keeps the function names. */
+function ship(src, dir, named) {
+  run('wasm-bindgen', ['--target', 'web', '--out-dir', dir, src]);
+  const bg = join(dir, `${BIN}_bg.wasm`);
+  run(join(bin, 'wasm-opt'), ['-Oz', ...features, bg, '-o', join(dir, 'shipped.wasm')]);
+  if (named) run(join(bin, 'wasm-opt'), ['-Oz', '-g', ...features, bg, '-o', join(dir, 'named.wasm')]);
+  const shipped = readFileSync(join(dir, 'shipped.wasm'));
+  return { raw: shipped.length, gzip: gzipSync(shipped, { level: 9 }).length };
+}
+
 try {
-  run('wasm-bindgen', ['--target', 'web', '--out-dir', tmp, SRC]);
-  const bg = join(tmp, `${BIN}_bg.wasm`);
-  const features = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int'];
-  run(join(bin, 'wasm-opt'), ['-Oz', ...features, bg, '-o', join(tmp, 'shipped.wasm')]);
-  run(join(bin, 'wasm-opt'), ['-Oz', '-g', ...features, bg, '-o', join(tmp, 'named.wasm')]);
-  const shipped = readFileSync(join(tmp, 'shipped.wasm'));
-  const gzip = gzipSync(shipped, { level: 9 }).length;
+  const { raw, gzip } = ship(SRC, tmp, true);
   const csv = run('twiggy', ['top', '--format', 'csv', join(tmp, 'named.wasm')]);
 
   // Each item to a group: the first crate its name mentions (a trait impl's self type, a
@@ -67,7 +74,7 @@ try {
   const rows = [...sizes].sort((a, b) => b[1] - a[1]);
   const est = (n) => Math.round((n / total) * gzip);
   const out = [];
-  out.push(`\`${BIN}\`: ${shipped.length} bytes, ${gzip} at gzip -9 (${(gzip / 1024).toFixed(1)} KiB), as Trunk ships it. Sizes by group: the raw bytes of its functions and data after wasm-opt -Oz (names kept for the count), and their share of the gzip size.`);
+  out.push(`\`${BIN}\`: ${raw} bytes, ${gzip} at gzip -9 (${(gzip / 1024).toFixed(1)} KiB), as Trunk ships it. Sizes by group: the raw bytes of its functions and data after wasm-opt -Oz (names kept for the count), and their share of the gzip size.`);
   out.push('');
   out.push('| group | raw bytes | share | ≈ gzip bytes |');
   out.push('| --- | --- | --- | --- |');
@@ -98,6 +105,14 @@ try {
   const runtime = rows.filter(([g]) => /^(tachys|reactive_graph|leptos|leptos_macro|wasm_bindgen|js_sys|web_sys|core|alloc|std|dlmalloc|hashbrown|serde_core|serde_json|indexmap|futures_\w+|wasm_bindgen_futures|either_of|or_poisoned|send_wrapper|slotmap|itoa|ryu|zmij|memchr|wasm-bindgen glue, tables, exports)$/.test(g)).reduce((a, [, n]) => a + n, 0);
   out.push('');
   out.push(`Leptos, wasm-bindgen, std and serde (the groups every module of ours repeats) are ${runtime} raw bytes, ≈ ${est(runtime)} at gzip -9 (${((runtime / total) * 100).toFixed(0)} %).`);
+  if (process.argv.includes('--floor')) {
+    const dir = join(ROOT, 'target/quick-floor');
+    run('cargo', ['build', '-q', '--profile', 'wasm-release', '--target', 'wasm32-unknown-unknown', '-p', 'mcp-triage-web', '--bin', BIN, '--features', 'quick-floor', '--target-dir', dir]);
+    const floorDir = join(tmp, 'floor');
+    const floor = ship(join(dir, 'wasm32-unknown-unknown/wasm-release', `${BIN}.wasm`), floorDir, false);
+    out.push('');
+    out.push(`Built without them (the web crate's \`quick-floor\` feature: the same app with those features left out, so the compiler drops them and the generic code only they instantiate): ${floor.raw} bytes, **${floor.gzip} at gzip -9 (${(floor.gzip / 1024).toFixed(1)} KiB)**, ${gzip - floor.gzip} bytes (${(((gzip - floor.gzip) / gzip) * 100).toFixed(0)} %) less than the module a click loads today.`);
+  }
   console.log(out.join('\n'));
 } finally {
   rmSync(tmp, { recursive: true, force: true });

@@ -106,7 +106,11 @@ pub fn LiveCards() -> impl IntoView {
             .unwrap_or_default()
     });
     let names = StoredValue::new(state.secret_header_names.get_untracked());
-    let check = Callback::new(move |()| state.check_sign_in());
+    let check = Callback::new(move |()| {
+        if crate::EXTRAS {
+            state.check_sign_in()
+        }
+    });
     // Keyed by step: a card already shown stays as it is (open details, focus, selection) while
     // the next ones arrive.
     view! {
@@ -140,7 +144,11 @@ pub fn Results() -> impl IntoView {
             .filter(|d| report.offers_demo_token(&d.endpoint))
             .map(|d| d.token_hint);
         let endpoint = state.endpoint.get();
-        let check = Callback::new(move |()| state.check_sign_in());
+        let check = Callback::new(move |()| {
+            if crate::EXTRAS {
+                state.check_sign_in()
+            }
+        });
         let cards = move |cards: Vec<CardView>| {
             cards
                 .into_iter()
@@ -182,7 +190,7 @@ pub fn Results() -> impl IntoView {
                 <div class="cards">{cards(view.probes)}</div>
                 <h3 class="section">"Transport checks"</h3>
                 <div class="cards">{cards(view.checks)}</div>
-                {move || (!has_challenge && state.can_check_sign_in()).then(|| view! {
+                {move || (crate::EXTRAS && !has_challenge && state.can_check_sign_in()).then(|| view! {
                     <p><button type="button" data-testid="check-sign-in" on:click=move |_| state.check_sign_in()>
                         "Check sign-in setup (without the token)"</button></p>
                 })}
@@ -190,7 +198,7 @@ pub fn Results() -> impl IntoView {
                     <p class="banner" role="status" data-testid="auth-status">{s}</p>
                 })}
                 {auth}
-                {move || state.can_sign_in().then(|| {
+                {move || (crate::EXTRAS && state.can_sign_in()).then(|| {
                     let form = use_context::<FormState>();
                     let values = Callback::new(move |()| form.map(|f| f.values()).unwrap_or_default());
                     view! { <SignInBox values=values /> }
@@ -200,11 +208,16 @@ pub fn Results() -> impl IntoView {
                     <div class="cards">{cards(view.connect)}</div>
                 </details>
                 {endpoint.map(|ep| {
-                    let current = this_run(&report, &ep, &state.secrets());
+                    let export = crate::EXTRAS
+                        .then(|| view! { <ExportBar report=report.clone() endpoint=ep.clone() /> });
+                    let comparing = crate::EXTRAS.then(|| {
+                        let current = this_run(&report, &ep, &state.secrets());
+                        view! { <ComparePanel current=current with=compare::FULL /> }
+                    });
                     view! {
-                        <ExportBar report=report.clone() endpoint=ep.clone() />
+                        {export}
                         <SharePanel report=report.clone() endpoint=ep />
-                        <ComparePanel current=current with=compare::FULL />
+                        {comparing}
                     }.into_any()
                 })}
             </section>
