@@ -140,6 +140,24 @@ async function watchContext(context) {
   });
 }
 
+/**
+ * Notes in the page (window.__order) the order in which moments first hold, checked on every change
+ * of the DOM: 'GET check over' (the GET check's progress row is past sending and waiting for its
+ * stream), then each [name, selectors] of `moments` once all its selectors match. The GET check
+ * is looked at first: when it ends in the same batch of changes as another moment, it came first.
+ */
+export async function watchOrder(page, moments) {
+  await page.evaluate((moments) => {
+    window.__order = [];
+    const note = (e) => { if (!window.__order.includes(e)) window.__order.push(e); };
+    new MutationObserver(() => {
+      const get = [...document.querySelectorAll('[data-testid=step]')].find((li) => li.textContent.includes('check: GET'));
+      if (get && !get.textContent.includes('waiting for the stream') && !get.textContent.includes('sending')) note('GET check over');
+      for (const [name, selectors] of moments) if (selectors.every((s) => document.querySelector(s))) note(name);
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  }, moments);
+}
+
 /** A page in `context` (every page of a launched browser is watched; this name is kept for clarity). */
 export async function watchedPage(context) {
   return context.newPage();

@@ -3,7 +3,7 @@
 // demo server's counters (GET /__stats) prove which tools were called.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, ROOT, assert, eq, expected, shared, startDemo, startPython, test, watchedPage } from '../lib.mjs';
+import { ARTIFACTS, ROOT, assert, eq, expected, shared, startDemo, startPython, test, watchOrder, watchedPage } from '../lib.mjs';
 
 const unannotated = await startDemo(18794, [shared.appOrigin], ['--unannotated', '--stats']);
 const writeLike = await startDemo(18795, [shared.appOrigin], ['--write-like', '--stats']);
@@ -81,16 +81,7 @@ test('stateful server, unannotated tools: the consent step is asked while the GE
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
-  await page.evaluate(() => {
-    window.__order = [];
-    const note = (e) => { if (!window.__order.includes(e)) window.__order.push(e); };
-    // The check's end is noted first: when both come in one batch of changes, it came first.
-    new MutationObserver(() => {
-      const get = [...document.querySelectorAll('[data-testid=step]')].find((li) => li.textContent.includes('check: GET'));
-      if (get && !get.textContent.includes('waiting for the stream') && !get.textContent.includes('sending')) note('GET check over');
-      if (document.querySelector('[data-testid=consent]')) note('consent asked');
-    }).observe(document.body, { childList: true, subtree: true, characterData: true });
-  });
+  await watchOrder(page, [['consent asked', ['[data-testid=consent]']]]);
   await page.getByTestId('endpoint').fill(statefulUnannotated);
   await page.getByTestId('token').fill('demo-token');
   await page.getByTestId('quick-check').click();

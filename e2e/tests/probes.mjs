@@ -1,6 +1,6 @@
 // The probes against the real demo server (TypeScript SDK 1.29.0): Quick check and Review first.
 import { join } from 'node:path';
-import { ARTIFACTS, assert, cardOutcome, eq, expected, runQuick, shared, test, watchedPage } from '../lib.mjs';
+import { ARTIFACTS, assert, cardOutcome, eq, expected, runQuick, shared, test, watchOrder, watchedPage } from '../lib.mjs';
 
 const stats = async () => (await fetch(shared.demoEndpoint.replace('/mcp', '/__stats'))).json();
 const before = {};
@@ -113,17 +113,10 @@ test('stateful demo: the four probe cards show while the GET check still waits f
   const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
-  await page.evaluate(() => {
-    window.__order = [];
-    const note = (e) => { if (!window.__order.includes(e)) window.__order.push(e); };
-    new MutationObserver(() => {
-      const live = document.querySelector('[data-testid=live-results]');
-      if (live && ['A', 'B', 'C', 'D'].every((p) => live.querySelector(`[data-testid=card-${p}]`))) note('four live cards');
-      const get = [...document.querySelectorAll('[data-testid=step]')].find((li) => li.textContent.includes('check: GET'));
-      if (get && !get.textContent.includes('waiting for the stream') && !get.textContent.includes('sending')) note('GET check over');
-      if (document.querySelector('[data-testid=results]')) note('results');
-    }).observe(document.body, { childList: true, subtree: true, characterData: true });
-  });
+  await watchOrder(page, [
+    ['four live cards', ['A', 'B', 'C', 'D'].map((p) => `[data-testid=live-results] [data-testid=card-${p}]`)],
+    ['results', ['[data-testid=results]']],
+  ]);
   await runQuick(page, { endpoint, token: 'demo-token' });
   const order = await page.evaluate(() => window.__order);
   eq(JSON.stringify(order), JSON.stringify(['four live cards', 'GET check over', 'results']), 'order of events');

@@ -140,17 +140,28 @@ impl Boot {
     fn ask(self, want: Want) {
         if !(want == Want::Examples && self.want.with_untracked(Option::is_some)) {
             // A run starts at the click: its connect requests go out now, the app reads the answers.
-            if let Want::Start(mode, values, random) = &want
-                && self.load.get_untracked() != Load::Loaded
-            {
+            if let Want::Start(mode, values, random) = &want {
                 self.send_first_wave(*mode, values, *random);
             }
             self.want.set(Some(want));
         }
         if self.load.get_untracked() == Load::Loaded {
-            self.hand_over();
+            self.hand_over_next_task();
         } else {
             self.ensure_loading();
+        }
+    }
+
+    /// Hands over in a task of its own (a zero-delay timeout): the click's task only sends, and
+    /// the app's mount does not lengthen it.
+    fn hand_over_next_task(self) {
+        let later = wasm_bindgen::closure::Closure::once_into_js(move || self.hand_over());
+        let queued = web_sys::window().is_some_and(|w| {
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), 0)
+                .is_ok()
+        });
+        if !queued {
+            self.hand_over();
         }
     }
 
