@@ -328,6 +328,7 @@ try {
 } catch (e) { appModule = `(not measured: ${String(e.stderr || e).split('\n')[0]}; it needs twiggy: cargo install --locked twiggy)`; }
 
 const CENSUS_TEXT = 'The release command (`node scripts/census-bench.mjs`) over 1,000 and 10,000 targets of `e2e/census-faults.mjs`\'s synthetic `/fast` server spread over 64 ports (64 hosts), `--host-delay-ms 0`, the default concurrency of 16; wall time, and the peak resident memory by GNU time. Each target sends about five requests (initialize, the initialized notification, tools/list, probe A, the GET check). Lines are written as targets end and never kept; what stays in memory is the list itself (each target\'s key, endpoint and sources) and the politeness state per host, so memory grows with the list by about 2 KB a target and time linearly.';
+const READY_FLOOR_TEXT = '**What 4× at 20 Mbps would take.** A visit\'s critical path is the HTML (a round trip), the loader (the browser\'s commit of the navigation and the head: 25–30 ms here for any page), the boot module\'s wasm (another round trip, then its bytes: at 20 Mbps the page\'s first load alone is about 50 ms of transfer), its compile, instantiation and the form\'s mount, and a frame. Only the last three shrink with the boot module, and in it Leptos (its renderer, `tachys`, and `reactive_graph`) is about a third (`node scripts/app-module-table.mjs --bin mcp-triage-boot`: ≈ 31 of its 112 KiB at gzip -9, more with the generic code it instantiates). A boot page without Leptos (plain `web-sys`, the same form markup and behaviour), which the issue allows, would take out an estimated 30–40 KiB (≈ 15 ms at 20 Mbps) and part of the mount: about the gap left on a quiet run, not a margin. Not done in this issue; the numbers above are where it would start.';
 const APP_MODULE_TEXT = [
   '**Where the floor is, and which cut pays.** wasm-bindgen does not split a module: every module of ours repeats the Leptos runtime, the glue, std (allocator, formatting) and serde (the line under the table), and a module loaded after another needs the page\'s state handed over. So a cut pays where what it moves out is large and its hand-off is cheap.',
   '',
@@ -384,6 +385,8 @@ for (const [cond, throttled] of CONDITIONS) {
   const gap = median(ready[cond].ours) - target;
   say(`- ${cond}, per load (medians): ${m((x) => x.loader)} ms before the loader runs; ${m((x) => x.wasmIn - x.wasmAsked)} ms from asking for the wasm to its last byte (the page's first load is ${pageKiB} KiB at gzip -9); ${m((x) => x.started - Math.max(x.wasmIn, x.glue))} ms from there to the mounted form; ${m((x) => x.at - x.started)} ms to the first frame that shows it. 4× sooner than the Inspector's median means ready by ${ms(target)} ms: ${gap > 0 ? `${ms(gap)} ms short of it` : 'met'}.`);
 }
+say();
+say(READY_FLOOR_TEXT);
 say();
 say('## First load');
 say();
