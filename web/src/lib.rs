@@ -10,12 +10,6 @@ pub mod state;
 
 pub use pages::app::App;
 
-/// Whether this build carries what a Quick check never runs: the OAuth doctor and sign-in,
-/// comparing runs, pasted recordings and the examples, Review first and the exports. Off only in
-/// the `quick-floor` build, which no page ships: `scripts/app-module-table.mjs --floor` measures
-/// it, the size of a module a Quick check alone would need (where a split would start).
-pub(crate) const EXTRAS: bool = !cfg!(feature = "quick-floor");
-
 /// True when the page is not the top window (a meta CSP cannot carry `frame-ancestors`).
 pub fn framed() -> bool {
     let Some(window) = web_sys::window() else {

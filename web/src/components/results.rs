@@ -15,7 +15,7 @@ use super::markup::{Node, el, render, text};
 use super::share_panel::SharePanel;
 use super::signin::SignInBox;
 use super::target_form::FormState;
-use crate::state::run::AppState;
+use crate::state::run::{AppState, EXTRAS};
 
 /// The summary block; `extra` is what only a live page adds (the demo token's button).
 pub fn summary(summary: SummaryView, extra: Option<AnyView>) -> AnyView {
@@ -107,7 +107,7 @@ pub fn LiveCards() -> impl IntoView {
     });
     let names = StoredValue::new(state.secret_header_names.get_untracked());
     let check = Callback::new(move |()| {
-        if crate::EXTRAS {
+        if EXTRAS {
             state.check_sign_in()
         }
     });
@@ -145,7 +145,7 @@ pub fn Results() -> impl IntoView {
             .map(|d| d.token_hint);
         let endpoint = state.endpoint.get();
         let check = Callback::new(move |()| {
-            if crate::EXTRAS {
+            if EXTRAS {
                 state.check_sign_in()
             }
         });
@@ -190,7 +190,7 @@ pub fn Results() -> impl IntoView {
                 <div class="cards">{cards(view.probes)}</div>
                 <h3 class="section">"Transport checks"</h3>
                 <div class="cards">{cards(view.checks)}</div>
-                {move || (crate::EXTRAS && !has_challenge && state.can_check_sign_in()).then(|| view! {
+                {move || (EXTRAS && !has_challenge && state.can_check_sign_in()).then(|| view! {
                     <p><button type="button" data-testid="check-sign-in" on:click=move |_| state.check_sign_in()>
                         "Check sign-in setup (without the token)"</button></p>
                 })}
@@ -198,7 +198,7 @@ pub fn Results() -> impl IntoView {
                     <p class="banner" role="status" data-testid="auth-status">{s}</p>
                 })}
                 {auth}
-                {move || (crate::EXTRAS && state.can_sign_in()).then(|| {
+                {move || (EXTRAS && state.can_sign_in()).then(|| {
                     let form = use_context::<FormState>();
                     let values = Callback::new(move |()| form.map(|f| f.values()).unwrap_or_default());
                     view! { <SignInBox values=values /> }
@@ -208,9 +208,9 @@ pub fn Results() -> impl IntoView {
                     <div class="cards">{cards(view.connect)}</div>
                 </details>
                 {endpoint.map(|ep| {
-                    let export = crate::EXTRAS
+                    let export = EXTRAS
                         .then(|| view! { <ExportBar report=report.clone() endpoint=ep.clone() /> });
-                    let comparing = crate::EXTRAS.then(|| {
+                    let comparing = EXTRAS.then(|| {
                         let current = this_run(&report, &ep, &state.secrets());
                         view! { <ComparePanel current=current with=compare::FULL /> }
                     });

@@ -24,7 +24,7 @@ use crate::pages::chrome::{
     NO_SERVER_SUMMARY, OWN_FORM, SiteHeader, location_hash, reload_on_share_link, replace_fragment,
 };
 use crate::state::form::{FormValues, random_seed};
-use crate::state::run::{AppState, Phase};
+use crate::state::run::{AppState, EXTRAS, Phase};
 use crate::state::signin;
 use mcp_triage::engine::Mode;
 use mcp_triage::engine::RunPhase;
@@ -35,7 +35,7 @@ use mcp_triage::engine::RunPhase;
 pub fn App(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> impl IntoView {
     reload_on_share_link();
     let hash = location_hash();
-    if crate::EXTRAS && hash.starts_with("#c=") {
+    if EXTRAS && hash.starts_with("#c=") {
         return view! { <ComparePage fragment=hash /> }.into_any();
     }
     view! { <Tool handoff=handoff first_wave=first_wave /> }.into_any()
@@ -125,7 +125,7 @@ fn Tool(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> imp
         .unwrap_or(handed_form);
     let form = FormState::new(initial);
     provide_context(form);
-    if let Some(back) = returned.filter(|_| crate::EXTRAS) {
+    if let Some(back) = returned.filter(|_| EXTRAS) {
         state.finish_sign_in(back, move |token| form.set_token(token));
     }
     let demo: RwSignal<Option<DemoConfig>> = RwSignal::new(handed_demo);
@@ -171,12 +171,12 @@ fn Tool(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> imp
         <SiteHeader />
         <main id="main" tabindex="-1">
             <TargetForm form=form demo=demo busy=Signal::derive(move || state.busy()) on_start=on_start rerun_with_token=state.rerun_with_token />
-            {crate::EXTRAS.then(|| view! { <SignInStatusLine run=run_signed_in /> })}
+            {EXTRAS.then(|| view! { <SignInStatusLine run=run_signed_in /> })}
             <details class="no-server" open=details_open>
                 <summary id="no-server-summary" data-testid="no-server-summary">{NO_SERVER_SUMMARY}</summary>
-                {crate::EXTRAS.then(|| view! { <Examples /> <Paste /> })}
+                {EXTRAS.then(|| view! { <Examples /> <Paste /> })}
             </details>
-            {crate::EXTRAS.then(|| view! {
+            {EXTRAS.then(|| view! {
                 <Show when=move || phase.get() == Phase::Run(RunPhase::Review)>
                     <PlanReview />
                 </Show>

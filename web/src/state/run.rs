@@ -20,6 +20,12 @@ use mcp_triage::plan_file::PlanEntry;
 use crate::net::{self, Credentials, FlightEvent, Flights};
 use crate::state::form::{FormValues, run_config};
 
+/// Whether this build carries what a Quick check never runs: the OAuth doctor and sign-in,
+/// comparing runs, pasted recordings and the examples, Review first and the exports. Off only in
+/// the `quick-floor` build, which no page ships: `scripts/app-module-table.mjs --floor` measures
+/// it, the size of a module a Quick check alone would need (where a split would start).
+pub const EXTRAS: bool = !cfg!(feature = "quick-floor");
+
 /// Where the user is: the form before a run, or a run where the engine says it is
 /// ([`Engine::phase`]); a report made from recorded exchanges (an example, a paste) is a run that
 /// ended as `recorded`.
