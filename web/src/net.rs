@@ -149,28 +149,24 @@ pub async fn sleep_until(at_ms: f64) {
     let _ = (&mut alarm.future).await;
 }
 
-/// Gives the browser a turn (a zero-delay timeout): the work after it runs as a task of its own,
-/// so two pieces of work never make one long task that holds input and frames.
-pub async fn next_task() {
-    sleep_until(now_ms()).await;
+/// Runs `f` in a task of its own (a zero-delay timeout), so that two pieces of work never make
+/// one long task that holds input and frames. A page always has a window and a timeout with a
+/// function is never refused, so `f` always runs.
+pub fn in_next_task(f: impl FnOnce() + 'static) {
+    let later = Closure::once_into_js(f);
+    if let Some(w) = web_sys::window() {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), 0);
+    }
 }
 
-/// Resolves once the browser has drawn its next frame (an animation frame, then a task): work
+/// Runs `f` once the browser has drawn its next frame (an animation frame, then a task): work
 /// done then, a focus, finds the layout done instead of forcing it inside the task that changed
-/// the page. Never resolves in a tab that draws no frames (hidden) until it draws again.
-pub async fn after_next_frame() {
-    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
-        let Some(window) = web_sys::window() else {
-            let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
-            return;
-        };
-        let later = window.clone();
-        let then = Closure::once_into_js(move || {
-            let _ = later.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-        });
-        let _ = window.request_animation_frame(then.unchecked_ref());
-    });
-    let _ = JsFuture::from(promise).await;
+/// the page. In a tab that draws no frames (hidden), it waits until the tab draws again.
+pub fn after_next_frame(f: impl FnOnce() + 'static) {
+    let then = Closure::once_into_js(move || in_next_task(f));
+    if let Some(w) = web_sys::window() {
+        let _ = w.request_animation_frame(then.unchecked_ref());
+    }
 }
 
 /// Milliseconds since the page loaded (the shell's clock; the core never reads one).

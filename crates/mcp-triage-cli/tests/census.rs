@@ -77,6 +77,23 @@ fn census(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// A path for a census's output, with nothing there yet.
+fn fresh(name: &str) -> std::path::PathBuf {
+    let out = temp(name);
+    let _ = std::fs::remove_file(&out);
+    out
+}
+
+/// A census of the targets file `targets` into `out`, with `args` after them.
+fn census_into(
+    targets: &std::path::Path,
+    out: &std::path::Path,
+    args: &[&str],
+) -> std::process::Output {
+    let paths = [targets.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    census(&[&paths[..], args].concat())
+}
+
 fn lines_of(path: &std::path::Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap()
@@ -114,19 +131,19 @@ fn a_census_writes_every_target_once_and_right_and_calls_no_tool() {
     let (list, expected) = targets(base, 60);
     let file = temp("census-targets.txt");
     std::fs::write(&file, &list).unwrap();
-    let out = temp("census.jsonl");
-    let _ = std::fs::remove_file(&out);
-    let run = census(&[
-        file.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--host-delay-ms",
-        "0",
-        "--concurrency",
-        "8",
-        "--contact",
-        "https://example.org/census-contact",
-    ]);
+    let out = fresh("census.jsonl");
+    let run = census_into(
+        &file,
+        &out,
+        &[
+            "--host-delay-ms",
+            "0",
+            "--concurrency",
+            "8",
+            "--contact",
+            "https://example.org/census-contact",
+        ],
+    );
     let (stdout, stderr) = common::text(&run);
     assert_eq!(run.status.code(), Some(0), "{stdout}{stderr}");
     assert!(
@@ -321,15 +338,8 @@ fn a_census_killed_half_way_and_resumed_gives_the_same_lines() {
     let expected = 61;
 
     // Uninterrupted, for the reference.
-    let whole = temp("census-whole.jsonl");
-    let _ = std::fs::remove_file(&whole);
-    let run = census(&[
-        file.to_str().unwrap(),
-        "--out",
-        whole.to_str().unwrap(),
-        "--host-delay-ms",
-        "0",
-    ]);
+    let whole = fresh("census-whole.jsonl");
+    let run = census_into(&file, &whole, &["--host-delay-ms", "0"]);
     assert_eq!(run.status.code(), Some(0), "{:?}", common::text(&run));
     let reference: BTreeSet<_> = lines_of(&whole).iter().map(essence).collect();
     assert_eq!(reference.len(), expected);
@@ -342,8 +352,7 @@ fn a_census_killed_half_way_and_resumed_gives_the_same_lines() {
 
     // Killed once some lines are written (a crash), its last line then cut short as a crash
     // mid-write leaves it; resumed: the same set of lines, each once.
-    let cut = temp("census-cut.jsonl");
-    let _ = std::fs::remove_file(&cut);
+    let cut = fresh("census-cut.jsonl");
     let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-triage"))
         .args([
             "census",
@@ -383,16 +392,9 @@ fn a_census_killed_half_way_and_resumed_gives_the_same_lines() {
         .write_all(b"{\"format\":\"mcp-triage-census/1\",\"target\":\"http://127.0.0.1:1/x")
         .unwrap();
     // Without --resume the file is not touched.
-    let refused = census(&[file.to_str().unwrap(), "--out", cut.to_str().unwrap()]);
+    let refused = census_into(&file, &cut, &[]);
     assert_eq!(refused.status.code(), Some(2));
-    let resumed = census(&[
-        file.to_str().unwrap(),
-        "--out",
-        cut.to_str().unwrap(),
-        "--resume",
-        "--host-delay-ms",
-        "0",
-    ]);
+    let resumed = census_into(&file, &cut, &["--resume", "--host-delay-ms", "0"]);
     let (stdout, stderr) = common::text(&resumed);
     assert_eq!(resumed.status.code(), Some(0), "{stdout}{stderr}");
     assert!(stderr.contains("cut short"), "{stderr}");
@@ -419,17 +421,12 @@ fn waiting_to_be_polite_counts_against_a_targets_deadline() {
     let _faults = start("node", &["e2e/census-faults.mjs", "--ports", "18730"], port);
     let file = temp("census-deadline.txt");
     std::fs::write(&file, format!("http://127.0.0.1:{port}/fast/mcp\n")).unwrap();
-    let out = temp("census-deadline.jsonl");
-    let _ = std::fs::remove_file(&out);
-    let run = census(&[
-        file.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--host-delay-ms",
-        "60000",
-        "--deadline",
-        "2",
-    ]);
+    let out = fresh("census-deadline.jsonl");
+    let run = census_into(
+        &file,
+        &out,
+        &["--host-delay-ms", "60000", "--deadline", "2"],
+    );
     assert_eq!(run.status.code(), Some(0), "{:?}", common::text(&run));
     let lines = lines_of(&out);
     assert_eq!(lines.len(), 1);

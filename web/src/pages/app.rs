@@ -5,7 +5,6 @@
 //! alone ([`SharedPage`]).
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::components::compare::{self, ComparePanel};
@@ -136,10 +135,9 @@ fn Tool(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> imp
     // The boot page sent the run's connect requests already: the run reads them.
     let first_wave = StoredValue::new_local(first_wave);
     if let Some((mode, values, random)) = start {
-        spawn_local(async move {
-            // The mount and the run's start are two tasks: the browser may draw and take input
-            // between them (the connect requests are in flight already).
-            net::next_task().await;
+        // The mount and the run's start are two tasks: the browser may draw and take input
+        // between them (the connect requests are in flight already).
+        net::in_next_task(move || {
             let wave = first_wave
                 .try_update_value(std::mem::take)
                 .unwrap_or_default();

@@ -146,22 +146,10 @@ impl Boot {
             self.want.set(Some(want));
         }
         if self.load.get_untracked() == Load::Loaded {
-            self.hand_over_next_task();
+            // The app mounts in a task of its own: the click's task only sends.
+            net::in_next_task(move || self.hand_over());
         } else {
             self.ensure_loading();
-        }
-    }
-
-    /// Hands over in a task of its own (a zero-delay timeout): the click's task only sends, and
-    /// the app's mount does not lengthen it.
-    fn hand_over_next_task(self) {
-        let later = wasm_bindgen::closure::Closure::once_into_js(move || self.hand_over());
-        let queued = web_sys::window().is_some_and(|w| {
-            w.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), 0)
-                .is_ok()
-        });
-        if !queued {
-            self.hand_over();
         }
     }
 

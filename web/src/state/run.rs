@@ -625,8 +625,7 @@ fn focus_results() {
 /// what was just rendered inside the same task.
 fn focus_heading(id: &'static str) {
     use wasm_bindgen::JsCast;
-    leptos::task::spawn_local(async move {
-        net::after_next_frame().await;
+    net::after_next_frame(move || {
         if let Some(el) = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.get_element_by_id(id))
