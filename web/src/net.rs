@@ -621,9 +621,12 @@ pub async fn load_metadata_document() -> Option<(String, String)> {
 pub fn parse_endpoint(
     typed: &str,
 ) -> Result<mcp_triage::endpoint::Endpoint, mcp_triage::endpoint::EndpointProblem> {
-    mcp_triage::endpoint::parse_endpoint_with(typed, |t| {
-        web_sys::Url::new(t).ok().map(|u| u.href())
-    })
+    mcp_triage::endpoint::parse_endpoint_with(typed, read_url)
+}
+
+/// A URL as the browser reads it (`URL`'s serialisation), or `None` when it refuses it.
+pub fn read_url(typed: &str) -> Option<String> {
+    web_sys::Url::new(typed).ok().map(|u| u.href())
 }
 
 /// Reads `demo.json` with the browser's own JSON parser: an object of exactly the three string

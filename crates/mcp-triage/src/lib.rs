@@ -193,8 +193,9 @@ pub mod engine {
     pub use crate::run::engine::{
         CardGroups, Choice, ConsentPolicy, ConsentRow, DECLINED_WITHOUT_A_PERSON, ERA_CHOICES,
         Engine, EngineConfig, Era, Mode, Outgoing, PlannedProbe, Poll, ProbeEdit, ProbeName,
-        Progress, Proposal, Record, RunPhase, RunReport, Step, ToolInfo, exit,
+        Progress, Proposal, Record, RunPhase, RunReport, Step, ToolInfo, Unattended, WentOn, exit,
     };
+    pub use crate::run::input::{RunInput, RunSetup, UrlReader, check_run};
 }
 
 /// The `mcp-exchange/1` record.
@@ -205,13 +206,14 @@ pub mod exchange {
     };
 }
 
-/// The JSON report, Markdown and JUnit.
+/// The JSON report, Markdown, JUnit and the terminal report.
 pub mod export {
     pub use crate::output::curl::{curl, header_env_name};
     pub use crate::output::export::{
         REPORT_FORMAT, Scrub, markdown, markdown_with_share, report_json, report_json_with_share,
     };
     pub use crate::output::junit::{ExtraCase, junit};
+    pub use crate::output::terminal::text;
 }
 
 /// Limits on everything that comes from outside.

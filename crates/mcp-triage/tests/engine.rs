@@ -8,7 +8,8 @@ mod common;
 
 use mcp_triage::cause::{Cause, Channel, RunEnd, StopReason};
 use mcp_triage::engine::{
-    ConsentPolicy, Engine, EngineConfig, Era, Mode, Outgoing, ProbeEdit, ProbeName, RunPhase, Step,
+    ConsentPolicy, DECLINED_WITHOUT_A_PERSON, Engine, EngineConfig, Era, Mode, Outgoing, ProbeEdit,
+    ProbeName, RunPhase, Step, Unattended, WentOn,
 };
 use mcp_triage::exchange::{Exchange, Response, Vantage};
 use mcp_triage::plan_file::PlanEntry;
@@ -91,7 +92,7 @@ fn exchange(out: &Outgoing, response: Option<Response>) -> Exchange {
 
 fn config(era: Era, mode: Mode, has_token: bool) -> EngineConfig {
     EngineConfig {
-        endpoint: "http://127.0.0.1:8787/mcp".into(),
+        endpoint: mcp_triage::endpoint::parse_endpoint("http://127.0.0.1:8787/mcp").unwrap(),
         era,
         mode,
         has_token,
@@ -1758,4 +1759,71 @@ fn one_consent_policy_turns_a_plan_into_edits_for_the_page_and_a_committed_plan(
         Some("icp_list")
     );
     assert_eq!(engine.phase(), RunPhase::Running, "the run goes on");
+}
+
+/// Every native loop (probe over HTTP or stdio, each census target) goes on at a pause by one
+/// rule: nobody declines the consent step, a committed plan is applied (and one that cannot run
+/// is refused, saying why), a census applies probe A alone, and a pause nobody can answer stops
+/// the loop.
+#[test]
+fn a_run_no_person_watches_goes_on_at_its_pauses_by_one_rule() {
+    // No plan: the consent step is declined, with the line the progress list shows.
+    let mut engine = Engine::new(config(Era::default_choice(), Mode::Quick, false));
+    until_consent(&mut engine, &mut Vec::new());
+    assert_eq!(engine.phase(), RunPhase::Consent);
+    assert_eq!(
+        engine.go_on(Unattended::NoPlan),
+        Ok(WentOn::Again(Some(DECLINED_WITHOUT_A_PERSON)))
+    );
+    assert_ne!(engine.phase(), RunPhase::Consent);
+    assert!(
+        engine.plan()[1..]
+            .iter()
+            .all(|p| p.skipped == Some(SkipReason::SkippedByUser))
+    );
+    // A census at review: probe A only.
+    let engine = Engine::new(config(Era::default_choice(), Mode::Review, false));
+    let mut engine = until_review(engine, |out, _| unannotated_tools(out));
+    assert_eq!(engine.go_on(Unattended::Census), Ok(WentOn::Again(None)));
+    assert!(engine.plan()[0].choice.is_some());
+    assert!(
+        engine.plan()[1..]
+            .iter()
+            .all(|p| p.choice.is_none() && p.skipped == Some(SkipReason::SkippedByUser))
+    );
+    // A committed plan that cannot run is refused, saying why; one that can is applied.
+    let engine = Engine::new(config(Era::default_choice(), Mode::Review, false));
+    let mut engine = until_review(engine, |out, _| unannotated_tools(out));
+    let rows = vec![PlanEntry {
+        probe: ProbeName::D,
+        skip: false,
+        tool: Some("crm_sync".into()),
+        arguments: None,
+        opt_in: false,
+    }];
+    let refused = engine.go_on(Unattended::Plan(&rows)).unwrap_err();
+    assert!(refused.starts_with("the plan cannot run: "), "{refused}");
+    assert_eq!(
+        engine.phase(),
+        RunPhase::Review,
+        "a refused plan changes nothing"
+    );
+    let rows = vec![PlanEntry {
+        opt_in: true,
+        ..rows[0].clone()
+    }];
+    assert_eq!(
+        engine.go_on(Unattended::Plan(&rows)),
+        Ok(WentOn::Again(Some("running the plan")))
+    );
+    assert_eq!(
+        engine.plan()[3].choice.as_ref().map(|c| c.tool.as_str()),
+        Some("crm_sync")
+    );
+    // Review first with nobody to speak for the person, or a run under way: the loop stops.
+    let engine = Engine::new(config(Era::default_choice(), Mode::Review, false));
+    let mut engine = until_review(engine, |out, _| unannotated_tools(out));
+    assert_eq!(engine.go_on(Unattended::NoPlan), Ok(WentOn::Stuck));
+    let mut engine = Engine::new(config(Era::default_choice(), Mode::Quick, false));
+    assert_eq!(engine.go_on(Unattended::Census), Ok(WentOn::Stuck));
 }

@@ -91,7 +91,7 @@ fn the_copied_curl_passes_names_and_values_literally_and_expands_only_the_secret
 #[test]
 fn markdown_shows_server_text_as_text_and_redacts_once_more() {
     let cfg = EngineConfig {
-        endpoint: "https://mcp.example.com/mcp".into(),
+        endpoint: parse_endpoint("https://mcp.example.com/mcp").unwrap(),
         era: Era::Legacy("2025-11-25".into()),
         mode: Mode::Quick,
         has_token: true,

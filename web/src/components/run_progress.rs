@@ -2,8 +2,6 @@
 
 use leptos::prelude::*;
 
-use mcp_triage::engine::Progress;
-
 use crate::state::run::{AppState, Phase};
 
 /// Progress and Cancel.
@@ -25,13 +23,7 @@ pub fn RunProgress() -> impl IntoView {
             </details>
             <ol class="steps">
                 {move || state.steps.get().into_iter().map(|(step, progress)| {
-                    let (symbol, word) = match &progress {
-                        Progress::Sending => ("…", "sending".to_string()),
-                        Progress::Streaming => ("⇣", "waiting for the stream".to_string()),
-                        Progress::Done(s) => ("✓", format!("done: {s}")),
-                        Progress::TimedOut => ("⏱", "timed out".to_string()),
-                        Progress::Aborted => ("✕", "aborted".to_string()),
-                    };
+                    let (symbol, word) = (progress.symbol(), progress.words());
                     view! { <li data-testid="step"><span aria-hidden="true">{symbol}" "</span>{step.label()}" — "<span class="state">{word}</span></li> }.into_any()
                 }).collect_view()}
             </ol>

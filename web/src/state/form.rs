@@ -2,11 +2,11 @@
 //! configuration and the credentials they give (the boot page and the app build a run alike).
 
 use mcp_triage::Limits;
-use mcp_triage::endpoint::{Endpoint, check_token};
-use mcp_triage::engine::{ERA_CHOICES, EngineConfig, Era, Mode};
+use mcp_triage::endpoint::Endpoint;
+use mcp_triage::engine::{ERA_CHOICES, EngineConfig, Era, Mode, RunInput, UrlReader, check_run};
 use serde::{Deserialize, Serialize};
 
-use crate::net::{Credentials, parse_endpoint};
+use crate::net::{Credentials, read_url};
 
 /// What the form holds, as plain values: what a start runs with, and what the boot page hands to
 /// the app module (in memory, never stored).
@@ -63,43 +63,33 @@ fn test_limits(limits: Limits) -> Limits {
 }
 
 /// What a start runs with: the endpoint, the engine's configuration and the credentials, from the
-/// form's values and a seed; `None` when the values do not pass the form's checks. The same values
-/// and seed give the same run, so the boot page and the app build it alike.
+/// form's values and a seed, checked by the core as every shell's input is; `None` when the
+/// values do not pass (each field shows its own problem). The same values and seed give the same
+/// run, so the boot page and the app build it alike.
 pub fn run_config(
     mode: Mode,
     form: &FormValues,
     random: u64,
 ) -> Option<(Endpoint, EngineConfig, Credentials)> {
-    let ep = parse_endpoint(&form.endpoint).ok()?;
     let secs = mcp_triage::limits::parse_run_seconds(&form.run_seconds).ok()?;
-    let max = Limits::default().max_token_bytes;
-    if check_token(&form.token, max).is_err()
-        || form
-            .extras
-            .iter()
-            .any(|(n, v, secret)| header_problem(n, v, *secret).is_some())
-    {
-        return None;
-    }
-    let (extra, plain): (Vec<_>, Vec<_>) = form
-        .extras
-        .iter()
-        .map(|(n, v, secret)| ((n.trim().to_string(), v.clone()), *secret))
-        .partition(|(_, secret)| *secret);
-    let strip = |v: Vec<((String, String), bool)>| v.into_iter().map(|(h, _)| h).collect();
-    let creds = Credentials::new(form.token.clone(), strip(extra), strip(plain));
-    let cfg = EngineConfig {
-        endpoint: ep.url.clone(),
+    let (secret, plain): (Vec<_>, Vec<_>) = form.extras.iter().partition(|(_, _, s)| *s);
+    let pairs = |v: Vec<&(String, String, bool)>| {
+        v.into_iter()
+            .map(|(n, v, _)| (n.clone(), v.clone()))
+            .collect()
+    };
+    let input = RunInput {
+        endpoint: form.endpoint.clone(),
+        token: form.token.clone(),
+        secret_headers: pairs(secret),
+        plain_headers: pairs(plain),
         era: Era::parse(&form.era).unwrap_or_else(Era::default_choice),
         mode,
-        has_token: creds.has_token(),
-        random,
-        limits: test_limits(Limits::with_run_seconds(secs)),
-        client_version: env!("CARGO_PKG_VERSION").into(),
-        secrets: creds.secrets(),
-        transport: mcp_triage::exchange::Transport::Http,
+        signs_in: false,
     };
-    Some((ep, cfg, creds))
+    let limits = test_limits(Limits::with_run_seconds(secs));
+    let setup = check_run(&input, UrlReader::Browser(&read_url), limits, random).ok()?;
+    Some((setup.endpoint, setup.config, setup.credentials))
 }
 
 /// Checks an extra header (the core's rule, with the run's size cap); `None` when fine.

@@ -10,8 +10,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use mcp_triage::census::{self, CensusLine, Gate, Pick, Polite, Reach, Target, Timings};
-use mcp_triage::engine::{Engine, EngineConfig, Era, Mode, RunPhase, exit};
-use mcp_triage::exchange::Transport;
+use mcp_triage::engine::{Engine, EngineConfig, Era, Mode, Outgoing, Unattended, exit};
 use mcp_triage::redact::{Credentials, Secrets};
 use mcp_triage::{Limits, endpoint};
 
@@ -533,17 +532,15 @@ fn run_target(
     let now = || started.elapsed().as_secs_f64() * 1000.0;
     let mut waited = 0.0;
     let mut requests = 0;
-    let mut engine = Engine::new(EngineConfig {
-        endpoint: target.endpoint.url.clone(),
-        era: era.clone(),
-        mode: Mode::Review,
-        has_token: false,
-        random: drive::seed(),
-        limits: limits.clone(),
-        client_version: env!("CARGO_PKG_VERSION").into(),
-        secrets: Secrets::default(),
-        transport: Transport::Http,
-    });
+    // No token, no headers: a census sends nothing secret.
+    let mut engine = Engine::new(EngineConfig::new(
+        target.endpoint.clone(),
+        &Credentials::default(),
+        era.clone(),
+        Mode::Review,
+        limits.clone(),
+        drive::seed(),
+    ));
     let agent = http::agent();
     let creds = Credentials::default();
     // The target's deadline (--deadline): waiting to be polite counts against it too.
@@ -576,30 +573,12 @@ fn run_target(
             Some(Box::new(released)),
         ))
     };
-    loop {
-        if let Some(by) = interrupt::caught() {
-            engine.interrupt(by);
-        }
-        let poll = engine.poll(now());
-        if poll.done {
-            break;
-        }
-        if poll.send.is_empty() {
-            match engine.phase() {
-                RunPhase::Review => {
-                    if engine.apply_review(&census::plan()).is_err() {
-                        engine.cancel();
-                    }
-                    continue;
-                }
-                _ => break,
-            }
-        }
-        for out in poll.send {
+    {
+        // Each request goes when the politeness lets it, within the run's time and the target's
+        // deadline; one that cannot goes back to the engine as never sent.
+        let mut wire = |engine: &mut Engine, out: Outgoing, run_left: Option<Duration>| {
             let step = out.step;
-            let until = engine.poll_timeout().map_or(deadline, |at| {
-                started + Duration::from_millis(at.max(0.0) as u64)
-            });
+            let until = run_left.map_or(deadline, |left| Instant::now() + left);
             let ex = if Instant::now() >= until.min(deadline) {
                 http::not_sent(&out, &creds)
             } else {
@@ -611,11 +590,15 @@ fn run_target(
                     None => http::not_sent(&out, &creds),
                 }
             };
-            if let Some(by) = interrupt::caught() {
-                engine.interrupt(by);
-            }
-            engine.handle(step, ex);
-        }
+            drive::hand_back(engine, step, ex);
+        };
+        // The census plan cannot fail to run, and a census writes no plan file.
+        let _ = drive::drive(
+            &mut engine,
+            Unattended::Census,
+            &drive::Talk::default(),
+            &mut wire,
+        );
     }
     if interrupt::caught().is_some() {
         return None;

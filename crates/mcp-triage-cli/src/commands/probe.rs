@@ -6,13 +6,15 @@ use std::io::{self, Read};
 use std::time::Duration;
 
 use mcp_triage::auth::AuthDoctor;
-use mcp_triage::engine::{Engine, Era, RunReport, exit};
+use mcp_triage::engine::{
+    Engine, EngineConfig, Era, RunInput, RunReport, UrlReader, check_run, exit,
+};
 use mcp_triage::redact::Credentials;
-use mcp_triage::{Limits, endpoint};
+use mcp_triage::{Limits, endpoint, export};
 
 use super::oauth;
 use crate::run::drive::{
-    OauthArgs, ProbeArgs, config, drive, endpoint_for, hand_back, limits as run_limits, render,
+    OauthArgs, ProbeArgs, drive, hand_back, limits as run_limits, read_url, seed,
 };
 use crate::run::interrupt;
 use crate::run::output::{self, Output};
@@ -297,43 +299,29 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
             return exit::USAGE;
         }
     }
-    if let Some(t) = &args.token
-        && let Err(p) = endpoint::check_token(t, limits.max_token_bytes)
-    {
-        eprintln!("mcp-triage probe: the token: {p}");
-        return exit::USAGE;
-    }
-    for (name, value) in &args.secret_headers {
-        if let Some(p) = endpoint::extra_header_problem(name, value, true, limits.max_token_bytes) {
-            eprintln!("mcp-triage probe: header {name}: {p}");
-            return exit::USAGE;
-        }
-    }
-    for (name, value) in &args.plain_headers {
-        if let Some(p) = endpoint::extra_header_problem(name, value, false, limits.max_token_bytes)
-        {
-            eprintln!("mcp-triage probe: header {name}: {p}");
-            return exit::USAGE;
-        }
-    }
-    let mut creds = Credentials::new(
-        args.token.clone().unwrap_or_default(),
-        args.secret_headers.clone(),
-        args.plain_headers.clone(),
-    );
-    let sends_secret = creds.has_token() || !args.secret_headers.is_empty() || args.oauth.is_some();
-    let ep = match endpoint_for(&args.url, sends_secret) {
-        Ok(e) => e,
+    let input = RunInput {
+        endpoint: args.url.clone(),
+        token: args.token.clone().unwrap_or_default(),
+        secret_headers: args.secret_headers.clone(),
+        plain_headers: args.plain_headers.clone(),
+        era: args.era.clone(),
+        mode: args.mode(),
+        signs_in: args.oauth.is_some(),
+    };
+    let setup = match check_run(&input, UrlReader::Native(&read_url), limits.clone(), seed()) {
+        Ok(s) => s,
         Err(p) => {
             eprintln!("mcp-triage probe: {p}");
             return exit::USAGE;
         }
     };
+    let ep = setup.endpoint.clone();
+    let mut creds = setup.credentials.clone();
     // --oauth: a run without a token gets the 401 the doctor starts from; then the sign-in, then
     // the run with the token.
     let mut signed_in = None;
     if let Some(oauth) = &args.oauth {
-        let mut first = match run(&ep, &args, &creds, None, &limits) {
+        let mut first = match run(setup.config.clone(), &args, &creds, None, &limits) {
             Ok(r) => r,
             Err((code, msg)) => {
                 eprintln!("mcp-triage probe: {msg}");
@@ -341,7 +329,9 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
             }
         };
         let Some(doctor) = auth_check(&mut first, &ep, &creds, &limits) else {
-            return args.output.emit(&first, &ep, &creds.secrets(), render);
+            return args
+                .output
+                .emit(&first, &ep, &creds.secrets(), export::text);
         };
         match oauth::Session::start(
             &doctor,
@@ -362,17 +352,20 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
             Err(why) => {
                 eprintln!("mcp-triage probe: sign-in refused: {why}");
                 first.note_sign_in_refused(&why);
-                let status = args.output.emit(&first, &ep, &creds.secrets(), render);
-                return match (interrupt::caught(), status) {
-                    (Some(by), _) => exit::of_interrupt(by),
-                    (None, exit::OK) => exit::UNREACHABLE,
-                    (None, s) => s,
-                };
+                // The report's exit status says the sign-in was refused (the core's table).
+                return args
+                    .output
+                    .emit(&first, &ep, &creds.secrets(), export::text);
             }
         }
     }
+    // Signed in, the run has a token now, and randomness of its own.
+    let config = match &signed_in {
+        Some(_) => setup.config.for_credentials(&creds, seed()),
+        None => setup.config,
+    };
     let mut report = match run(
-        &ep,
+        config,
         &args,
         &creds,
         signed_in.as_mut().map(|(_, s)| s),
@@ -394,7 +387,7 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
     } else if args.auth_check {
         auth_check(&mut report, &ep, &creds, &limits);
     }
-    args.output.emit(&report, &ep, &secrets, render)
+    args.output.emit(&report, &ep, &secrets, export::text)
 }
 
 /// `--auth-check`: the core's OAuth doctor, its fetches sent one at a time without the token or
@@ -429,74 +422,81 @@ fn auth_check(
 /// renewed for, and its request sent once more with the new token: only that second answer is
 /// handed to the engine, and the report's sign-in notes say what happened.
 fn run(
-    ep: &endpoint::Endpoint,
+    config: EngineConfig,
     args: &ProbeArgs,
     creds: &Credentials,
     mut session: Option<&mut oauth::Session>,
     limits: &Limits,
 ) -> Result<RunReport, (u8, String)> {
-    let secrets = match &session {
-        Some(s) => creds.secrets().and(&s.secrets()),
-        None => creds.secrets(),
+    let config = match &session {
+        Some(s) => config.with_secrets(&s.secrets()),
+        None => config,
     };
-    let mut engine = Engine::new(config(ep, args, creds.has_token(), secrets.clone(), limits));
+    let secrets = config.secrets.clone();
+    let mut engine = Engine::new(config);
     let agent = http::agent();
     let origin = args.origin.as_deref();
     let mut creds = creds.clone();
-    drive(&mut engine, args, &secrets, &mut |engine, out, run_left| {
-        if run_left == Some(Duration::ZERO) {
-            hand_back(engine, out.step, http::not_sent(&out, &creds));
-            return;
-        }
-        let send = |engine: &mut Engine, creds: &Credentials| {
-            let mut replies = Vec::new();
-            let ex = http::send(
-                &agent,
-                &out,
-                creds,
-                origin,
-                limits,
-                run_left,
-                &mut |request| {
-                    if let Some(reply) = engine.reply(&request) {
-                        let ex = http::send(
-                            &agent,
-                            &reply,
-                            creds,
-                            origin,
-                            limits,
-                            run_left,
-                            &mut |_| {},
-                        );
-                        replies.push((reply.step, ex));
-                    }
-                },
-            );
-            for (step, ex) in replies {
-                hand_back(engine, step, ex);
+    let talk = args.talk(&secrets);
+    drive(
+        &mut engine,
+        args.unattended(),
+        &talk,
+        &mut |engine, out, run_left| {
+            if run_left == Some(Duration::ZERO) {
+                hand_back(engine, out.step, http::not_sent(&out, &creds));
+                return;
             }
-            ex
-        };
-        let mut ex = send(engine, &creds);
-        if let Some(s) = session.as_deref_mut()
-            && let Some(token) = s.renew(&out, &ex)
-        {
-            engine.add_secrets(&s.secrets());
-            creds = Credentials::new(
-                token,
-                args.secret_headers.clone(),
-                args.plain_headers.clone(),
-            );
-            ex = send(engine, &creds);
-        }
-        hand_back(engine, out.step, ex);
-    })?;
+            let send = |engine: &mut Engine, creds: &Credentials| {
+                let mut replies = Vec::new();
+                let ex = http::send(
+                    &agent,
+                    &out,
+                    creds,
+                    origin,
+                    limits,
+                    run_left,
+                    &mut |request| {
+                        if let Some(reply) = engine.reply(&request) {
+                            let ex = http::send(
+                                &agent,
+                                &reply,
+                                creds,
+                                origin,
+                                limits,
+                                run_left,
+                                &mut |_| {},
+                            );
+                            replies.push((reply.step, ex));
+                        }
+                    },
+                );
+                for (step, ex) in replies {
+                    hand_back(engine, step, ex);
+                }
+                ex
+            };
+            let mut ex = send(engine, &creds);
+            if let Some(s) = session.as_deref_mut()
+                && let Some(token) = s.renew(&out, &ex)
+            {
+                engine.add_secrets(&s.secrets());
+                creds = Credentials::new(
+                    token,
+                    args.secret_headers.clone(),
+                    args.plain_headers.clone(),
+                );
+                ex = send(engine, &creds);
+            }
+            hand_back(engine, out.step, ex);
+        },
+    )?;
     Ok(engine.report())
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::run::drive::endpoint_for;
 
     /// The URL checked is the URL sent: whatever is accepted names the host ureq will connect to,
     /// and what ureq's parser reads differently from the text is refused or judged as it reads it.

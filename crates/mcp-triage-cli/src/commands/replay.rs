@@ -199,5 +199,5 @@ pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
             return exit::USAGE;
         }
     };
-    output.emit(&replayed.report, &ep, &secrets, crate::run::drive::render)
+    output.emit(&replayed.report, &ep, &secrets, mcp_triage::export::text)
 }

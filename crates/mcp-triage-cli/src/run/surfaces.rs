@@ -13,8 +13,6 @@ use mcp_triage::redact::Secrets;
 use mcp_triage::view::{Answer, CardView, ReportView};
 use mcp_triage::{export, share};
 
-use super::drive::render;
-
 const ENDPOINT: &str = "http://127.0.0.1:9/mcp";
 
 /// The facts every surface must show for a record, by their labels.
@@ -197,7 +195,7 @@ fn surfaces(report: &RunReport, ep: &Endpoint) -> Surfaces {
     let fragment = link.link.expect("every capture fits in a link").url;
     let payload = share::decode(&fragment).expect("a link the core made opens");
     Surfaces {
-        terminal: render(report, ep, true),
+        terminal: export::text(report, ep, true),
         markdown: export::markdown(report, ep, true, &secrets),
         junit: export::junit(report, ep, true, &secrets, None, &[]),
         share: ReportView::of_share(&payload),

@@ -15,10 +15,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use mcp_triage::endpoint::Endpoint;
-use mcp_triage::engine::{Engine, Outgoing, Step, exit};
+use mcp_triage::engine::{Engine, EngineConfig, Outgoing, Step, exit};
 use mcp_triage::exchange::{Exchange, ProcessExit};
 use mcp_triage::limits::Limits;
-use mcp_triage::redact::Secrets;
+use mcp_triage::redact::Credentials;
 use mcp_triage::stdio::{Ending, Heard, Line, LineSplitter, StderrTail, Waiting};
 
 use crate::run::drive::{self, ProbeArgs};
@@ -366,7 +366,17 @@ pub(crate) fn probe(args: &ProbeArgs, limits: &Limits) -> u8 {
         return exit::USAGE;
     };
     let ep = Endpoint::stdio(&command[0]);
-    let secrets = Secrets::new(args.secret_values.iter().map(String::as_str));
+    // No token and no headers over stdio: the secrets are the values it may print.
+    let config = EngineConfig::new(
+        ep.clone(),
+        &Credentials::default(),
+        args.era.clone(),
+        args.mode(),
+        limits.clone(),
+        drive::seed(),
+    )
+    .with_secrets(&args.secret_values);
+    let secrets = config.secrets.clone();
     let mut server = match Server::start(command, limits) {
         Ok(s) => s,
         Err(e) => {
@@ -374,20 +384,27 @@ pub(crate) fn probe(args: &ProbeArgs, limits: &Limits) -> u8 {
             return exit::UNREACHABLE;
         }
     };
-    let mut engine = Engine::new(drive::config(&ep, args, false, secrets.clone(), limits));
-    let result = drive::drive(&mut engine, args, &secrets, &mut |engine, out, run_left| {
-        let mut replies = Vec::new();
-        let ex = server.exchange(engine, &out, limits, run_left, &mut replies);
-        for (step, reply) in replies {
-            drive::hand_back(engine, step, reply);
-        }
-        drive::hand_back(engine, out.step, ex);
-    });
+    let mut engine = Engine::new(config);
+    let talk = args.talk(&secrets);
+    let result = drive::drive(
+        &mut engine,
+        args.unattended(),
+        &talk,
+        &mut |engine, out, run_left| {
+            let mut replies = Vec::new();
+            let ex = server.exchange(engine, &out, limits, run_left, &mut replies);
+            for (step, reply) in replies {
+                drive::hand_back(engine, step, reply);
+            }
+            drive::hand_back(engine, out.step, ex);
+        },
+    );
     server.stop();
     if let Err((code, msg)) = result {
         eprintln!("mcp-triage probe: {msg}");
         return code;
     }
     let report = engine.report();
-    args.output.emit(&report, &ep, &secrets, drive::render)
+    args.output
+        .emit(&report, &ep, &secrets, mcp_triage::export::text)
 }

@@ -44,6 +44,24 @@ impl Endpoint {
         recorded.strip_prefix("stdio:").map(Endpoint::stdio)
     }
 
+    /// The endpoint a recorded run spoke to, its URL kept exactly as recorded (a replay sends
+    /// nothing: it only matches what was recorded). Its parts are read where they can be.
+    pub(crate) fn as_recorded(recorded: &str) -> Endpoint {
+        if let Some(ep) = Endpoint::recorded_stdio(recorded) {
+            return ep;
+        }
+        match parse_parts(recorded) {
+            Ok(ep) if ep.url == recorded => ep,
+            _ => Endpoint {
+                url: recorded.to_string(),
+                scheme: String::new(),
+                host: String::new(),
+                port: None,
+                path_and_query: String::new(),
+            },
+        }
+    }
+
     /// `scheme://host[:port]`, the part that is safe to share by default (`stdio:NAME` for stdio).
     pub fn origin(&self) -> String {
         if self.scheme == "stdio" {

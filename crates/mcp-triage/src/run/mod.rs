@@ -11,4 +11,5 @@ pub(crate) mod consent;
 pub(crate) mod cors;
 pub(crate) mod endpoint;
 pub(crate) mod engine;
+pub(crate) mod input;
 pub(crate) mod plan_file;

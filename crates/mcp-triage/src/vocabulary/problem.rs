@@ -1,6 +1,6 @@
 //! [`Problem`]: what was wrong with something a user handed in — a link, a paste, a plan file, a
-//! capture. One type for all of them: a stable id tests and tools match, where in the input it is
-//! when that is known, and the message every surface shows as it is.
+//! capture, a run's input. One type for all of them: a stable id tests and tools match, where in
+//! the input it is when that is known, and the message every surface shows as it is.
 
 use std::fmt;
 
@@ -57,6 +57,12 @@ labelled_enum! {
         ReplayPlan = "replay_plan",
         /// Not a run MCP Triage can compare: no share link, baseline file or JSON report with one.
         RunUnreadable = "run_unreadable",
+        /// A run's endpoint that cannot be used (not a URL, cleartext where it may not go…).
+        RunEndpoint = "run_endpoint",
+        /// A run's token that cannot be sent.
+        RunToken = "run_token",
+        /// A run's extra header that cannot be sent.
+        RunHeader = "run_header",
     }
 }
 

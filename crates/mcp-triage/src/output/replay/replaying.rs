@@ -69,7 +69,7 @@ pub fn replay_recording(
         .iter()
         .any(|c| has_header(&c.request.headers, "authorization"));
     let mut engine = Engine::new(EngineConfig {
-        endpoint: connect.request.url.clone(),
+        endpoint: crate::run::endpoint::Endpoint::as_recorded(&connect.request.url),
         era: era.unwrap_or_else(|| era_of(&recorded)),
         mode: plan.map_or(Mode::Quick, |p| p.mode),
         has_token,

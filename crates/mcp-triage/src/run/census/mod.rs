@@ -6,7 +6,7 @@
 pub(crate) mod polite;
 pub(crate) mod targets;
 
-use crate::run::engine::ProbeEdit;
+use crate::run::consent::ProbeEdit;
 use crate::vocabulary::cause::ProbeName;
 
 /// The plan every census target runs: probe A only. B, C and D would call the server's own tools,

@@ -2,6 +2,8 @@
 
 use serde::Serialize;
 
+use crate::run::endpoint::Endpoint;
+use crate::secrets::redact::{Credentials, Secrets};
 use crate::vocabulary::exchange::Transport;
 use crate::vocabulary::limits::Limits;
 use crate::vocabulary::step::Outgoing;
@@ -92,11 +94,13 @@ pub struct Poll {
     pub done: bool,
 }
 
-/// The engine's configuration.
+/// The engine's configuration: made by [`EngineConfig::new`] from a checked endpoint and the
+/// run's credentials (or by [`check_run`](super::input::check_run) from what a person typed).
 #[derive(Debug, Clone)]
 pub struct EngineConfig {
-    /// The endpoint URL (already checked with [`crate::run::endpoint::parse_endpoint`]).
-    pub endpoint: String,
+    /// The endpoint: an [`Endpoint`] exists only once its rules were checked (or it was
+    /// recorded by a run that checked them).
+    pub endpoint: Endpoint,
     /// Which era to speak.
     pub era: Era,
     /// Quick or review.
@@ -110,10 +114,61 @@ pub struct EngineConfig {
     /// This tool's version, sent as clientInfo.
     pub client_version: String,
     /// The run's secrets: every exchange is redacted with them the moment [`Engine::handle`](super::state::Engine::handle) gets it.
-    pub secrets: crate::secrets::redact::Secrets,
+    pub secrets: Secrets,
     /// Streamable HTTP, or a child process over stdio (then there are no headers, no token, no
     /// GET stream and no session to close: only the JSON-RPC lines).
     pub transport: Transport,
+}
+
+impl EngineConfig {
+    /// The configuration of a run against `endpoint` with `credentials`: whether a token is
+    /// sent (which enables the no-token check), the secrets every exchange is redacted with and
+    /// the transport follow from them, so no shell derives them again; the version sent as
+    /// clientInfo is this build's.
+    pub fn new(
+        endpoint: Endpoint,
+        credentials: &Credentials,
+        era: Era,
+        mode: Mode,
+        limits: Limits,
+        random: u64,
+    ) -> EngineConfig {
+        let transport = if endpoint.scheme == "stdio" {
+            Transport::Stdio
+        } else {
+            Transport::Http
+        };
+        EngineConfig {
+            endpoint,
+            era,
+            mode,
+            has_token: credentials.has_token(),
+            random,
+            limits,
+            client_version: env!("CARGO_PKG_VERSION").into(),
+            secrets: credentials.secrets(),
+            transport,
+        }
+    }
+
+    /// The same run with other credentials (a token from a sign-in) and fresh randomness.
+    pub fn for_credentials(&self, credentials: &Credentials, random: u64) -> EngineConfig {
+        EngineConfig::new(
+            self.endpoint.clone(),
+            credentials,
+            self.era.clone(),
+            self.mode,
+            self.limits.clone(),
+            random,
+        )
+    }
+
+    /// The same configuration, also redacting `more` (values the run never sends but may see: a
+    /// key a stdio server was given, a sign-in's codes and tokens).
+    pub fn with_secrets(mut self, more: &[String]) -> EngineConfig {
+        self.secrets = self.secrets.and(more);
+        self
+    }
 }
 
 /// Where one request of a run stands, for a progress list.
@@ -129,4 +184,29 @@ pub enum Progress {
     TimedOut,
     /// Cancel stopped it.
     Aborted,
+}
+
+impl Progress {
+    /// The symbol a progress list shows beside the step (for sight only: the words say it all).
+    pub fn symbol(&self) -> &'static str {
+        match self {
+            Progress::Sending => "…",
+            Progress::Streaming => "⇣",
+            Progress::Done(_) => "✓",
+            Progress::TimedOut => "⏱",
+            Progress::Aborted => "✕",
+        }
+    }
+
+    /// Where the request stands, in the words every shell shows: `sending`, `waiting for the
+    /// stream`, its verdict once read (`tool_error / unknown_tool`), `timed out` or `aborted`.
+    pub fn words(&self) -> String {
+        match self {
+            Progress::Sending => "sending".into(),
+            Progress::Streaming => "waiting for the stream".into(),
+            Progress::Done(verdict) => verdict.clone(),
+            Progress::TimedOut => "timed out".into(),
+            Progress::Aborted => "aborted".into(),
+        }
+    }
 }

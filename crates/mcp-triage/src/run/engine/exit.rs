@@ -14,7 +14,8 @@ pub const NOT_AN_EXCHANGE: u8 = 1;
 pub const USAGE: u8 = 2;
 /// Something got worse than the baseline (`--baseline`, `diff`).
 pub const REGRESSED: u8 = 7;
-/// The server could not be reached, or refused the run at connect (a 401, a 403…).
+/// The server could not be reached, or refused the run at connect (a 401, a 403…), or refused
+/// `--oauth`'s sign-in.
 pub const UNREACHABLE: u8 = 3;
 /// A probe that was planned could not run to an answer (a deadline, the size cap, a refusal).
 pub const PROBE_NOT_RUN: u8 = 4;
@@ -57,7 +58,7 @@ pub const TABLE: &[(u8, &str)] = &[
     ),
     (
         UNREACHABLE,
-        "the server could not be reached, or refused the run at connect",
+        "the server could not be reached, or refused the run at connect or --oauth's sign-in",
     ),
     (PROBE_NOT_RUN, "a planned probe could not run to an answer"),
     (
@@ -87,7 +88,8 @@ pub fn table_text() -> String {
 impl RunReport {
     /// The exit status of this run for the command line, by [`TABLE`]'s precedence: the
     /// signal that interrupted it, else [`LOCAL`] when `local_failure` (an output could not
-    /// be made or written), else the lowest that applies of [`UNREACHABLE`],
+    /// be made or written), else the lowest that applies of [`UNREACHABLE`] (a failed connect, or
+    /// a sign-in refused: [`RunReport::note_sign_in_refused`]),
     /// [`PROBE_NOT_RUN`], [`REGRESSED`] (`regressed`: the comparison with a baseline found
     /// something worse) and [`BELOW_FAIL_UNDER`], else [`OK`].
     pub fn exit_status(&self, fail_under: Option<u8>, local_failure: bool, regressed: bool) -> u8 {
@@ -97,7 +99,7 @@ impl RunReport {
         if local_failure {
             return LOCAL;
         }
-        if self.ended == Some(RunEnd::ConnectFailed) {
+        if self.ended == Some(RunEnd::ConnectFailed) || self.sign_in_refused {
             return UNREACHABLE;
         }
         let cut = self
@@ -148,6 +150,13 @@ mod tests {
         assert_eq!(report.exit_status(Some(3), true, false), SIGINT);
         report.interrupted_by = Some(Interrupt::Sigterm);
         assert_eq!(report.exit_status(None, true, false), SIGTERM);
+        // A refused sign-in is unreachable, over what the run without a token found.
+        let mut report = RunReport::from_exchanges("https://x.example/mcp", Vec::new());
+        report.ended = Some(RunEnd::Complete);
+        assert_eq!(report.exit_status(None, false, false), OK);
+        report.note_sign_in_refused("the authorization server said no");
+        assert_eq!(report.exit_status(Some(3), false, false), UNREACHABLE);
+        assert_eq!(report.exit_status(None, true, false), LOCAL);
         let rank = |code: u8| TABLE.iter().position(|(c, _)| *c == code);
         let order = [SIGINT, LOCAL, UNREACHABLE, PROBE_NOT_RUN, BELOW_FAIL_UNDER];
         let ranks: Vec<_> = order.iter().map(|c| rank(*c)).collect();

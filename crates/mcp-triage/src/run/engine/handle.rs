@@ -40,7 +40,7 @@ impl Engine {
         Some(Outgoing {
             step,
             method: if stdio { "STDIO" } else { "POST" },
-            url: self.cfg.endpoint.clone(),
+            url: self.cfg.endpoint.url.clone(),
             headers,
             body: Some(body.to_string()),
             with_token: !stdio,

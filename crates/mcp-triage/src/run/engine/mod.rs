@@ -8,7 +8,8 @@
 //!
 //! One concern a file: `config` (what a run is asked), `state` (the engine and the requests it
 //! builds), `poll` (the loop), `plan` (choices, consent, review, the end), `phase` (where the run is), `handle` (what came back),
-//! `record`, `report` and `report_view` (what the run found), `exit` (the command line's statuses).
+//! `record`, `report` and `report_view` (what the run found), `exit` (the command line's statuses),
+//! `unattended` (the pauses of a run no person watches).
 //! Files import their siblings by name, never this file; it only gathers what the crate uses.
 //!
 //! May import: `vocabulary`, `secrets`, `decode`, `judge`, and `run`'s catalogue, consent and plan files.
@@ -23,6 +24,7 @@ mod record;
 mod report;
 mod report_view;
 mod state;
+mod unattended;
 
 pub use crate::run::catalogue::{Choice, ToolInfo};
 pub(crate) use crate::run::consent::CHOSEN_BY_YOU;
@@ -38,3 +40,4 @@ pub use record::Record;
 pub use report::{CardGroups, RunReport};
 pub(crate) use report_view::NOT_NEGOTIATED;
 pub use state::Engine;
+pub use unattended::{Unattended, WentOn};

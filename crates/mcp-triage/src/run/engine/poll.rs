@@ -239,7 +239,7 @@ impl Engine {
         Outgoing {
             step: Step::Get,
             method: "GET",
-            url: self.cfg.endpoint.clone(),
+            url: self.cfg.endpoint.url.clone(),
             headers,
             body: None,
             with_token: true,

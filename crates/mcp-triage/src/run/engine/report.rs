@@ -70,7 +70,7 @@ impl Engine {
             );
         }
         RunReport {
-            endpoint: self.cfg.endpoint.clone(),
+            endpoint: self.cfg.endpoint.url.clone(),
             era: self.cfg.era.clone(),
             mode: self.cfg.mode,
             negotiated_version: self.negotiated.clone(),
@@ -87,6 +87,7 @@ impl Engine {
             interrupted_by: self.interrupted_by,
             notes,
             auth: None,
+            sign_in_refused: false,
             tools: self
                 .tools
                 .iter()
@@ -138,6 +139,10 @@ pub struct RunReport {
     /// What the OAuth doctor found, when it ran after the run's 401 (`--auth-check`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub auth: Option<crate::run::auth::AuthReport>,
+    /// `--oauth` could not sign in, so the run with a token never happened: an exit status of its
+    /// own ([`RunReport::exit_status`]), said in the notes ([`RunReport::note_sign_in_refused`]).
+    #[serde(skip)]
+    pub sign_in_refused: bool,
 }
 
 /// What the records of a run add up to: the summary of A, B and C, the Origin verdict from the

@@ -66,6 +66,7 @@ impl RunReport {
     /// Says in the report's notes that `--oauth` did not sign in, and why (the core's words).
     pub fn note_sign_in_refused(&mut self, why: &str) {
         self.notes.push(format!("sign-in refused: {why}"));
+        self.sign_in_refused = true;
     }
 
     /// Says in the report's notes how this run signed in ([`crate::run::auth::SignIn::summary`]).
@@ -246,6 +247,7 @@ impl RunReport {
             interrupted_by: None,
             notes,
             auth: None,
+            sign_in_refused: false,
             tools: Vec::new(),
         }
     }

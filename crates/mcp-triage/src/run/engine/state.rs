@@ -244,7 +244,7 @@ impl Engine {
         Outgoing {
             step,
             method: if stdio { "STDIO" } else { "POST" },
-            url: self.cfg.endpoint.clone(),
+            url: self.cfg.endpoint.url.clone(),
             headers,
             body: Some(body),
             with_token: !stdio,
