@@ -299,10 +299,12 @@ fn a_server_behind_a_wrapper_is_ended_with_the_grandchildren_holding_its_stdout(
 fn a_command_that_cannot_start_or_exits_at_once_is_a_clear_connect_failure() {
     let missing = probe_stdio("missing", &[], &["./no-such-server-binary"], &[]);
     assert_eq!(missing.status.code(), Some(3));
+    // The program's name, what the system said, and the likely fix.
+    let said = text(&missing).1;
     assert!(
-        text(&missing)
-            .1
-            .contains("cannot start stdio:no-such-server-binary")
+        said.contains("could not start the server's command no-such-server-binary: ")
+            && said.contains("on PATH"),
+        "{said}"
     );
     let exits = probe_stdio(
         "exits",

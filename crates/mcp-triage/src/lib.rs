@@ -279,7 +279,7 @@ pub mod view {
 /// The stdio transport's lines and endings.
 pub mod stdio {
     pub use crate::decode::stdio::{
-        Ending, Heard, Line, LineSplitter, StderrTail, Waiting, endpoint_of,
+        Ending, Heard, Line, LineSplitter, StderrTail, Waiting, endpoint_of, not_started,
     };
 }
 

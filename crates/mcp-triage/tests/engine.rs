@@ -1179,8 +1179,45 @@ fn only_probe_a_skips_the_proposals_and_a_write_like_catalogue_proposes_nothing(
 }
 
 #[test]
-fn a_401_at_connect_is_the_headline_with_its_challenge_not_probes_that_did_not_run() {
+fn a_401_at_connect_is_the_headline_in_words_not_probes_that_did_not_run() {
     let challenge = r#"Bearer error="invalid_token", resource_metadata="http://127.0.0.1:8787/.well-known/oauth-protected-resource/mcp""#;
+    let refused = |token_sent: bool, status: u16, challenge: &str| {
+        let challenge = challenge.to_string();
+        drive(
+            Engine::new(config(
+                Era::Legacy("2025-11-25".into()),
+                Mode::Quick,
+                token_sent,
+            )),
+            move |out| {
+                let mut r = response(
+                    status,
+                    "application/json",
+                    r#"{"error":"invalid_token"}"#.into(),
+                );
+                r.headers
+                    .push(("www-authenticate".into(), challenge.clone()));
+                let mut ex = exchange(out, Some(r));
+                ex.request = mcp_triage::testing::recorded_request(out, &[], &[], token_sent);
+                ex
+            },
+        )
+        .report()
+        .headline
+    };
+    // A token refused, and a scope missing, are not a token missing.
+    assert_eq!(
+        refused(true, 401, challenge),
+        "The server refused the token (401 invalid_token): it is expired, revoked, or made for another server."
+    );
+    assert_eq!(
+        refused(
+            true,
+            403,
+            r#"Bearer error="insufficient_scope", scope="files:read""#
+        ),
+        "The token lacks a scope the server wants (403 insufficient_scope; it asks for \"files:read\"): use a token granted that scope."
+    );
     let engine = drive(
         Engine::new(config(Era::Legacy("2025-11-25".into()), Mode::Quick, false)),
         |out| {
@@ -1191,14 +1228,31 @@ fn a_401_at_connect_is_the_headline_with_its_challenge_not_probes_that_did_not_r
             );
             r.headers
                 .push(("www-authenticate".into(), challenge.into()));
-            exchange(out, Some(r))
+            let mut ex = exchange(out, Some(r));
+            ex.request = mcp_triage::testing::recorded_request(out, &[], &[], false);
+            ex
         },
     );
     let report = engine.report();
+    // In words (the challenge's fields are the card's evidence): no token was sent.
+    assert_eq!(
+        report.headline,
+        "The server needs a token (401) and this run sent none: paste one in the Token field, or sign in.",
+    );
+    let connect = report
+        .records
+        .iter()
+        .find(|r| r.step == Step::Initialize)
+        .unwrap();
     assert!(
-        report.headline.starts_with("The server asked for a token (401): its challenge is Bearer error=\"invalid_token\", resource_metadata=\"http://127.0.0.1:8787/"),
-        "{}",
-        report.headline
+        connect
+            .assessment
+            .verdict
+            .evidence
+            .iter()
+            .any(|e| e.fact.contains("invalid_token")),
+        "{:?}",
+        connect.assessment.verdict.evidence
     );
     assert!(
         !report.headline.contains("did not run"),
@@ -1776,10 +1830,13 @@ fn a_run_no_person_watches_goes_on_at_its_pauses_by_one_rule() {
         Ok(WentOn::Again(Some(DECLINED_WITHOUT_A_PERSON)))
     );
     assert_ne!(engine.phase(), RunPhase::Consent);
+    // Nobody skipped them: each keeps why it had no tool.
     assert!(
-        engine.plan()[1..]
-            .iter()
-            .all(|p| p.skipped == Some(SkipReason::SkippedByUser))
+        engine.plan()[1..].iter().all(|p| p
+            .skipped
+            .is_some_and(SkipReason::no_declared_read_only_tool)),
+        "{:?}",
+        engine.plan()
     );
     // A census at review: probe A only.
     let engine = Engine::new(config(Era::default_choice(), Mode::Review, false));

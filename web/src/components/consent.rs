@@ -40,7 +40,7 @@ pub fn ConsentStep() -> impl IntoView {
                             }.into_any(),
                             None => view! {
                                 <p data-testid="consent-none">"Nothing fits, so this probe will not run: "
-                                    {r.reason.map(|s| s.describe()).unwrap_or_default()}</p>
+                                    {r.reason.map(|s| s.describe(mcp_triage::exchange::Vantage::Browser)).unwrap_or_default()}</p>
                             }.into_any(),
                         }}
                     </article>

@@ -161,7 +161,7 @@ pub fn PlanReview() -> impl IntoView {
                 view! {
                     <fieldset class="card plan-row" data-testid=format!("plan-{id}")>
                         <legend>{format!("Probe {id}")}</legend>
-                        <p class="help">{original.choice.as_ref().map(|c| c.why.clone()).or_else(|| original.skipped.map(|s| s.describe().to_string())).unwrap_or_default()}</p>
+                        <p class="help">{original.choice.as_ref().map(|c| c.why.clone()).or_else(|| original.skipped.map(|s| s.describe(mcp_triage::exchange::Vantage::Browser).to_string())).unwrap_or_default()}</p>
                         <label for=format!("tool-{id}")>"Tool"</label>
                         <input id=format!("tool-{id}") data-testid=format!("tool-{id}") type="text" autocomplete="off" spellcheck="false"
                             prop:value=move || tool.get() on:input=move |ev| {

@@ -233,9 +233,10 @@ impl Output {
         let body = mcp_triage::redact::redact(&body, secrets).0;
         let stdout = io::stdout();
         let mut out = stdout.lock();
-        if writeln!(out, "{}", body.trim_end_matches('\n'))
-            .and_then(|_| out.flush())
-            .is_err()
+        // A reader that closed the pipe (`| head`) wanted no more: the run keeps its status.
+        // Any other failure to write is a local failure.
+        if let Err(e) = writeln!(out, "{}", body.trim_end_matches('\n')).and_then(|_| out.flush())
+            && e.kind() != io::ErrorKind::BrokenPipe
         {
             local_failure = true;
         }

@@ -49,6 +49,7 @@ enum Seen {
 fn failure(e: &ureq::Error) -> ReadFailure {
     match e {
         ureq::Error::Timeout(_) => ReadFailure::Timeout,
+        ureq::Error::HostNotFound => ReadFailure::NotResolved,
         ureq::Error::Io(io) => io_failure(io),
         ureq::Error::Tls(_)
         | ureq::Error::Rustls(_)
@@ -66,9 +67,12 @@ fn io_failure(io: &std::io::Error) -> ReadFailure {
         return failure(inner);
     }
     match io.kind() {
+        ErrorKind::ConnectionRefused => ReadFailure::Refused,
         ErrorKind::ConnectionReset | ErrorKind::ConnectionAborted | ErrorKind::BrokenPipe => {
             ReadFailure::Reset
         }
+        // The standard library's resolver failing (getaddrinfo), which has no kind of its own.
+        _ if io.to_string().starts_with("failed to lookup address") => ReadFailure::NotResolved,
         ErrorKind::TimedOut | ErrorKind::WouldBlock => ReadFailure::Timeout,
         _ => ReadFailure::Other,
     }

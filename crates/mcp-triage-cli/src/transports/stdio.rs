@@ -380,7 +380,11 @@ pub(crate) fn probe(args: &ProbeArgs, limits: &Limits) -> u8 {
     let mut server = match Server::start(command, limits) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("mcp-triage probe: cannot start {}: {e}", ep.url);
+            let missing = e.kind() == std::io::ErrorKind::NotFound;
+            eprintln!(
+                "mcp-triage probe: {}",
+                mcp_triage::stdio::not_started(&command[0], &e.to_string(), missing)
+            );
             return exit::UNREACHABLE;
         }
     };

@@ -46,6 +46,20 @@ pub fn endpoint_of(command: &str) -> String {
     format!("stdio:{}", program_name(command))
 }
 
+/// What the command line says when a stdio server's command could not start: the program's name
+/// (never its arguments), what the system said, and the likely fix (`missing`: no such program).
+pub fn not_started(command: &str, detail: &str, missing: bool) -> String {
+    let fix = if missing {
+        "Is it installed, and on PATH (or give its full path)?"
+    } else {
+        "Check that it is a program this user may run."
+    };
+    format!(
+        "could not start the server's command {}: {detail}. {fix}",
+        program_name(command)
+    )
+}
+
 /// One line of stdout, without its newline.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {

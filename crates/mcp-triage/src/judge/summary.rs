@@ -227,17 +227,46 @@ pub(crate) fn summarize_answered(outcomes: [Result<&Verdict, Missing>; 3]) -> Ru
     }
 }
 
-/// The challenge as a short quote: `Bearer error="invalid_token", resource_metadata="…"`.
-fn challenge_text(c: &crate::decode::challenge::Challenge) -> String {
-    let params: Vec<String> = c
-        .params
+/// A refusal at connect, in words: no token sent, a token refused, a scope missing, or a caller
+/// refused; the challenge's fields are the card's evidence (the headline quotes none of them).
+fn auth_headline(status: u16, v: &Verdict, ex: &crate::vocabulary::exchange::Exchange) -> String {
+    use crate::vocabulary::exchange::Vantage;
+    let sent_token = ex
+        .request
+        .headers
         .iter()
-        .map(|(k, v)| format!("{k}=\"{}\"", v.chars().take(120).collect::<String>()))
-        .collect();
-    if params.is_empty() {
-        c.scheme.clone()
-    } else {
-        format!("{} {}", c.scheme, params.join(", "))
+        .any(|(k, _)| k.eq_ignore_ascii_case("authorization"));
+    let error = v.challenge.as_ref().and_then(|c| c.param("error"));
+    let scope = v
+        .challenge
+        .as_ref()
+        .and_then(|c| c.param("scope"))
+        .map(|s| {
+            format!(
+                "; it asks for \"{}\"",
+                s.chars().take(120).collect::<String>()
+            )
+        })
+        .unwrap_or_default();
+    let give_one = match ex.vantage {
+        Vantage::Browser => "paste one in the Token field, or sign in",
+        Vantage::Direct => "pass one with --token-env VAR, or sign in with --oauth",
+    };
+    match (status, sent_token, error) {
+        (403, _, Some("insufficient_scope")) => format!(
+            "The token lacks a scope the server wants (403 insufficient_scope{scope}): use a token granted that scope."
+        ),
+        (401, false, _) => format!(
+            "The server needs a token (401) and this run sent none: {give_one}."
+        ),
+        (401, true, _) => format!(
+            "The server refused the token (401{}): it is expired, revoked, or made for another server.",
+            error.map(|e| format!(" {}", e.chars().take(40).collect::<String>())).unwrap_or_default()
+        ),
+        (_, _, _) => match ex.vantage {
+            Vantage::Browser => "The server refused this caller (403): the token is valid but not allowed, or this page's Origin is refused.".into(),
+            Vantage::Direct => "The server refused this caller (403): the token is valid but not allowed here, or the Origin sent (--origin) is refused.".into(),
+        },
     }
 }
 
@@ -254,30 +283,26 @@ pub fn score_text(score: Option<u8>, judged: Option<u8>) -> String {
 /// user cancelled or the run's deadline passed, that is the headline (never a comparison of answers
 /// that did not come); otherwise it is the finding.
 pub(crate) fn headline(
-    connect: Option<(&Verdict, Option<StopReason>)>,
+    connect: Option<(&Verdict, &crate::vocabulary::exchange::Exchange)>,
     connected: bool,
     ended: Option<crate::vocabulary::cause::RunEnd>,
     summary: &RunSummary,
 ) -> String {
     use crate::vocabulary::cause::RunEnd;
-    if !connected && let Some((v, stop)) = connect {
+    if !connected && let Some((v, ex)) = connect {
         let method = v.request_method.as_deref().unwrap_or("initialize");
-        return match (stop, v.http_status) {
-            (Some(StopReason::Blocked), _) => format!(
-                "Your browser could not read the server's answer to {method}: its CORS settings or the network stopped it (the CORS doctor below names the step)."
-            ),
+        if let Some(u) = crate::judge::unreached::Unreached::of(ex) {
+            return u.sentence(ex, method);
+        }
+        return match (ex.stop_reason(), v.http_status) {
             (Some(StopReason::Cancelled), _) => {
                 format!("You cancelled the run before the server answered {method}.")
             }
-            (Some(why), _) => format!("The server's answer to {method} was not read: {}.", why.describe()),
-            (None, Some(401)) => match &v.challenge {
-                Some(c) => format!(
-                    "The server asked for a token (401): its challenge is {}.",
-                    challenge_text(c)
-                ),
-                None => "The server asked for a token (401), without a WWW-Authenticate challenge.".into(),
-            },
-            (None, Some(403)) => "The server refused this caller (403): the token is valid but not allowed, or this page's Origin is refused.".into(),
+            (Some(why), _) => format!(
+                "The server's answer to {method} was not read: {}.",
+                why.describe()
+            ),
+            (None, Some(status @ (401 | 403))) => auth_headline(status, v, ex),
             (None, _) if v.cause == crate::vocabulary::cause::Cause::ServerExited => format!(
                 "The server process exited before it answered {method}, so no probe could run (its last stderr lines are in the report)."
             ),

@@ -18,6 +18,9 @@ pub struct Scrub {
     replacements: Vec<(String, String)>,
     /// The path's and the query's pieces as secrets: echoed in any encoding, they are hidden too.
     pieces: Secrets,
+    /// Our own identifiers and their words that share a run of characters with a piece (a path
+    /// like `/redirect301/mcp` shares `redirect` with `redirect_refused`): never hidden.
+    ours: Vec<String>,
 }
 
 /// `%XX` escapes decoded (invalid UTF-8 replaced). The leak checker (`leak.rs`) has its own decoder on
@@ -45,6 +48,8 @@ fn percent_decoded(text: &str) -> String {
 /// Stands for the origin while the path is hidden (a path like `/mcp` also occurs inside
 /// `https://mcp.example.com`). A private-use character: never in a URL, never in our own text.
 const ORIGIN_HELD: &str = "\u{F8FF}origin\u{F8FF}";
+/// Stands for an identifier of ours while the path's pieces are hidden (numbered, private-use).
+const OURS_HELD: &str = "\u{F8FE}";
 
 impl Scrub {
     /// The replacements for one endpoint.
@@ -94,10 +99,18 @@ impl Scrub {
             }
         }
         let pieces = Secrets::new(raw.into_iter().chain(decoded.iter().map(String::as_str)));
+        let mut ours: Vec<String> = crate::output::identifiers::all()
+            .into_iter()
+            .filter(|id| redact::redact_exact_with(id, &pieces, "").1 > 0)
+            .collect();
+        // The longest first, so a word inside a longer one is held with it.
+        ours.sort_by_key(|id| std::cmp::Reverse(id.len()));
+        ours.dedup();
         Scrub {
             origin: endpoint.origin(),
             replacements,
             pieces,
+            ours,
         }
     }
 
@@ -112,23 +125,74 @@ impl Scrub {
                     .replace(ORIGIN_HELD, &self.origin);
             }
         }
-        // Pieces of 8+ characters echoed in another encoding (hex, base64, escapes).
-        let held = out.replace(&self.origin, ORIGIN_HELD);
+        // Pieces of 8+ characters echoed in another encoding (hex, base64, escapes); our own
+        // identifiers and their words are held out of it.
+        let mut held = out.replace(&self.origin, ORIGIN_HELD);
         let (hidden, n) = redact::redact_exact_with(&held, &self.pieces, "[path hidden]");
-        if n > 0 {
-            out = hidden.replace(ORIGIN_HELD, &self.origin);
+        if n == 0 {
+            return out;
         }
-        out
+        let mut kept = Vec::new();
+        for id in &self.ours {
+            let mark = format!("{OURS_HELD}{}{OURS_HELD}", kept.len());
+            if let Some(with_marks) = hold_whole(&held, id, &mark) {
+                held = with_marks;
+                kept.push(id);
+            }
+        }
+        let hidden = if kept.is_empty() {
+            hidden
+        } else {
+            let mut hidden = redact::redact_exact_with(&held, &self.pieces, "[path hidden]").0;
+            for (i, id) in kept.iter().enumerate().rev() {
+                hidden = hidden.replace(&format!("{OURS_HELD}{i}{OURS_HELD}"), id);
+            }
+            hidden
+        };
+        hidden.replace(ORIGIN_HELD, &self.origin)
+    }
+
+    /// An identifier of ours as a whole value (a cause, a check id): never the endpoint's path.
+    fn is_ours(&self, value: &str) -> bool {
+        self.ours.iter().any(|id| id == value)
     }
 
     fn walk(&self, value: &mut Value) {
         match value {
+            Value::String(s) if self.is_ours(s) => {}
             Value::String(s) => *s = self.apply(s),
             Value::Array(items) => items.iter_mut().for_each(|v| self.walk(v)),
             Value::Object(map) => map.values_mut().for_each(|v| self.walk(v)),
             _ => {}
         }
     }
+}
+
+/// `text` with each occurrence of `word` that stands alone (no letter, digit or `_` beside it)
+/// replaced by `mark`; `None` when there is none. A word inside a longer run (`redirect` in an
+/// echoed `redirect301`) is not ours: it stays for the scrub to hide.
+fn hold_whole(text: &str, word: &str, mark: &str) -> Option<String> {
+    let joins = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut held = false;
+    while let Some(at) = rest.find(word) {
+        let before = match at {
+            0 => out.chars().next_back(),
+            _ => rest[..at].chars().next_back(),
+        };
+        let after = rest[at + word.len()..].chars().next();
+        out.push_str(&rest[..at]);
+        if joins(before) || joins(after) {
+            out.push_str(word);
+        } else {
+            out.push_str(mark);
+            held = true;
+        }
+        rest = &rest[at + word.len()..];
+    }
+    out.push_str(rest);
+    held.then_some(out)
 }
 
 /// Hides the endpoint's path and query in every string of `value`.
@@ -171,6 +235,17 @@ pub fn report_json_with_share(
     share: Option<&str>,
 ) -> String {
     let mut v = serde_json::to_value(report).unwrap_or(Value::Null);
+    // Each skipped probe's sentence, why and what to do next, beside its reason's id (a field
+    // added, as the page and the text report say it).
+    if let Some(probes) = v.get_mut("probes").and_then(Value::as_array_mut) {
+        for (row, planned) in probes.iter_mut().zip(&report.probes) {
+            if let (Some(m), Some(line)) =
+                (row.as_object_mut(), planned.skip_line(report.vantage()))
+            {
+                m.insert("skip_line".into(), Value::String(line));
+            }
+        }
+    }
     if let Some(m) = v.as_object_mut() {
         m.insert("format".into(), Value::String(REPORT_FORMAT.into()));
         if let Some(link) = share {
@@ -331,8 +406,9 @@ pub fn markdown(
             dash(card.spec.as_ref().map(|s| s.conformance.label.clone())),
         ));
     }
+    // Our own sentences, with what to do next: longer than a server's quoted text may be.
     for line in skipped {
-        out.push_str(&format!("\n{}.", md_text(&line)));
+        out.push_str(&format!("\n{}.", md_text_within(&line, 320)));
     }
     if let Some(auth) = &view.auth {
         out.push_str(&auth_markdown(auth));
@@ -439,5 +515,41 @@ mod tests {
             let out = scrub.apply(&format!("echo {echo}"));
             assert!(!out.contains(&echo), "{out}");
         }
+    }
+
+    /// The scrub hides values that hold the path, never our identifiers: on a route like
+    /// `/redirect301/mcp`, `redirect` is a cause and `redirect_refused` a transport error, while
+    /// the piece echoed whole (or in part, glued to more of it) is hidden.
+    #[test]
+    fn the_path_scrub_never_hides_our_identifiers() {
+        let ep = parse_endpoint("http://127.0.0.1:8787/redirect301/mcp").unwrap();
+        let scrub = Scrub::new(&ep);
+        let mut v = serde_json::json!({
+            "cause": "redirect",
+            "transport_error": "redirect_refused",
+            "echo": "the server said: redirect301 and redirect30",
+        });
+        scrub.walk(&mut v);
+        assert_eq!(v["cause"], "redirect");
+        assert_eq!(v["transport_error"], "redirect_refused");
+        let echo = v["echo"].as_str().unwrap();
+        assert!(!echo.contains("redirect30"), "{echo}");
+        // In text, our words stand alone and are kept; the echo is hidden.
+        let out = scrub.apply("cause redirect, transport error redirect refused; echo redirect301");
+        assert!(
+            out.starts_with("cause redirect, transport error redirect refused; echo "),
+            "{out}"
+        );
+        assert!(!out.contains("redirect301"), "{out}");
+        // An auth check's id with a word the path shares.
+        let ep = parse_endpoint("https://mcp.example.com/metadata-service/mcp").unwrap();
+        let id = crate::run::auth::AuthCheck::ALL
+            .iter()
+            .map(|c| c.as_str())
+            .find(|id| id.contains("metadata"))
+            .unwrap();
+        let mut v = serde_json::json!({ "check": id });
+        Scrub::new(&ep).walk(&mut v);
+        assert_eq!(v["check"], id);
     }
 }

@@ -76,9 +76,9 @@ pub fn junit(
         Some(r) => CaseEnd::Error(format!(
             "the run could not start: {} ({})",
             r.assessment.verdict.cause,
-            r.exchange
-                .stop_reason()
-                .map(|s| s.describe().to_string())
+            crate::judge::unreached::Unreached::of(&r.exchange)
+                .map(|u| u.fact().to_string())
+                .or_else(|| r.exchange.stop_reason().map(|s| s.describe().to_string()))
                 .unwrap_or_else(|| r.assessment.advice.server.to_string())
         )),
         None if stopped_at_connect => {

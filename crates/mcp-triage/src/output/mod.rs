@@ -8,6 +8,7 @@ pub(crate) mod census;
 pub(crate) mod compare;
 pub(crate) mod curl;
 pub(crate) mod export;
+pub(crate) mod identifiers;
 pub(crate) mod junit;
 pub(crate) mod replay;
 pub(crate) mod runs;

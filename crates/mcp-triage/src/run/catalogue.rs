@@ -5,6 +5,7 @@
 //! arguments are missing. So B, C and D are chosen automatically only among tools that declare
 //! `readOnlyHint: true`; every other tool is an opt-in candidate.
 
+use crate::vocabulary::exchange::Vantage;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -184,23 +185,36 @@ pub enum SkipReason {
 }
 
 impl SkipReason {
-    /// A sentence for people: why, without what to do about it (see [`SkipReason::next_step`]).
-    pub fn describe(self) -> &'static str {
-        match self {
-            SkipReason::CatalogueUnavailable => {
+    /// Every reason, in declaration order.
+    pub(crate) const ALL: &'static [SkipReason] = &[
+        SkipReason::CatalogueUnavailable,
+        SkipReason::NoSafeToolWithRequiredArgument,
+        SkipReason::NoSafeToolWithIdArgument,
+        SkipReason::NoSafeToolWithoutRequiredArguments,
+        SkipReason::SkippedByUser,
+        SkipReason::RunEnded,
+    ];
+
+    /// A sentence for people: why, without what to do about it (see [`SkipReason::next_step`]),
+    /// true where the run was made (`by`: the page, or a direct client such as the command line,
+    /// where only a plan file skips a probe).
+    pub fn describe(self, by: Vantage) -> &'static str {
+        match (self, by) {
+            (SkipReason::CatalogueUnavailable, _) => {
                 "tools/list did not answer, so no tool could be chosen"
             }
-            SkipReason::NoSafeToolWithRequiredArgument => {
+            (SkipReason::NoSafeToolWithRequiredArgument, _) => {
                 "no tool declared readOnlyHint: true has a required argument"
             }
-            SkipReason::NoSafeToolWithIdArgument => {
+            (SkipReason::NoSafeToolWithIdArgument, _) => {
                 "no tool declared readOnlyHint: true takes an id-like string"
             }
-            SkipReason::NoSafeToolWithoutRequiredArguments => {
+            (SkipReason::NoSafeToolWithoutRequiredArguments, _) => {
                 "no tool declared readOnlyHint: true can be called without arguments"
             }
-            SkipReason::SkippedByUser => "skipped by you",
-            SkipReason::RunEnded => "the run ended before this probe was sent",
+            (SkipReason::SkippedByUser, Vantage::Browser) => "skipped by you",
+            (SkipReason::SkippedByUser, Vantage::Direct) => "the plan file skips it",
+            (SkipReason::RunEnded, _) => "the run ended before this probe was sent",
         }
     }
 
@@ -214,20 +228,39 @@ impl SkipReason {
         )
     }
 
-    /// What a user can do about it outside Review first (Review first itself never says "use
-    /// Review first").
-    pub fn next_step(self) -> Option<&'static str> {
-        match self {
-            SkipReason::CatalogueUnavailable | SkipReason::SkippedByUser | SkipReason::RunEnded => {
-                None
-            }
-            SkipReason::NoSafeToolWithRequiredArgument
-            | SkipReason::NoSafeToolWithoutRequiredArguments => {
-                Some("pick a tool yourself in Review first if calling it is safe")
-            }
-            SkipReason::NoSafeToolWithIdArgument => {
+    /// What to do about it, in the terms of where the run was made (`by`): the page's consent
+    /// step and Review first, or the command line's plan files.
+    pub fn next_step(self, by: Vantage) -> Option<&'static str> {
+        match (self, by) {
+            (SkipReason::CatalogueUnavailable, _) => None,
+            (
+                SkipReason::NoSafeToolWithRequiredArgument
+                | SkipReason::NoSafeToolWithoutRequiredArguments,
+                Vantage::Browser,
+            ) => Some("pick a tool yourself in Review first if calling it is safe"),
+            (SkipReason::NoSafeToolWithIdArgument, Vantage::Browser) => {
                 Some("pick a call that makes the backend fail in Review first")
             }
+            (
+                SkipReason::NoSafeToolWithRequiredArgument
+                | SkipReason::NoSafeToolWithIdArgument
+                | SkipReason::NoSafeToolWithoutRequiredArguments,
+                Vantage::Direct,
+            ) => Some(
+                "to call one, write the plan (--write-plan plan.json), set \"opt_in\": true on the calls you agree to, and run it (--plan plan.json)",
+            ),
+            (SkipReason::SkippedByUser, Vantage::Browser) => {
+                Some("run again and keep it in the plan to send it")
+            }
+            (SkipReason::SkippedByUser, Vantage::Direct) => {
+                Some("set \"skip\": false for it in the plan file to send it")
+            }
+            (SkipReason::RunEnded, Vantage::Browser) => Some(
+                "run again once what stopped the run is fixed (a longer time limit, if the deadline did)",
+            ),
+            (SkipReason::RunEnded, Vantage::Direct) => Some(
+                "run again once what stopped the run is fixed (a longer --time-limit, if the deadline did)",
+            ),
         }
     }
 }

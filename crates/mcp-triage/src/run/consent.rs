@@ -4,6 +4,7 @@
 //! [`ConsentPolicy`] is the one rule for what runs without a person and which plan edits are
 //! allowed: the page's plan review, `--plan` and `--write-plan` all go through it.
 
+use crate::vocabulary::exchange::Vantage;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -44,14 +45,14 @@ pub enum ProbeEdit {
 
 impl PlannedProbe {
     /// "Probe D skipped: why; what to do", when it was skipped (the Markdown and the command line
-    /// say the same).
-    pub fn skip_line(&self) -> Option<String> {
+    /// say the same), in the terms of where the run was made (`by`).
+    pub fn skip_line(&self, by: Vantage) -> Option<String> {
         self.skipped.map(|why| {
             format!(
                 "Probe {} skipped: {}{}",
                 self.probe.as_str(),
-                why.describe(),
-                why.next_step()
+                why.describe(by),
+                why.next_step(by)
                     .map(|n| format!("; {n}"))
                     .unwrap_or_default()
             )
@@ -134,8 +135,7 @@ labelled_enum! {
 }
 
 /// What the consent step gets when nobody is there to answer it.
-pub const DECLINED_WITHOUT_A_PERSON: &str =
-    "tools not declared read-only are not called without a plan";
+pub const DECLINED_WITHOUT_A_PERSON: &str = "tools not declared read-only are not called without a plan: --write-plan plan.json writes one to read, agree to (\"opt_in\": true) and run with --plan plan.json";
 
 impl ConsentPolicy {
     /// The policy of a run no person watches (the command line): a committed plan speaks for its
@@ -220,11 +220,13 @@ impl ConsentPolicy {
 }
 
 /// Whether an edit may be made: a tool name of 1 to 128 characters, an arguments object, and the
-/// opt-in where the tool needs it (`needs_opt_in` is [`needs_opt_in`]'s answer for the tool).
+/// opt-in where the tool needs it (`needs_opt_in` is [`needs_opt_in`]'s answer for the tool); the
+/// refusal says how to agree where the edit came from (`from_file`: a committed plan file).
 pub(crate) fn allowed(
     probe: ProbeName,
     edit: &ProbeEdit,
     needs_opt_in: impl Fn(&str) -> Option<&'static str>,
+    from_file: bool,
 ) -> Result<(), String> {
     let ProbeEdit::Replace {
         tool,
@@ -247,10 +249,12 @@ pub(crate) fn allowed(
         ));
     }
     if !opt_in && let Some(why) = needs_opt_in(tool) {
-        return Err(format!(
-            "probe {}: {tool} {why}; tick the opt-in to call it",
-            probe.as_str()
-        ));
+        let agree = if from_file {
+            "set \"opt_in\": true on this call in the plan file to call it"
+        } else {
+            "tick the opt-in to call it"
+        };
+        return Err(format!("probe {}: {tool} {why}; {agree}", probe.as_str()));
     }
     Ok(())
 }

@@ -69,6 +69,13 @@ pub fn with_auth_fetch_rule_off<R>(f: impl FnOnce() -> R) -> R {
     with(SeededBug::AuthFetchRuleOff, f)
 }
 
+/// Runs `f` with every request that got no answer worded as a browser saw it: the control of the
+/// test that a direct client's outputs hold no browser or CORS words.
+pub fn with_browser_words_anywhere<R>(f: impl FnOnce() -> R) -> R {
+    use crate::vocabulary::seeded_bug::{SeededBug, with};
+    with(SeededBug::BrowserWordsAnywhere, f)
+}
+
 /// The id of the first phrase rule of `rules/phrases.rules`.
 pub fn first_phrase_rule_id() -> &'static str {
     crate::judge::rules::RULES.first().map_or("", |r| r.id)

@@ -57,7 +57,8 @@ labelled_enum! {
         Cancelled = "cancelled",
         /// The server answered with a redirect, which is never followed.
         Redirect = "redirect",
-        /// The browser could not read the answer (CORS, the network, a refused permission).
+        /// The request failed before any answer (a browser: CORS, the network, a refused
+        /// permission; a direct client: a refused connection, DNS, TLS, a reset).
         Blocked = "blocked",
         /// Replay: the recording holds no answer to this request.
         NotRecorded = "not_recorded",
@@ -81,9 +82,7 @@ impl StopReason {
                 "the connection broke before the answer ended (a reset, or a body cut short)"
             }
             StopReason::Interrupted => "the run was interrupted before the answer was read",
-            StopReason::Blocked => {
-                "the answer could not be read (CORS, the network, or a refused permission)"
-            }
+            StopReason::Blocked => "the request failed before the server answered",
         }
     }
 

@@ -15,6 +15,8 @@ pub(crate) enum SeededBug {
     FirstPhraseRuleOff,
     /// The OAuth doctor fetches any URL a server names (SECURITY.md rule 11 off).
     AuthFetchRuleOff,
+    /// A request without an answer is worded as a browser saw it, whoever saw it.
+    BrowserWordsAnywhere,
 }
 
 #[cfg(any(test, feature = "testing"))]

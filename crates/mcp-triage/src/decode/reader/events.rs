@@ -9,18 +9,25 @@ labelled_enum! {
         Timeout = "timeout",
         /// TLS failed: a certificate, a handshake, a record.
         Tls = "tls",
-        /// Anything else: a refused connection, DNS, a body cut short, what a browser does not name.
+        /// Nothing listens at the address: the connection was refused.
+        Refused = "refused",
+        /// The host name did not resolve.
+        NotResolved = "not_resolved",
+        /// Anything else: a body cut short, what a browser does not name.
         Other = "other",
     }
 }
 
 impl ReadFailure {
-    /// What it was, for people.
-    pub(super) fn describe(self) -> &'static str {
+    /// What it was, for people: the first words of the record's transport detail, which
+    /// `judge::unreached` reads back.
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             ReadFailure::Reset => "the connection was reset",
             ReadFailure::Timeout => "a read timed out",
             ReadFailure::Tls => "TLS failed",
+            ReadFailure::Refused => "the connection was refused",
+            ReadFailure::NotResolved => "the host name did not resolve",
             ReadFailure::Other => "the request failed",
         }
     }

@@ -30,7 +30,10 @@ pub(super) fn no_response(b: &mut Builder, ex: &Exchange) {
         ),
         Some(TransportError::Network) => (
             Cause::NetworkOrCors,
-            "the request failed without a readable response (CORS, DNS, refused, mixed content)",
+            crate::judge::unreached::Unreached::of(ex)
+                .map_or("the request failed without a readable response", |u| {
+                    u.fact()
+                }),
         ),
         Some(TransportError::NotRecorded) => (
             Cause::Unknown,

@@ -171,7 +171,13 @@ pub fn build(
                 flags: Vec::new(),
                 spec: None,
                 excerpt: None,
-                skipped: Some(clip(reason.describe(), cap::LINE)),
+                skipped: Some(clip(
+                    &match reason.next_step(report.vantage()) {
+                        Some(next) => format!("{}; {next}", reason.describe(report.vantage())),
+                        None => reason.describe(report.vantage()).to_string(),
+                    },
+                    cap::LINE,
+                )),
                 shape: None,
                 stopped: None,
             });

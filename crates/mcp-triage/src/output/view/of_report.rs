@@ -9,6 +9,7 @@ use super::model::{
 use super::wire::{elapsed, http_wire};
 use crate::run::consent::PlannedProbe;
 use crate::run::engine::{Record, RunReport};
+use crate::vocabulary::exchange::Vantage;
 use crate::vocabulary::step::Step;
 
 /// What a summary warns of when probe C provoked no failure.
@@ -56,7 +57,10 @@ impl CardView {
         let flags: Vec<_> = v.own_flags().collect();
         let answer = match ex.stop_reason() {
             // An answer that did not come is not the server's way of answering: no advice.
-            Some(why) => Answer::NotAnswered(why.not_answered()),
+            Some(why) => Answer::NotAnswered(
+                crate::judge::unreached::Unreached::of(ex)
+                    .map_or_else(|| why.not_answered(), |u| u.not_answered(ex)),
+            ),
             None => Answer::Advice(AdviceView {
                 action: Badge::of(a.advice.action),
                 agent: Some(a.advice.agent.to_string()),
@@ -119,16 +123,16 @@ impl CardView {
     }
 
     /// The card of a probe that did not run: skipped at planning, or never reached.
-    fn of_unrun(planned: &PlannedProbe) -> CardView {
+    fn of_unrun(planned: &PlannedProbe, by: Vantage) -> CardView {
         let p = planned.probe;
         let (reason, next_step) = match planned.skipped {
             Some(why) => (
-                why.describe().to_string(),
-                why.next_step().map(String::from),
+                why.describe(by).to_string(),
+                why.next_step(by).map(String::from),
             ),
             None => ("the run stopped before it".to_string(), None),
         };
-        let line = match planned.skip_line() {
+        let line = match planned.skip_line(by) {
             Some(l) => l,
             None => format!("Probe {} did not run: {reason}", p.as_str()),
         };
@@ -201,6 +205,7 @@ impl ReportView {
         let groups = report.card_groups();
         let card = |r: &std::sync::Arc<Record>| CardView::of_record(r, secret_header_names);
         let ended = report.ended.is_some();
+        let by = report.vantage();
         let mut probes = Vec::new();
         let mut unrun = Vec::new();
         for planned in &report.probes {
@@ -213,8 +218,8 @@ impl ReportView {
                 .collect();
             match (ran.is_empty(), planned.skipped.is_some()) {
                 (false, _) => probes.extend(ran),
-                (true, true) if ended => probes.push(CardView::of_unrun(planned)),
-                (true, false) if ended => unrun.push(CardView::of_unrun(planned)),
+                (true, true) if ended => probes.push(CardView::of_unrun(planned, by)),
+                (true, false) if ended => unrun.push(CardView::of_unrun(planned, by)),
                 _ => {}
             }
         }

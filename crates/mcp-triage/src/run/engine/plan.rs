@@ -135,6 +135,16 @@ impl Engine {
         self.started_ms = None;
     }
 
+    /// The consent step's answer when nobody is there: the proposals are not called, and each
+    /// probe keeps why it had no tool (none is declared read-only), which is not a person's skip.
+    pub(super) fn decline_without_a_person(&mut self) {
+        if self.consent != ConsentState::Asking {
+            return;
+        }
+        self.consent = ConsentState::Answered(false);
+        self.started_ms = None;
+    }
+
     pub(super) fn set_choice(&mut self, probe: ProbeName, choice: Result<Choice, SkipReason>) {
         let id = self.id();
         self.set_choice_as(probe, choice, id);
@@ -243,13 +253,23 @@ impl Engine {
     /// them, and lets the run continue: [`ConsentPolicy::edits`], then [`Engine::apply_review`].
     pub fn apply_plan(&mut self, policy: ConsentPolicy, rows: &[PlanEntry]) -> Result<(), String> {
         let edits = policy.edits(&self.planned, rows);
-        self.apply_review(&edits)
+        self.apply_edits(&edits, policy.keeps_file_opt_in())
     }
 
     /// Applies the user's edits (Review first) and lets the run continue.
     pub fn apply_review(&mut self, edits: &[(ProbeName, ProbeEdit)]) -> Result<(), String> {
+        self.apply_edits(edits, false)
+    }
+
+    /// Applies edits, a refusal saying how to agree where they came from (`from_file`: a
+    /// committed plan file, else a person's form).
+    fn apply_edits(
+        &mut self,
+        edits: &[(ProbeName, ProbeEdit)],
+        from_file: bool,
+    ) -> Result<(), String> {
         for (probe, edit) in edits {
-            consent::allowed(*probe, edit, |tool| self.needs_opt_in(tool))?;
+            consent::allowed(*probe, edit, |tool| self.needs_opt_in(tool), from_file)?;
         }
         // In probe order, whatever order the edits came in (a plan file lists them as its author
         // wrote them): each change takes the next JSON-RPC id, so the same plan gives the same

@@ -180,7 +180,10 @@ pub(super) fn once_per_run_notes(records: &[Arc<Record>]) -> Vec<String> {
 pub(super) fn discover_refusal(exchange: &Exchange, v: &crate::judge::classify::Verdict) -> String {
     use crate::vocabulary::cause::StopReason;
     match exchange.stop_reason() {
-        Some(StopReason::Blocked) => "the browser could not read the answer: servers of earlier eras seldom let the 2026-07-28 headers through CORS".into(),
+        Some(StopReason::Blocked) if exchange.vantage == crate::vocabulary::exchange::Vantage::Browser => "the browser could not read the answer: servers of earlier eras seldom let the 2026-07-28 headers through CORS".into(),
+        Some(StopReason::Blocked) => crate::judge::unreached::Unreached::of(exchange)
+            .map_or("the request failed before the server answered", |u| u.fact())
+            .into(),
         Some(why) => why.describe().into(),
         None => match (v.http_status, v.jsonrpc_code) {
             (Some(status), Some(code)) if !(200..300).contains(&status) => {
@@ -214,7 +217,7 @@ pub(super) fn headline_of(
 ) -> String {
     let (connect, connected) = connect_outcome(records);
     summary::headline(
-        connect.map(|r| (&r.assessment.verdict, r.exchange.stop_reason())),
+        connect.map(|r| (&r.assessment.verdict, &r.exchange)),
         connected,
         ended,
         summary,

@@ -63,6 +63,17 @@ impl RunReport {
             .push(format!("the sign-in check did not run: {why}"));
     }
 
+    /// Where the run was made from: a browser, or a direct client (the command line, a replay of
+    /// its records); what its words of what to do next are about. A run with no record yet is
+    /// the page's.
+    pub fn vantage(&self) -> crate::vocabulary::exchange::Vantage {
+        self.records
+            .first()
+            .map_or(crate::vocabulary::exchange::Vantage::Browser, |r| {
+                r.exchange.vantage
+            })
+    }
+
     /// Says in the report's notes that `--oauth` did not sign in, and why (the core's words).
     pub fn note_sign_in_refused(&mut self, why: &str) {
         self.notes.push(format!("sign-in refused: {why}"));

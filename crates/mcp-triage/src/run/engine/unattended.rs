@@ -47,9 +47,14 @@ impl Engine {
                 Ok(WentOn::Again(None))
             }
             (RunPhase::Consent, _) => match policy.answer_without_asking() {
-                Some(answer) => {
-                    self.answer_consent(answer);
+                // Declined, and not by a person: each probe keeps why it had no tool.
+                Some(false) => {
+                    self.decline_without_a_person();
                     Ok(WentOn::Again(Some(DECLINED_WITHOUT_A_PERSON)))
+                }
+                Some(true) => {
+                    self.answer_consent(true);
+                    Ok(WentOn::Again(None))
                 }
                 None => Ok(WentOn::Stuck),
             },
