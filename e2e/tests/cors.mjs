@@ -24,6 +24,8 @@ for (const [mode, step] of [['none', 'allow_origin'], ['no-authorization', 'allo
     assert((await page.getByTestId('diagnosis-conclusion').innerText()).startsWith('Most likely'), 'worded as most likely');
     const text = await page.getByTestId('diagnosis').innerText();
     assert(text.includes('Mcp-Session-Id') && text.includes('Access-Control-Max-Age'), 'what to allow/expose');
+    // The fix ends with what the browser's rule does not bind: a terminal reaches the server.
+    assert((await page.getByTestId('diagnosis-next').innerText()).includes('mcp-triage probe URL'), 'the command line is named');
     await context.close();
     // The blocked requests and the doctor's probes are the point of this test.
   }, { allow: [expected.cors(servers[mode]), expected.noToken(servers[mode]), expected.get405(servers[mode])] });
@@ -54,3 +56,20 @@ test('CORS doctor: an extra header the preflight does not list is named, not "ev
   assert(/Allow these request headers: [^\n]*X-Tenant/.test(text), `the fix lists X-Tenant: ${text}`);
   await context.close();
 }, { allow: [expected.cors(shared.demoEndpoint), expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
+
+// Nothing listens on this port (no test starts a server there).
+const unreachable = 'http://127.0.0.1:18899/mcp';
+
+test('CORS doctor: a host that does not answer is not a CORS setting, and no CORS fix is offered', async () => {
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await runQuick(page, { endpoint: unreachable, token: 'demo-token' });
+  await page.getByTestId('diagnosis').waitFor({ timeout: 20000 });
+  eq(await page.getByTestId('blocked-step').innerText(), 'host_answers', 'blocked step');
+  assert((await page.getByTestId('diagnosis-conclusion').innerText()).includes('not a CORS setting'), 'the conclusion');
+  const text = await page.getByTestId('diagnosis').innerText();
+  assert(!text.includes('Allow these request headers') && !text.includes('Access-Control') && !text.includes('Copy snippet'), `no CORS fix: ${text}`);
+  assert((await page.getByTestId('diagnosis-next').innerText()).includes('mcp-triage probe URL'), 'what to check instead');
+  await context.close();
+}, { allow: [expected.failed(unreachable)] });

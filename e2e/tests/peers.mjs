@@ -39,7 +39,7 @@ test('Python MCPServer, stateful: the session is kept, four rounds, DELETE at th
 test('Python MCPServer that refuses this page\'s Origin: origin_rejected with the right advice', async () => {
   const { context, page } = await runAgainst(refusing);
   eq(JSON.stringify(await cardOutcome(page, 'card-connect')), JSON.stringify(['http', 'origin_rejected']), 'connect');
-  assert((await page.getByTestId('card-connect').getByTestId('server-advice').innerText()).includes('exactly this origin'), 'advice');
+  assert((await page.getByTestId('card-connect').getByTestId('server-change').innerText()).includes('exactly this origin'), 'advice');
   assert((await page.getByTestId('summary').innerText()).includes('validates Origin'), 'origin verdict');
   await context.close();
 }, { allow: [expected.status(403, refusing)] });

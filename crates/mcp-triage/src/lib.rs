@@ -129,7 +129,10 @@ pub mod verdict {
 
 /// What to tell an agent: the advice table, apart from detection.
 pub mod advice {
-    pub use crate::judge::advice::{Advice, AgentAction, Party, fitted, for_cause, for_flag};
+    pub use crate::judge::advice::{
+        Advice, AgentAction, Change, Party, ServerAdvice, ServerLine, fitted, flag_changes,
+        for_cause, for_flag, server_advice, server_line,
+    };
 }
 
 /// The OAuth doctor: authorization discovery as cards with findings (`--auth-check`), and the
@@ -177,7 +180,7 @@ pub mod census {
 
 /// The CORS doctor: what a browser's preflight would say, and why.
 pub mod cors {
-    pub use crate::run::cors::{DiagOutcome, DiagRequest, Diagnosis, Doctor, Snippet};
+    pub use crate::run::cors::{CorsFix, DiagOutcome, DiagRequest, Diagnosis, Doctor, Snippet};
 }
 
 /// The endpoint a user names (HTTP URL or stdio command), checked.
@@ -271,8 +274,8 @@ pub mod problem {
 pub mod view {
     pub use crate::output::view::{
         AdviceView, Answer, AuthCardView, AuthView, Badge, BrowserView, CardView, ChallengeView,
-        EvidenceView, FindingView, Quote, ReportView, SpecView, SummaryView, Tone, VerdictLine,
-        WireView,
+        EvidenceView, FindingView, Quote, ReportView, ServerAdviceView, SpecView, SummaryView,
+        Tone, VerdictLine, WireView,
     };
 }
 

@@ -4,7 +4,7 @@
 //! through this one component; it adds markup and nothing else.
 
 use leptos::prelude::*;
-use mcp_triage::view::{Answer, CardView, ChallengeView, WireView};
+use mcp_triage::view::{Answer, CardView, ChallengeView, ServerAdviceView, WireView};
 
 use super::badge::badge;
 use super::copy_button::CopyButton;
@@ -137,16 +137,18 @@ fn card_markup(card: CardView) -> Node {
                         .text(format!("Who must act: {}", p.label))
                 }))
                 .children(a.server.into_iter().flat_map(|s| {
-                    [
-                        el("h4").text("What the server author could change").into(),
-                        el("p").testid("server-advice").text(s).into(),
-                    ]
-                }))
-                .children(
-                    a.flag_advice
-                        .into_iter()
-                        .map(|f| el("p").class("flag-advice").text(f).into()),
-                ),
+                    let lines = match s {
+                        ServerAdviceView::Nothing(why) => {
+                            vec![el("p").testid("server-advice").text(why).into()]
+                        }
+                        ServerAdviceView::Changes(changes) => changes
+                            .into_iter()
+                            .map(|c| el("p").testid("server-change").text(c).into())
+                            .collect::<Vec<_>>(),
+                    };
+                    std::iter::once(el("h4").text("What the server author could change").into())
+                        .chain(lines)
+                })),
         ),
         Answer::Nothing => article,
     };

@@ -349,89 +349,247 @@ pub fn for_cause(cause: Cause) -> &'static Advice {
 /// arguments probe B left out.
 pub fn fitted(v: &Verdict, missing_fields: &[String]) -> Advice {
     let mut advice = *for_cause(v.cause);
-    if let Some(line) = fitted_server_line(v, missing_fields) {
-        advice.server = line;
-    }
+    advice.server = server_line(v, missing_fields).text();
     advice
+}
+
+/// The server author's line about one answer, typed: nothing to change (and why), or a change and
+/// what it moves the answer to (its channel, when it moves one), so a change can be judged
+/// against the spec before it is offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ServerLine {
+    /// The answer already does what helps agents: why.
+    Nothing(&'static str),
+    /// A change.
+    Change(Change),
+}
+
+/// One change the server author could make.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    /// The change, in a sentence.
+    pub text: &'static str,
+    /// The channel the answer would then come on (`None`: the channel stays).
+    pub moves_to: Option<Channel>,
+}
+
+impl ServerLine {
+    /// Its sentence.
+    pub fn text(self) -> &'static str {
+        match self {
+            ServerLine::Nothing(why) => why,
+            ServerLine::Change(c) => c.text,
+        }
+    }
+}
+
+/// A change that keeps the answer's channel.
+const fn stays(text: &'static str) -> ServerLine {
+    ServerLine::Change(Change {
+        text,
+        moves_to: None,
+    })
+}
+
+/// A change that moves the answer to `channel`.
+const fn moves(text: &'static str, channel: Channel) -> ServerLine {
+    ServerLine::Change(Change {
+        text,
+        moves_to: Some(channel),
+    })
+}
+
+/// The server author's line for this answer: fitted to what was observed where that differs
+/// from the cause's row, else the row's line.
+pub fn server_line(v: &Verdict, missing_fields: &[String]) -> ServerLine {
+    fitted_server_line(v, missing_fields).unwrap_or_else(|| row_line(v.cause))
+}
+
+/// The row's line for a cause, typed.
+fn row_line(cause: Cause) -> ServerLine {
+    let text = for_cause(cause).server;
+    match cause {
+        Cause::None | Cause::Aborted | Cause::NotAcceptable => ServerLine::Nothing(text),
+        Cause::UnknownTool => moves(text, Channel::JsonrpcError),
+        Cause::InvalidArguments | Cause::ToolExecution | Cause::ServerExited => {
+            moves(text, Channel::ToolError)
+        }
+        _ => stays(text),
+    }
+}
+
+/// What the server author could change about one answer: one value, so "nothing to change" and a
+/// change never stand together.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerAdvice {
+    /// Nothing: why.
+    Nothing(&'static str),
+    /// The changes, the most important first.
+    Changes(Vec<Change>),
+}
+
+/// When every change that would be offered moves the answer out of the spec.
+const NOTHING_WITHIN_THE_SPEC: &str =
+    "Nothing to change that keeps this answer within the spec of this version.";
+
+/// The server author's advice for an answer: its line and its flags' changes, without any change
+/// that would make `judged`'s spec verdict (the probe, at the negotiated version) deviate where it
+/// does not: such a change is never offered.
+pub fn server_advice(
+    v: &Verdict,
+    line: ServerLine,
+    judged: Option<(crate::judge::spec::Probe, &str)>,
+) -> ServerAdvice {
+    let mut changes: Vec<Change> = match line {
+        ServerLine::Change(c) => vec![c],
+        ServerLine::Nothing(_) => Vec::new(),
+    };
+    changes.extend(v.own_flags().flat_map(flag_changes));
+    let offered = changes.len();
+    changes.retain(|c| keeps_the_spec(v, *c, judged));
+    match (changes.is_empty(), line) {
+        (false, _) => ServerAdvice::Changes(changes),
+        (true, ServerLine::Nothing(why)) if offered == 0 => ServerAdvice::Nothing(why),
+        (true, _) => ServerAdvice::Nothing(NOTHING_WITHIN_THE_SPEC),
+    }
+}
+
+/// Whether `change` leaves the spec verdict of `judged` as good as it is: a change that moves the
+/// answer to another channel is judged on the answer it would give.
+pub(crate) fn keeps_the_spec(
+    v: &Verdict,
+    change: Change,
+    judged: Option<(crate::judge::spec::Probe, &str)>,
+) -> bool {
+    use crate::judge::spec::{Conformance, verdict};
+    let (Some(channel), Some((probe, version))) = (change.moves_to, judged) else {
+        return true;
+    };
+    if crate::vocabulary::seeded_bug::is_on(
+        crate::vocabulary::seeded_bug::SeededBug::AnyChangeOffered,
+    ) {
+        return true;
+    }
+    let mut after = v.clone();
+    after.channel = channel;
+    if channel == Channel::JsonrpcError && after.jsonrpc_code.is_none() {
+        after.jsonrpc_code = Some(-32602);
+    }
+    let now = verdict(probe, version, v).conformance;
+    now == Conformance::Deviates
+        || verdict(probe, version, &after).conformance != Conformance::Deviates
+}
+
+/// The changes a flag asks of the server author (a flag with two remedies gives both, each with
+/// where it leads).
+pub fn flag_changes(flag: Flag) -> Vec<Change> {
+    let one = |text, moves_to| vec![Change { text, moves_to }];
+    match flag {
+        Flag::CodeInText => vec![
+            Change {
+                text: "A JSON-RPC code is written into prose, where clients cannot read it: drop the code from the text.",
+                moves_to: None,
+            },
+            Change {
+                text: "Or answer with a JSON-RPC error frame, where clients read the code.",
+                moves_to: Some(Channel::JsonrpcError),
+            },
+        ],
+        Flag::SoftFailureSuspected => one(for_flag(flag), Some(Channel::ToolError)),
+        _ => one(for_flag(flag), None),
+    }
 }
 
 /// The server author's line for this answer, when it differs from the cause's general line. Every
 /// arm is checked in `tests/advice.rs` on one capture that gets it and one that does not.
-fn fitted_server_line(v: &Verdict, missing_fields: &[String]) -> Option<&'static str> {
+fn fitted_server_line(v: &Verdict, missing_fields: &[String]) -> Option<ServerLine> {
     let code = v.jsonrpc_code;
     let status = v.http_status;
     let in_frame = v.channel == Channel::JsonrpcError;
     let challenge = |name: &str| v.challenge.as_ref().and_then(|c| c.param(name));
     Some(match v.cause {
-        Cause::UnknownTool if in_frame && code == Some(-32602) => {
-            "Nothing to change: an unknown tool already comes as a JSON-RPC error -32602, which clients tell apart from a failed run."
-        }
-        Cause::UnknownTool if in_frame => {
-            "An unknown tool already comes as a JSON-RPC error; give it the code -32602 (invalid params) so clients can read the cause from the code, not the prose."
-        }
+        Cause::UnknownTool if in_frame && code == Some(-32602) => ServerLine::Nothing(
+            "Nothing to change: an unknown tool already comes as a JSON-RPC error -32602, which clients tell apart from a failed run.",
+        ),
+        Cause::UnknownTool if in_frame => stays(
+            "An unknown tool already comes as a JSON-RPC error; give it the code -32602 (invalid params) so clients can read the cause from the code, not the prose.",
+        ),
         Cause::InvalidArguments => {
             let text = verdict_text(v);
             if !missing_fields.iter().any(|f| mentions_word(&text, f)) {
                 return None;
             }
             if v.channel == Channel::ToolError {
-                "Nothing to change: the refusal is an isError result that names the missing field, so the model can fix the call."
+                ServerLine::Nothing(
+                    "Nothing to change: the refusal is an isError result that names the missing field, so the model can fix the call.",
+                )
             } else {
-                "The refusal already names the missing field; send it as an isError result so the model sees it and can fix the call (SEP-1303, 2025-11-25)."
+                moves(
+                    "The refusal already names the missing field; send it as an isError result so the model sees it and can fix the call (SEP-1303, 2025-11-25).",
+                    Channel::ToolError,
+                )
             }
         }
         Cause::ToolExecution if v.channel == Channel::ToolError => {
             if v.flags.contains(&Flag::MessageWithheld) {
-                "The failure already comes as an isError result, but its message is withheld: put a safe, actionable message in the text."
+                stays(
+                    "The failure already comes as an isError result, but its message is withheld: put a safe, actionable message in the text.",
+                )
             } else {
-                "Nothing to change: the failure comes as an isError result with its message, which the model and the user can read."
+                ServerLine::Nothing(
+                    "Nothing to change: the failure comes as an isError result with its message, which the model and the user can read.",
+                )
             }
         }
         Cause::MethodNotFound if code == Some(-32601) && status == Some(404) => {
-            "Nothing to change: an unknown method comes as -32601 with HTTP 404."
+            ServerLine::Nothing(
+                "Nothing to change: an unknown method comes as -32601 with HTTP 404.",
+            )
         }
-        Cause::MethodNotFound if code == Some(-32601) => {
-            "Nothing to change up to 2025-11-25: an unknown method comes as -32601 (a 2026-07-28 server also answers it with HTTP 404)."
-        }
-        Cause::InvalidRequest if matches!(code, Some(-32600 | -32602)) => {
-            "Nothing to change: the malformed request is refused with a JSON-RPC error of the right code (-32600 or -32602)."
-        }
-        Cause::ParseError if code == Some(-32700) && status == Some(400) => {
-            "Nothing to change: an unparseable body gets HTTP 400 with a JSON-RPC -32700 error."
-        }
-        Cause::Unauthenticated if challenge("resource_metadata").is_some() => {
-            "Nothing to change: the 401 already names its resource_metadata, so clients can discover how to sign in."
-        }
+        Cause::MethodNotFound if code == Some(-32601) => ServerLine::Nothing(
+            "Nothing to change up to 2025-11-25: an unknown method comes as -32601 (a 2026-07-28 server also answers it with HTTP 404).",
+        ),
+        Cause::InvalidRequest if matches!(code, Some(-32600 | -32602)) => ServerLine::Nothing(
+            "Nothing to change: the malformed request is refused with a JSON-RPC error of the right code (-32600 or -32602).",
+        ),
+        Cause::ParseError if code == Some(-32700) && status == Some(400) => ServerLine::Nothing(
+            "Nothing to change: an unparseable body gets HTTP 400 with a JSON-RPC -32700 error.",
+        ),
+        Cause::Unauthenticated if challenge("resource_metadata").is_some() => ServerLine::Nothing(
+            "Nothing to change: the 401 already names its resource_metadata, so clients can discover how to sign in.",
+        ),
         Cause::InsufficientScope => {
             let names_error = challenge("error").is_some_and(|e| e == "insufficient_scope");
             match (names_error, challenge("scope").is_some()) {
-                (true, true) => {
-                    "Nothing to change: the 403 says insufficient_scope and names the scope to ask for."
-                }
-                (true, false) => {
-                    "The 403 says insufficient_scope but not which scope: add scope=… to the challenge so clients know what to ask for."
-                }
-                (false, true) => {
-                    "The 403 names a scope but not the error: add error=\"insufficient_scope\" so clients know to ask for more scope rather than give up."
-                }
+                (true, true) => ServerLine::Nothing(
+                    "Nothing to change: the 403 says insufficient_scope and names the scope to ask for.",
+                ),
+                (true, false) => stays(
+                    "The 403 says insufficient_scope but not which scope: add scope=… to the challenge so clients know what to ask for.",
+                ),
+                (false, true) => stays(
+                    "The 403 names a scope but not the error: add error=\"insufficient_scope\" so clients know to ask for more scope rather than give up.",
+                ),
                 (false, false) => return None,
             }
         }
-        Cause::OriginRejected if status == Some(403) => {
-            "The 403 is what the spec asks for an Origin the server does not trust; to use this page, allow exactly this origin (never '*', never turn the check off)."
-        }
+        Cause::OriginRejected if status == Some(403) => stays(
+            "The 403 is what the spec asks for an Origin the server does not trust; to use this page, allow exactly this origin (never '*', never turn the check off).",
+        ),
         Cause::UnsupportedMediaType if status == Some(415) && v.message.is_some() => {
-            "Nothing to change: a wrong Content-Type gets 415 with a JSON-RPC error body."
+            ServerLine::Nothing(
+                "Nothing to change: a wrong Content-Type gets 415 with a JSON-RPC error body.",
+            )
         }
-        Cause::UnsupportedMediaType if status == Some(415) => {
-            "The 415 is right; add a JSON-RPC error body that says which Content-Type to send."
-        }
-        Cause::SessionRequired if status == Some(400) => {
-            "Nothing to change: a request without a session id gets 400, as the spec asks."
-        }
-        Cause::SessionNotFound if status == Some(404) => {
-            "Nothing to change: an unknown session gets 404, so clients know to initialize again."
-        }
+        Cause::UnsupportedMediaType if status == Some(415) => stays(
+            "The 415 is right; add a JSON-RPC error body that says which Content-Type to send.",
+        ),
+        Cause::SessionRequired if status == Some(400) => ServerLine::Nothing(
+            "Nothing to change: a request without a session id gets 400, as the spec asks.",
+        ),
+        Cause::SessionNotFound if status == Some(404) => ServerLine::Nothing(
+            "Nothing to change: an unknown session gets 404, so clients know to initialize again.",
+        ),
         Cause::ProtocolVersionUnsupported => {
             let listed = v
                 .message
@@ -439,15 +597,21 @@ fn fitted_server_line(v: &Verdict, missing_fields: &[String]) -> Option<&'static
                 .and_then(|m| m.pointer("/error/data/supported"))
                 .is_some_and(|s| s.as_array().is_some_and(|a| !a.is_empty()));
             if listed {
-                "Nothing to change: the error lists the supported versions as data, so clients can pick one."
+                ServerLine::Nothing(
+                    "Nothing to change: the error lists the supported versions as data, so clients can pick one.",
+                )
             } else if verdict_text(v).contains("supported versions") {
-                "The error lists the supported versions in prose only; give them as data (2026-07-28: -32022 with data.supported) so clients can pick one without parsing text."
+                stays(
+                    "The error lists the supported versions in prose only; give them as data (2026-07-28: -32022 with data.supported) so clients can pick one without parsing text.",
+                )
             } else {
                 return None;
             }
         }
         Cause::HeaderMismatch if code == Some(-32020) && status == Some(400) => {
-            "Nothing to change: a header that disagrees with the body gets 400 with -32020."
+            ServerLine::Nothing(
+                "Nothing to change: a header that disagrees with the body gets 400 with -32020.",
+            )
         }
         _ => return None,
     })

@@ -26,6 +26,10 @@ pub struct Assessment {
     pub version_source: Option<&'static str>,
     /// The spec verdict, when the intent and the version are known.
     pub spec: Option<SpecVerdict>,
+    /// What the server author could change, as one value (the advice's `server` line and the
+    /// flags' lines, without a change that would make `spec` deviate): what the cards show.
+    #[serde(skip)]
+    pub server: advice::ServerAdvice,
 }
 
 /// The version in play: the caller's, the exchange's negotiated one, else what our request declared
@@ -65,7 +69,17 @@ pub fn assess(ex: &Exchange, opts: &Options) -> Assessment {
         (Some(probe), Some((v, _))) => Some(spec::verdict(probe, v, &verdict)),
         _ => None,
     };
+    let judged = match (intent, &version) {
+        (Some(probe), Some((v, _))) => Some((probe, v.as_str())),
+        _ => None,
+    };
+    let server = advice::server_advice(
+        &verdict,
+        advice::server_line(&verdict, &opts.missing_fields),
+        judged,
+    );
     Assessment {
+        server,
         advice: advice::fitted(&verdict, &opts.missing_fields),
         flag_advice: verdict.flags.iter().map(|f| advice::for_flag(*f)).collect(),
         intent,

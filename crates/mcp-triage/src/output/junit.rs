@@ -258,7 +258,10 @@ fn card_case(card: &CardView) -> (CaseEnd, String) {
             "agent: {} — {}\nserver: {}",
             a.action.label,
             a.agent.as_deref().unwrap_or_default(),
-            a.server.as_deref().unwrap_or_default()
+            a.server
+                .as_ref()
+                .map(|s| s.lines().join(" "))
+                .unwrap_or_default()
         ));
     }
     match (&card.answer, &card.spec) {

@@ -60,12 +60,19 @@ fn render_all(report: &RunReport, ep: &Endpoint) -> String {
         }
         match &card.answer {
             Answer::NotAnswered(why) => out.push_str(&format!("  {why}\n")),
-            Answer::Advice(a) => out.push_str(&format!(
-                "  agent: {} — {}\n  server: {}\n",
-                a.action.label,
-                a.agent.as_deref().unwrap_or_default(),
-                a.server.as_deref().unwrap_or_default()
-            )),
+            Answer::Advice(a) => {
+                out.push_str(&format!(
+                    "  agent: {} — {}\n",
+                    a.action.label,
+                    a.agent.as_deref().unwrap_or_default(),
+                ));
+                if let Some(p) = &a.party {
+                    out.push_str(&format!("  who must act: {}\n", p.label));
+                }
+                for line in a.server.iter().flat_map(|s| s.lines()) {
+                    out.push_str(&format!("  server: {line}\n"));
+                }
+            }
             Answer::Skipped { .. } | Answer::Nothing => {}
         }
         if let Some(s) = &card.spec {

@@ -192,13 +192,41 @@ pub struct Diagnosis {
     pub conclusion: String,
     /// Extra context (mixed content, Local Network Access).
     pub context: Vec<String>,
-    /// Request headers the server must allow (MCP's, then the user's extra ones).
-    pub allow_headers: Vec<String>,
-    /// Response headers the server must expose.
-    pub expose_headers: Vec<&'static str>,
-    /// Fixes per SDK.
-    pub snippets: Vec<Snippet>,
+    /// What the conclusion asks for: one value, so a "not CORS" conclusion cannot come with CORS
+    /// fixes.
+    pub fix: CorsFix,
 }
+
+/// What the doctor's conclusion asks of the server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "fix", rename_all = "snake_case")]
+pub enum CorsFix {
+    /// The host did not answer at all: no CORS setting would change that.
+    NotCors {
+        /// What to check instead.
+        next: &'static str,
+    },
+    /// A CORS setting: what to allow and expose, per SDK.
+    Cors {
+        /// Request headers the server must allow (MCP's, then the user's extra ones).
+        allow_headers: Vec<String>,
+        /// Response headers the server must expose.
+        expose_headers: Vec<&'static str>,
+        /// Fixes per SDK.
+        snippets: Vec<Snippet>,
+        /// CORS binds browsers only: the command line reaches the server meanwhile.
+        direct: &'static str,
+    },
+}
+
+/// What a host that does not answer calls for.
+const NOT_CORS_NEXT: &str = "Check that the server runs and that this address and port are right; \
+     `mcp-triage probe URL` from a terminal says whether the connection is refused or the name does \
+     not resolve.";
+
+/// The line every CORS fix ends with.
+const DIRECT: &str = "CORS binds browsers only: `mcp-triage probe URL` from a terminal reaches servers \
+     that allow no browser origin, so you can check the server while its CORS is fixed.";
 
 fn is_loopback_origin(origin: &str) -> bool {
     [
@@ -359,13 +387,23 @@ pub(crate) fn diagnose(
             ),
         },
     ];
+    let fix = if blocked == Some("host_answers") {
+        CorsFix::NotCors {
+            next: NOT_CORS_NEXT,
+        }
+    } else {
+        CorsFix::Cors {
+            allow_headers,
+            expose_headers: EXPOSE_HEADERS.to_vec(),
+            snippets,
+            direct: DIRECT,
+        }
+    };
     Diagnosis {
         blocked_step: blocked,
         conclusion,
         context,
-        allow_headers,
-        expose_headers: EXPOSE_HEADERS.to_vec(),
-        snippets,
+        fix,
     }
 }
 
@@ -435,8 +473,40 @@ mod tests {
         let d = diagnose("https://triage.example", &ep, &results[..4]);
         assert_eq!(d.blocked_step, Some("allow_authorization"));
         assert!(d.conclusion.starts_with("Most likely"));
-        assert!(d.snippets[0].code.contains("https://triage.example"));
-        assert!(d.snippets.iter().all(|s| !s.code.contains("'*'")));
+        let CorsFix::Cors {
+            snippets, direct, ..
+        } = &d.fix
+        else {
+            panic!("a CORS conclusion comes with its fix: {:?}", d.fix);
+        };
+        assert!(snippets[0].code.contains("https://triage.example"));
+        assert!(snippets.iter().all(|s| !s.code.contains("'*'")));
+        assert!(direct.contains("mcp-triage probe URL"), "{direct}");
+    }
+
+    /// A host that does not answer is not a CORS setting, and the doctor offers no CORS fix for it.
+    #[test]
+    fn a_host_that_does_not_answer_gets_no_cors_fix() {
+        let ep = parse_endpoint("https://mcp.example.com/mcp").unwrap();
+        let first = plan(false, &[]).remove(0);
+        assert_eq!(first.step, "host_answers");
+        let results = [(
+            first,
+            DiagOutcome::Rejected {
+                detail: "TypeError: Failed to fetch".into(),
+            },
+        )];
+        let d = diagnose("https://triage.example", &ep, &results);
+        assert!(
+            d.conclusion.contains("not a CORS setting"),
+            "{}",
+            d.conclusion
+        );
+        assert!(
+            matches!(d.fix, CorsFix::NotCors { next } if next.contains("mcp-triage probe URL")),
+            "{:?}",
+            d.fix
+        );
     }
 
     #[test]
@@ -470,8 +540,16 @@ mod tests {
             "{}",
             d.conclusion
         );
-        assert!(d.allow_headers.iter().any(|h| h == "X-Extra-1"));
-        assert!(d.snippets[0].code.contains("'X-Extra-1'"));
+        let CorsFix::Cors {
+            allow_headers,
+            snippets,
+            ..
+        } = &d.fix
+        else {
+            panic!("{:?}", d.fix);
+        };
+        assert!(allow_headers.iter().any(|h| h == "X-Extra-1"));
+        assert!(snippets[0].code.contains("'X-Extra-1'"));
         // Without extra headers, a run whose every step got through says so.
         let clean: Vec<_> = plan(false, &[])
             .into_iter()

@@ -1,8 +1,10 @@
 //! Endpoint and secret rules: which URLs the page may send a token to, and which tokens are sendable.
 //!
-//! `https:` anywhere, or `http:` only to `localhost` or `127.0.0.1` (exactly what the page's CSP
-//! `connect-src` allows: a CSP source cannot name an IPv6 literal, so `http://[::1]` is refused with
-//! that reason; `https://[::1]` is fine). A token is printable ASCII without CR/LF, at most the token cap.
+//! The page: `https:` anywhere, or `http:` only to `localhost` or `127.0.0.1` (exactly what the
+//! page's CSP `connect-src` allows: a CSP source cannot name an IPv6 literal, so `http://[::1]` is
+//! refused with that reason; `https://[::1]` is fine). A native shell: `http:` anywhere, but a
+//! secret goes over it only to a loopback host. A token is printable ASCII without CR/LF, at most
+//! the token cap.
 
 use crate::vocabulary::limits::MIN_SECRET_RUN;
 use std::fmt;
@@ -111,8 +113,13 @@ pub enum EndpointProblem {
     NotAUrl,
     /// A scheme other than http and https.
     UnsupportedScheme { scheme: String },
-    /// `http:` to a host that is not loopback: the token would cross the network in clear text.
+    /// The page: `http:` to a host other than `localhost` and `127.0.0.1`, which its
+    /// Content-Security-Policy does not allow (and a page served over https may not call http:
+    /// at all: mixed content).
     CleartextToRemoteHost { host: String },
+    /// A native shell: a token or secret header over `http:` to a host that is not loopback
+    /// would cross the network in clear text.
+    CleartextWithSecret { host: String },
     /// `http://[::1]`: the page's CSP cannot name an IPv6 literal, so the browser would block it.
     CleartextIpv6Loopback,
     /// User name or password inside the URL.
@@ -143,13 +150,21 @@ impl fmt::Display for EndpointProblem {
             }
             EndpointProblem::CleartextToRemoteHost { host } => write!(
                 f,
-                "http:// is allowed only for localhost, 127.0.0.1 and [::1]; {host} needs https:// so \
-                 the token is not sent in clear text."
+                "From this page, http:// reaches only localhost and 127.0.0.1 (its \
+                 Content-Security-Policy allows no other http: host, and a page served over https may \
+                 not call http: at all: mixed content); use https:// for {host}, or run \
+                 `mcp-triage probe` from a terminal."
+            ),
+            EndpointProblem::CleartextWithSecret { host } => write!(
+                f,
+                "A token or secret header never goes over plain http:// to a host that is not \
+                 loopback (localhost, 127.0.0.1, [::1]); use https:// for {host}, or run without a \
+                 secret."
             ),
             EndpointProblem::CleartextIpv6Loopback => write!(
                 f,
-                "http://[::1] cannot be reached from this page (a Content-Security-Policy cannot name \
-                 an IPv6 address); use http://localhost with the same port."
+                "From this page, http:// reaches only localhost and 127.0.0.1 (a \
+                 Content-Security-Policy cannot name [::1]); use http://localhost with the same port."
             ),
             EndpointProblem::CredentialsInUrl => {
                 write!(
@@ -195,6 +210,9 @@ pub fn parse_endpoint_native(
     match parse_endpoint_with(typed, |_| read.clone()) {
         Err(EndpointProblem::CleartextIpv6Loopback) => {}
         Err(EndpointProblem::CleartextToRemoteHost { .. }) if !sends_secret => {}
+        Err(EndpointProblem::CleartextToRemoteHost { host }) => {
+            return Err(EndpointProblem::CleartextWithSecret { host });
+        }
         other => return other,
     }
     // Only a cleartext refusal gets here, after the parser's reading passed every other rule.
@@ -413,12 +431,17 @@ mod tests {
     fn a_native_shell_may_use_cleartext_to_ipv6_loopback_and_to_any_host_without_a_secret() {
         let same = |s: &str| Some(s.to_string());
         assert!(parse_endpoint_native("http://[::1]:8787/mcp", same, true).is_ok());
+        let refused = parse_endpoint_native("http://mcp.example.com/mcp", same, true);
         assert_eq!(
-            parse_endpoint_native("http://mcp.example.com/mcp", same, true),
-            Err(EndpointProblem::CleartextToRemoteHost {
+            refused,
+            Err(EndpointProblem::CleartextWithSecret {
                 host: "mcp.example.com".into()
             })
         );
+        // The reason is the command line's: a secret in clear text, not the page's CSP.
+        let said = refused.unwrap_err().to_string();
+        assert!(said.contains("never goes over plain http://"), "{said}");
+        assert!(!said.contains("page"), "{said}");
         let e = parse_endpoint_native("http://mcp.example.com/mcp", same, false).unwrap();
         assert_eq!(e.url, "http://mcp.example.com/mcp");
         assert_eq!(
@@ -460,12 +483,17 @@ mod tests {
             parse_endpoint("http://[::1]:9/mcp"),
             Err(EndpointProblem::CleartextIpv6Loopback)
         );
+        let refused = parse_endpoint("http://example.com/mcp");
         assert_eq!(
-            parse_endpoint("http://example.com/mcp"),
+            refused,
             Err(EndpointProblem::CleartextToRemoteHost {
                 host: "example.com".into()
             })
         );
+        // The page's reason, whether or not a token is typed, and only what it allows.
+        let said = refused.unwrap_err().to_string();
+        assert!(said.contains("mixed content") && said.contains("localhost and 127.0.0.1"));
+        assert!(!said.contains("[::1]") && !said.contains("token"), "{said}");
         assert_eq!(
             parse_endpoint("ftp://x/y"),
             Err(EndpointProblem::UnsupportedScheme {

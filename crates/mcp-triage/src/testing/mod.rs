@@ -76,6 +76,13 @@ pub fn with_browser_words_anywhere<R>(f: impl FnOnce() -> R) -> R {
     with(SeededBug::BrowserWordsAnywhere, f)
 }
 
+/// Runs `f` with every change offered to the server author, even one that would make the card's
+/// spec verdict deviate: the control of the test that no offered change does.
+pub fn with_any_change_offered<R>(f: impl FnOnce() -> R) -> R {
+    use crate::vocabulary::seeded_bug::{SeededBug, with};
+    with(SeededBug::AnyChangeOffered, f)
+}
+
 /// The id of the first phrase rule of `rules/phrases.rules`.
 pub fn first_phrase_rule_id() -> &'static str {
     crate::judge::rules::RULES.first().map_or("", |r| r.id)

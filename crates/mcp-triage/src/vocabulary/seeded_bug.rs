@@ -17,6 +17,8 @@ pub(crate) enum SeededBug {
     AuthFetchRuleOff,
     /// A request without an answer is worded as a browser saw it, whoever saw it.
     BrowserWordsAnywhere,
+    /// The server author is offered every change, even one that makes the answer deviate.
+    AnyChangeOffered,
 }
 
 #[cfg(any(test, feature = "testing"))]

@@ -14,6 +14,6 @@ mod wire;
 
 pub use model::{
     AdviceView, Answer, AuthCardView, AuthView, Badge, BrowserView, CardView, ChallengeView,
-    EvidenceView, FindingView, Quote, ReportView, SpecView, SummaryView, Tone, VerdictLine,
-    WireView,
+    EvidenceView, FindingView, Quote, ReportView, ServerAdviceView, SpecView, SummaryView, Tone,
+    VerdictLine, WireView,
 };

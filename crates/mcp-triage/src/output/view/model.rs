@@ -167,12 +167,41 @@ pub struct AdviceView {
     pub action: Badge,
     /// The same, in a sentence (a link carries only the action).
     pub agent: Option<String>,
-    /// Who must act.
+    /// Who must act (left out where the server author is the party and has nothing to change).
     pub party: Option<Badge>,
-    /// What the server's author could change.
-    pub server: Option<String>,
-    /// One line per flag, for the server's author.
-    pub flag_advice: Vec<String>,
+    /// What the server's author could change: one value.
+    pub server: Option<ServerAdviceView>,
+}
+
+/// What the server's author could change: nothing (and why), or the changes — never both.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "lines", rename_all = "snake_case")]
+pub enum ServerAdviceView {
+    /// Nothing to change: why.
+    Nothing(String),
+    /// The changes, the most important first.
+    Changes(Vec<String>),
+}
+
+impl ServerAdviceView {
+    /// The view of the core's advice.
+    pub(crate) fn of(advice: &crate::judge::advice::ServerAdvice) -> ServerAdviceView {
+        use crate::judge::advice::ServerAdvice;
+        match advice {
+            ServerAdvice::Nothing(why) => ServerAdviceView::Nothing(why.to_string()),
+            ServerAdvice::Changes(c) => {
+                ServerAdviceView::Changes(c.iter().map(|c| c.text.to_string()).collect())
+            }
+        }
+    }
+
+    /// Its lines, as the text reports print them.
+    pub fn lines(&self) -> Vec<&str> {
+        match self {
+            ServerAdviceView::Nothing(why) => vec![why.as_str()],
+            ServerAdviceView::Changes(c) => c.iter().map(String::as_str).collect(),
+        }
+    }
 }
 
 /// A spec verdict.

@@ -4,9 +4,11 @@ use serde_json::Value;
 
 use super::model::{
     AdviceView, Answer, AuthView, Badge, CardView, ChallengeView, EvidenceView, Quote, ReportView,
-    SpecView, SummaryView, Tone, VerdictLine, WireView, card_id, channel_tone, conformance_tone,
+    ServerAdviceView, SpecView, SummaryView, Tone, VerdictLine, WireView, card_id, channel_tone,
+    conformance_tone,
 };
 use super::wire::{elapsed, http_wire};
+use crate::judge::advice::{Party, ServerAdvice};
 use crate::run::consent::PlannedProbe;
 use crate::run::engine::{Record, RunReport};
 use crate::vocabulary::exchange::Vantage;
@@ -53,8 +55,6 @@ impl CardView {
                 }
             })
             .collect();
-        // What holds for every answer of the run is said once, in the summary's notes.
-        let flags: Vec<_> = v.own_flags().collect();
         let answer = match ex.stop_reason() {
             // An answer that did not come is not the server's way of answering: no advice.
             Some(why) => Answer::NotAnswered(
@@ -64,12 +64,13 @@ impl CardView {
             None => Answer::Advice(AdviceView {
                 action: Badge::of(a.advice.action),
                 agent: Some(a.advice.agent.to_string()),
-                party: Some(Badge::of(a.advice.party)),
-                server: Some(a.advice.server.to_string()),
-                flag_advice: flags
-                    .iter()
-                    .map(|f| crate::judge::advice::for_flag(*f).to_string())
-                    .collect(),
+                // Who must act follows from the server's advice: nothing to change leaves the
+                // server author nothing to do.
+                party: match (&a.server, a.advice.party) {
+                    (ServerAdvice::Nothing(_), Party::ServerAuthor) => None,
+                    (_, party) => Some(Badge::of(party)),
+                },
+                server: Some(ServerAdviceView::of(&a.server)),
             }),
         };
         let wire = match ex.stdio.as_ref().filter(|_| ex.is_stdio()) {
@@ -95,10 +96,8 @@ impl CardView {
             jsonrpc_code: v.jsonrpc_code,
             cause: Some(Badge::of(v.cause)),
             decided_by: Some(Badge::of(v.decided_by)),
-            flags: flags
-                .into_iter()
-                .map(|f| Badge::toned(f, Tone::Flag))
-                .collect(),
+            // What holds for every answer of the run is said once, in the summary's notes.
+            flags: v.own_flags().map(|f| Badge::toned(f, Tone::Flag)).collect(),
             evidence,
             answer,
             spec: a.spec.as_ref().map(|s| SpecView {

@@ -63,7 +63,6 @@ impl CardView {
                 agent: None,
                 party: None,
                 server: None,
-                flag_advice: Vec::new(),
             }),
         };
         CardView {
