@@ -95,7 +95,7 @@ pub struct Poll {
 }
 
 /// The engine's configuration: made by [`EngineConfig::new`] from a checked endpoint and the
-/// run's credentials (or by [`check_run`](super::input::check_run) from what a person typed).
+/// run's credentials (or by [`check_run`](crate::run::input::check_run) from what a person typed).
 #[derive(Debug, Clone)]
 pub struct EngineConfig {
     /// The endpoint: an [`Endpoint`] exists only once its rules were checked (or it was
