@@ -67,9 +67,24 @@ export async function startPython(port, corsOrigin, extra = []) {
 }
 
 /** Fills the form and runs Quick check (or Review first); waits for results (or the plan). */
+/**
+ * Fills a field and checks it holds exactly `value`, filling again when it does not: the page
+ * prefills the endpoint from demo.json when it arrives, and a prefill that lands inside a fill
+ * (after its select-all, before its text) leaves both in the field. The prefill happens once and
+ * only into an empty field, so the second fill's value stays.
+ */
+export async function fillExactly(page, testid, value) {
+  const field = page.getByTestId(testid);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await field.fill(value);
+    if (await field.inputValue() === value) return;
+  }
+  throw new Error(`${testid} does not hold ${JSON.stringify(value)}: ${JSON.stringify(await field.inputValue())}`);
+}
+
 export async function runQuick(page, { endpoint, token, era, review } = {}) {
-  if (endpoint !== undefined) await page.getByTestId('endpoint').fill(endpoint);
-  if (token !== undefined) await page.getByTestId('token').fill(token);
+  if (endpoint !== undefined) await fillExactly(page, 'endpoint', endpoint);
+  if (token !== undefined) await fillExactly(page, 'token', token);
   if (era) await page.getByTestId('era').selectOption(era);
   await page.getByTestId(review ? 'review-first' : 'quick-check').click();
   if (review) await page.getByTestId('plan').waitFor({ timeout: 30000 });

@@ -2,7 +2,7 @@
 // input handled while a body is in flight, a visible state after a trap, memory over repeated runs.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, HOSTILE_PORT, WASM_TRAP, assert, eq, expected, runQuick, shared, startHostile, test } from '../lib.mjs';
+import { ARTIFACTS, HOSTILE_PORT, WASM_TRAP, assert, eq, expected, fillExactly, runQuick, shared, startHostile, test } from '../lib.mjs';
 
 /** Adds figures to e2e/artifacts/perf.json (other test files write their own keys there). */
 function perf(key, value) {
@@ -57,7 +57,7 @@ test('show all on 600k zero-width characters and 2 MiB of U+0001: one collapsed 
     eq([...saved].length, count, `${card}: the download holds every character`);
   }
   // Alive: the form still answers input after the heavy views.
-  await page.getByTestId('endpoint').fill('https://mcp.example.com/mcp');
+  await fillExactly(page, 'endpoint', 'https://mcp.example.com/mcp');
   eq(await page.getByTestId('endpoint-host').textContent(), 'https://mcp.example.com', 'the form still reacts');
   figures.longestTaskMs = await longest(page);
   perf('hostileBodies', figures);
@@ -70,7 +70,7 @@ test('a keystroke during a ~4 MiB body of control and zero-width characters is e
   const page = await context.newPage();
   await watchLongTasks(page);
   await page.goto(shared.appUrl);
-  await page.getByTestId('endpoint').fill(slow);
+  await fillExactly(page, 'endpoint', slow);
   await page.getByTestId('token').fill('x-token-1234');
   // The page's own events, in order: the form's echo of the keystroke (its inline error appears),
   // and the run-log entry that says probe C's body was read.
@@ -156,7 +156,7 @@ test('five runs with 4 MiB bodies in one tab: wasm memory grows ≤ 16 MiB and t
     return { heap, wasm };
   };
   const samples = [];
-  await page.getByTestId('endpoint').fill(endpoint);
+  await fillExactly(page, 'endpoint', endpoint);
   await page.getByTestId('token').fill('x-token-1234');
   for (let run = 0; run < 5; run++) {
     await page.getByTestId('quick-check').click();

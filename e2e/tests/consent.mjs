@@ -3,7 +3,7 @@
 // demo server's counters (GET /__stats) prove which tools were called.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, ROOT, assert, eq, expected, shared, startDemo, startPython, test, watchOrder, watchedPage } from '../lib.mjs';
+import { ARTIFACTS, ROOT, assert, eq, expected, fillExactly, shared, startDemo, startPython, test, watchedPage, watchOrder } from '../lib.mjs';
 
 const unannotated = await startDemo(18794, [shared.appOrigin], ['--unannotated', '--stats']);
 const writeLike = await startDemo(18795, [shared.appOrigin], ['--write-like', '--stats']);
@@ -17,7 +17,7 @@ async function quickCheck(endpoint, { viewport } = {}) {
   const context = await shared.browser.newContext(viewport ? { viewport } : {});
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
-  await page.getByTestId('endpoint').fill(endpoint);
+  await fillExactly(page, 'endpoint', endpoint);
   await page.getByTestId('token').fill('demo-token');
   await page.getByTestId('quick-check').click();
   return { context, page };
@@ -82,7 +82,7 @@ test('stateful server, unannotated tools: the consent step is asked while the GE
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
   await watchOrder(page, [['consent asked', ['[data-testid=consent]']]]);
-  await page.getByTestId('endpoint').fill(statefulUnannotated);
+  await fillExactly(page, 'endpoint', statefulUnannotated);
   await page.getByTestId('token').fill('demo-token');
   await page.getByTestId('quick-check').click();
   await page.getByTestId('consent').waitFor({ timeout: 20000 });
@@ -111,7 +111,7 @@ test('Review first: a filled-in probe is no longer skipped, an unlisted name is 
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
-  await page.getByTestId('endpoint').fill(writeLike);
+  await fillExactly(page, 'endpoint', writeLike);
   await page.getByTestId('token').fill('demo-token');
   await page.getByTestId('review-first').click();
   await page.getByTestId('plan').waitFor({ timeout: 20000 });
@@ -137,7 +137,7 @@ test('Python peer (mcp 2.3.0 MCPServer) with unannotated tools: one consent step
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
-  await page.getByTestId('endpoint').fill(pythonUnannotated);
+  await fillExactly(page, 'endpoint', pythonUnannotated);
   await page.getByTestId('quick-check').click();
   await page.getByTestId('consent').waitFor({ timeout: 20000 });
   const tools = [];
@@ -155,7 +155,7 @@ test('plan.json: Review first downloads a plan with no endpoint or secret, and l
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
-  await page.getByTestId('endpoint').fill(unannotated);
+  await fillExactly(page, 'endpoint', unannotated);
   await page.getByTestId('token').fill('demo-token');
   await page.getByTestId('review-first').click();
   await page.getByTestId('plan').waitFor({ timeout: 20000 });

@@ -5,7 +5,7 @@
 // parallel.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, ROOT, assert, eq, expected, shared, startDemo, startProcess, startPython, test, watchedPage } from '../lib.mjs';
+import { ARTIFACTS, ROOT, assert, eq, expected, fillExactly, shared, startDemo, startProcess, startPython, test, watchedPage } from '../lib.mjs';
 
 const table = (peer) => JSON.parse(readFileSync(join(ROOT, 'e2e/ecosystem', `${peer}.json`), 'utf8'));
 
@@ -54,7 +54,7 @@ peers.forEach((p, i) => {
     const context = await shared.browser.newContext({ acceptDownloads: true });
     const page = await watchedPage(context);
     await page.goto(shared.appUrl);
-    await page.getByTestId('endpoint').fill(endpoints[i]);
+    await fillExactly(page, 'endpoint', endpoints[i]);
     await page.getByTestId('token').fill(want.token ?? (p.token || ''));
     await page.getByTestId('era').selectOption(want.era);
     await page.getByTestId('quick-check').click();

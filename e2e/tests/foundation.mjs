@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { documentFor } from '../../scripts/client-metadata.mjs';
-import { ARTIFACTS, WASM_TRAP, assert, eq, expected, nextProblem, runOne, serveDist, shared, stageDist, test, watchedPage } from '../lib.mjs';
+import { ARTIFACTS, WASM_TRAP, assert, eq, expected, fillExactly, nextProblem, runOne, serveDist, shared, stageDist, test, watchedPage } from '../lib.mjs';
 
 test('app loads with the demo endpoint, no console errors, no CSP violations', async () => {
   const context = await shared.browser.newContext({ viewport: { width: 1200, height: 800 } });
@@ -32,12 +32,12 @@ test('inline validation: cleartext to a remote host, non-ASCII or short token, s
   // when it never comes.
   const shows = (testid, text, what) => page.waitForFunction(([t, x]) => document.querySelector(`[data-testid=${t}]`)?.textContent.includes(x), [testid, text], { timeout: 5000 })
     .catch(() => assert(false, what));
-  await page.getByTestId('endpoint').fill('http://example.com/mcp');
+  await fillExactly(page, 'endpoint', 'http://example.com/mcp');
   await shows('endpoint-error', 'https://', 'cleartext refused');
   assert(await page.getByTestId('quick-check').isDisabled(), 'run disabled for a cleartext remote URL');
-  await page.getByTestId('endpoint').fill('javascript:alert(1)');
+  await fillExactly(page, 'endpoint', 'javascript:alert(1)');
   await shows('endpoint-error', 'not a URL', 'javascript: refused');
-  await page.getByTestId('endpoint').fill('https://mcp.example.com/mcp');
+  await fillExactly(page, 'endpoint', 'https://mcp.example.com/mcp');
   // Browsers strip CR/LF from input fields (the core refuses them too: see endpoint.rs tests).
   await page.getByTestId('token').fill('tökén');
   await shows('token-error', 'HTTP header', 'non-ASCII refused');

@@ -1,6 +1,6 @@
 // The first sentence of the results names what happened, cause first — on the page, in the share
 // link and in the Markdown alike: a 401 with its challenge, a CORS block, the run's time limit.
-import { assert, eq, expected, shared, startDemo, test, watchedPage } from '../lib.mjs';
+import { assert, eq, expected, fillExactly, shared, startDemo, test, watchedPage } from '../lib.mjs';
 
 const noCors = await startDemo(18809, [shared.appOrigin], ['--cors', 'none']);
 // Tool handlers that take a minute: probes C and D are still in flight when a short time limit ends the run.
@@ -44,7 +44,7 @@ test('headline: a CORS block says the browser could not read the answer, not tha
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
-  await page.getByTestId('endpoint').fill(noCors);
+  await fillExactly(page, 'endpoint', noCors);
   await page.getByTestId('token').fill('demo-token');
   await page.getByTestId('quick-check').click();
   await page.getByTestId('results').waitFor({ timeout: 20000 });
@@ -60,7 +60,7 @@ test('headline: a run stopped by its time limit says so first, scores only answe
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
-  await page.getByTestId('endpoint').fill(stuck);
+  await fillExactly(page, 'endpoint', stuck);
   await page.getByTestId('token').fill('demo-token');
   // A time limit out of range is refused with a message, and nothing can start.
   await page.getByTestId('run-seconds').fill('1');

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { ROOT, assert, eq, expected, serveDist, shared, stageDist, startProcess, test } from '../lib.mjs';
+import { ROOT, assert, eq, expected, fillExactly, serveDist, shared, stageDist, startProcess, test } from '../lib.mjs';
 
 const LEAKCHECK = join(ROOT, 'target/debug/leakcheck');
 const CONTROL_DIST = join(ROOT, 'target/leak-control-dist');
@@ -54,7 +54,7 @@ async function capture(appUrl, form) {
   });
   await page.goto(appUrl);
   await page.getByTestId('target-form').waitFor();
-  await page.getByTestId('endpoint').fill(endpoint);
+  await fillExactly(page, 'endpoint', endpoint);
   await page.getByTestId('token').fill(S.token);
   await page.getByTestId('add-header').click();
   await page.getByTestId('extra-name').fill('X-Leak-Secret');

@@ -1,7 +1,7 @@
 // The app module on demand ("A small page"): a visit loads the boot page (the form) alone; the first
 // touch of the page loads the app; a click that comes before it says so and runs once it is there;
 // a failed load says why and retries; what was typed crosses over. Events in order, never clocks.
-import { assert, cardOutcome, eq, expected, shared, test, watchedPage } from '../lib.mjs';
+import { assert, cardOutcome, eq, expected, fillExactly, shared, test, watchedPage } from '../lib.mjs';
 
 const APP_JS = /\/mcp-triage-web-[0-9a-f]{16}\.js(\?retry=\d+)?$/;
 const moduleFiles = (page) => page.evaluate(() => performance.getEntriesByType('resource')
@@ -56,7 +56,7 @@ test('Quick check before the app module is there: its first requests go out at o
   await first;
   events.push('first request sent');
   // An edit after the click does not change the run the click asked for.
-  await page.getByTestId('endpoint').fill(elsewhere);
+  await fillExactly(page, 'endpoint', elsewhere);
   release();
   await page.getByTestId('results').waitFor({ timeout: 45000 });
   eq(events.join(' > '), 'app requested > first request sent > app released', 'order of events');
@@ -104,7 +104,7 @@ test('everything typed on the boot page crosses over: endpoint, token, extra hea
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
   await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
-  await page.getByTestId('endpoint').fill('http://127.0.0.1:9/mcp');
+  await fillExactly(page, 'endpoint', 'http://127.0.0.1:9/mcp');
   await page.getByTestId('token').fill('a-token-typed-early');
   // Two rows, the first removed: the row left is the boot page's second (its key is 1, the app's 0).
   await page.getByTestId('add-header').click();

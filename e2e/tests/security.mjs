@@ -1,7 +1,7 @@
 // The token never leaves the page except in the Authorization header; redirects are not followed;
 // server text is never markup. Uses the hostile server (behaviour no SDK produces).
 import { request } from 'node:http';
-import { HOSTILE_PORT, REDIRECT_TARGET_PORT, SENTINEL, assert, eq, expected, leaks, runQuick, shared, startDemo, startHostile, startProcess, test, watchedPage } from '../lib.mjs';
+import { HOSTILE_PORT, REDIRECT_TARGET_PORT, SENTINEL, assert, eq, expected, fillExactly, leaks, runQuick, shared, startDemo, startHostile, startProcess, test, watchedPage } from '../lib.mjs';
 
 const HOSTILE = HOSTILE_PORT;
 const TARGET = REDIRECT_TARGET_PORT;
@@ -42,7 +42,7 @@ test('a redirect is classified, never followed: the other port receives nothing'
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
-  await page.getByTestId('endpoint').fill(`http://127.0.0.1:${HOSTILE}/redirect/mcp`);
+  await fillExactly(page, 'endpoint', `http://127.0.0.1:${HOSTILE}/redirect/mcp`);
   await page.getByTestId('token').fill(SENTINEL);
   await page.getByTestId('quick-check').click();
   await page.getByTestId('results').waitFor({ timeout: 45000 });
@@ -82,7 +82,7 @@ test('the URL the page checks is the URL fetch uses: a short IPv4 form typed by 
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
-  await page.getByTestId('endpoint').fill(typed);
+  await fillExactly(page, 'endpoint', typed);
   eq(await page.getByTestId('endpoint-host').textContent(), `http://127.0.0.1:${port}`, 'host as the browser reads it');
   eq(await page.getByTestId('endpoint-read').textContent(), `http://127.0.0.1:${port}/mcp`, 'the URL as the browser reads it');
   await runQuick(page, { token: 'demo-token' });

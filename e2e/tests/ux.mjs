@@ -1,7 +1,7 @@
 // Keyboard, accessibility (axe-core), layout stability, narrow screens, screenshots, and Cancel.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, ROOT, assert, eq, expected, runQuick, shared, startDemo, test, watchedPage } from '../lib.mjs';
+import { ARTIFACTS, ROOT, assert, eq, expected, fillExactly, runQuick, shared, startDemo, test, watchedPage } from '../lib.mjs';
 
 const axeSource = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 const slow = await startDemo(18806, [shared.appOrigin], ['--tool-delay-ms', '4000']);
@@ -115,7 +115,7 @@ test('Cancel aborts every request in flight, and the UI says so in order', async
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
-  await page.getByTestId('endpoint').fill(slow);
+  await fillExactly(page, 'endpoint', slow);
   await page.getByTestId('token').fill('demo-token');
   await page.getByTestId('quick-check').click();
   // Wait until the slow probes are in flight.
