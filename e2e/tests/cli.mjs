@@ -80,7 +80,7 @@ for (const [name, endpoint, token] of [
 
 test('a share link made by the CLI opens in the page and shows the same report', async () => {
   const out = JSON.parse(cli(['probe', shared.demoEndpoint, '--json', '--token-env', 'E2E_TOKEN', '--share', '--share-base', shared.appUrl], { E2E_TOKEN: 'demo-token' }));
-  assert(out.share.startsWith(`${shared.appUrl}#r=v13.`), out.share);
+  assert(out.share.startsWith(`${shared.appUrl}#r=v14.`), out.share);
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(out.share);

@@ -63,7 +63,7 @@ test('compare with a baseline file on the results page: B better, a link with bo
   await page.setViewportSize({ width: 1280, height: 800 });
   // The link with both runs: the tool opens it as the same comparison, and sends no request.
   const link = await page.getByTestId('compare-link').inputValue();
-  assert(link.startsWith(`${shared.appUrl}#c=v13.`), link.slice(0, 80));
+  assert(link.startsWith(`${shared.appUrl}#c=v14.`), link.slice(0, 80));
   assert(!link.includes('demo-token'), 'no token in the link');
   const other = await watchedPage(context);
   const requests = [];
@@ -87,7 +87,7 @@ test('a share view hands its run to the tool, compared with a pasted link the ot
   await page.getByTestId('compare-open').click();
   // The tool (app module) opens the run for comparing, with the panel open.
   await page.getByTestId('compare-page').waitFor({ timeout: 15000 });
-  assert(page.url().includes('#c=v13.'), page.url().slice(0, 80));
+  assert(page.url().includes('#c=v14.'), page.url().slice(0, 80));
   await page.getByTestId('compare-input').fill(fixedLink);
   await page.getByTestId('compare-go').click();
   const said = await page.getByTestId('comparison-summary').textContent();

@@ -157,3 +157,34 @@ test('server values that look like secrets are withheld from a link, counted, an
   for (const v of values) assert(included.includes(v), `${v} missing after the opt-in`);
   await context.close();
 }, { allow: [expected.noToken(`http://127.0.0.1:${HOSTILE_PORT}/secretish/mcp`), expected.get405(`http://127.0.0.1:${HOSTILE_PORT}/secretish/mcp`)] });
+
+/** What a page says of each probe's advice: the agent's line, who must act, the server author's. */
+async function adviceOf(page) {
+  return page.evaluate(() => Object.fromEntries(['A', 'B', 'C', 'D'].map((p) => {
+    const card = document.querySelector(`[data-testid=card-${p}]`);
+    const text = (sel) => [...(card?.querySelectorAll(sel) || [])].map((e) => e.textContent.trim());
+    return [p, { agent: text('[data-testid=agent-advice]'), party: text('.party'),
+      server: text('[data-testid=server-advice], [data-testid=server-change]') }];
+  })));
+}
+
+test('a share link says what the page says: the agent\'s line, who must act, what the server author could change, the date in words', async () => {
+  const context = await shared.browser.newContext();
+  const page = await watchedPage(context);
+  await page.goto(shared.appUrl);
+  await runQuick(page, { endpoint: shared.demoEndpoint, token: 'demo-token' });
+  await page.getByTestId('card-D').waitFor({ timeout: 20000 });
+  const onPage = await adviceOf(page);
+  await page.getByTestId('share-open').click();
+  const made = await page.getByTestId('share-link').inputValue();
+  assert(made.includes('#r=v14.'), `the current link version: ${made.slice(0, 60)}`);
+  const opened = await context.newPage();
+  await opened.goto(made);
+  await opened.getByTestId('shared-view').waitFor();
+  const inLink = await adviceOf(opened);
+  eq(JSON.stringify(inLink), JSON.stringify(onPage), 'the share view says what the page says');
+  assert(onPage.B.server.length > 0 && onPage.A.agent[0].length > 20, `advice is there: ${JSON.stringify(onPage)}`);
+  const banner = await opened.getByTestId('shared-banner').innerText();
+  assert(!/\d{4}-\d{2}-\d{2}T/.test(banner) && /20\d\d/.test(banner), `the date in words: ${banner}`);
+  await context.close();
+}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });

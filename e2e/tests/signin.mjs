@@ -103,7 +103,7 @@ test('sign-in check: oidc-provider refuses the page at registration, which the p
   assert(markdown.includes('#### Authorization discovery') && markdown.includes('browser: no allow origin'), markdown.slice(-800));
   await page.getByTestId('share-open').click();
   const link = await page.getByTestId('share-link').inputValue();
-  assert(link.includes('#r=v13.'), link.slice(0, 80));
+  assert(link.includes('#r=v14.'), link.slice(0, 80));
   for (const text of [markdown, link, await page.content()]) eq(leaks(text).length, 0, 'the token in an output');
   await storageIsEmpty(page);
   // The link opens with the doctor's cards and their CORS verdicts.

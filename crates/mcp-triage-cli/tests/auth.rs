@@ -123,7 +123,7 @@ fn the_auth_cards_reach_every_output() {
     let linked = probe(&[url, "--auth-check", "--json", "--share"], &[]);
     let linked: Value = serde_json::from_slice(&linked.stdout).unwrap();
     let fragment = linked["share"].as_str().unwrap();
-    assert!(fragment.starts_with("#r=v13."), "{fragment}");
+    assert!(fragment.starts_with("#r=v14."), "{fragment}");
     let payload = mcp_triage::share::decode(fragment).unwrap();
     let (revision, cards) = payload.auth.expect("the doctor's cards in the link");
     assert_eq!((revision.as_str(), cards.len()), ("2025-11-25", 5));

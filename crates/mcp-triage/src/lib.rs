@@ -129,9 +129,9 @@ pub mod verdict {
 
 /// What to tell an agent: the advice table, apart from detection.
 pub mod advice {
-    pub use crate::judge::advice::{
-        Advice, AgentAction, Change, Party, ServerAdvice, ServerLine, fitted, flag_changes,
-        for_cause, for_flag, server_advice, server_line,
+    pub use crate::judge::advice::{Advice, AgentAction, Party, for_cause, for_flag};
+    pub use crate::judge::server_advice::{
+        Change, ServerAdvice, ServerLine, fitted, flag_changes, server_advice, server_line,
     };
 }
 
@@ -260,8 +260,8 @@ pub mod compare {
 pub mod share {
     pub use crate::output::share::{
         BuildOptions, Built, Link, LinkOutcome, MAX_LINK, NO_ACTION, ResultShape, Share, ShareAuth,
-        ShareAuthCard, ShareBrowser, ShareError, ShareRow, VERSION, as_comparison, build,
-        comparison_link, decode, encode, fit, make_link, redact_payload,
+        ShareAuthCard, ShareBrowser, ShareError, ShareRow, ShareServer, VERSION, as_comparison,
+        build, comparison_link, decode, encode, fit, make_link, redact_payload,
     };
 }
 

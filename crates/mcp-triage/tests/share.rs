@@ -53,6 +53,7 @@ fn generated(rng: &mut Rng) -> Share {
             skipped: None,
             shape: None,
             stopped: None,
+            server: Some((false, vec!["tool_execution".into()])),
         })
         .collect();
     Share {

@@ -42,6 +42,7 @@ pub fn SharedView(shared: Result<Share, Problem>, on_leave: Callback<()>) -> imp
     .into_any();
     let view = ReportView::of_share(&p);
     let (date, tool) = view.summary.made.clone().unwrap_or_default();
+    let date = date_in_words(&date);
     let banner = el("div")
         .class("banner")
         .note()
@@ -91,4 +92,22 @@ fn open_for_comparing() {
         .location()
         .set_hash(&mcp_triage::share::as_comparison(&hash));
     let _ = w.location().reload();
+}
+
+/// A link's ISO 8601 date in the reader's words and locale (`7 December 2026 at 02:09`); as the
+/// link gave it when the browser cannot read it as a date.
+fn date_in_words(iso: &str) -> String {
+    let ms = js_sys::Date::parse(iso);
+    if ms.is_nan() {
+        return iso.to_string();
+    }
+    let locale = web_sys::window()
+        .and_then(|w| w.navigator().language())
+        .unwrap_or_else(|| "en".into());
+    let options = js_sys::Object::new();
+    for (key, value) in [("dateStyle", "long"), ("timeStyle", "short")] {
+        let _ = js_sys::Reflect::set(&options, &key.into(), &value.into());
+    }
+    let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ms));
+    String::from(date.to_locale_string(&locale, &options))
 }

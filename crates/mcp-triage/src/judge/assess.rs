@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::judge::advice::{self, Advice};
 use crate::judge::classify::{self, Options, Verdict};
+use crate::judge::server_advice::{self, ServerAdvice};
 use crate::judge::spec::{self, Probe, SpecVerdict};
 use crate::vocabulary::exchange::Exchange;
 
@@ -29,7 +30,7 @@ pub struct Assessment {
     /// What the server author could change, as one value (the advice's `server` line and the
     /// flags' lines, without a change that would make `spec` deviate): what the cards show.
     #[serde(skip)]
-    pub server: advice::ServerAdvice,
+    pub server: ServerAdvice,
 }
 
 /// The version in play: the caller's, the exchange's negotiated one, else what our request declared
@@ -73,14 +74,14 @@ pub fn assess(ex: &Exchange, opts: &Options) -> Assessment {
         (Some(probe), Some((v, _))) => Some((probe, v.as_str())),
         _ => None,
     };
-    let server = advice::server_advice(
+    let server = server_advice::server_advice(
         &verdict,
-        advice::server_line(&verdict, &opts.missing_fields),
+        server_advice::server_line(&verdict, &opts.missing_fields),
         judged,
     );
     Assessment {
         server,
-        advice: advice::fitted(&verdict, &opts.missing_fields),
+        advice: server_advice::fitted(&verdict, &opts.missing_fields),
         flag_advice: verdict.flags.iter().map(|f| advice::for_flag(*f)).collect(),
         intent,
         version_source: version.as_ref().map(|(_, s)| *s),

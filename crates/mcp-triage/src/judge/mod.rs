@@ -13,6 +13,7 @@ pub(crate) mod library_rules;
 pub(crate) mod model_lines;
 pub(crate) mod outcome;
 pub(crate) mod rules;
+pub(crate) mod server_advice;
 pub(crate) mod spec;
 pub(crate) mod summary;
 pub(crate) mod unreached;

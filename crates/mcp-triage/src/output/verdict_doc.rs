@@ -8,11 +8,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::judge::advice::{Advice, AgentAction, Party, fitted};
+use crate::judge::advice::{Advice, AgentAction, Party};
 use crate::judge::assess::Assessment;
 use crate::judge::classify::Verdict;
 use crate::judge::model_lines::model_line;
 use crate::judge::outcome::{AgentCall, MadeOn, RetrySafety, judge_call, resolved, retry_safety};
+use crate::judge::server_advice::fitted;
 use crate::judge::spec::{Conformance, Probe, SpecVerdict};
 use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Evidence, Flag};
 

@@ -83,6 +83,20 @@ pub fn with_any_change_offered<R>(f: impl FnOnce() -> R) -> R {
     with(SeededBug::AnyChangeOffered, f)
 }
 
+/// Runs `f` with every skipped probe saying "skipped by you": the control of the audit's rule that
+/// only a person's recorded choice is worded so.
+pub fn with_by_you_anywhere<R>(f: impl FnOnce() -> R) -> R {
+    use crate::vocabulary::seeded_bug::{SeededBug, with};
+    with(SeededBug::ByYouAnywhere, f)
+}
+
+/// Runs `f` with the "nothing to change" line kept among changes: the control of the audit's rule
+/// that a card never says both.
+pub fn with_nothing_among_changes<R>(f: impl FnOnce() -> R) -> R {
+    use crate::vocabulary::seeded_bug::{SeededBug, with};
+    with(SeededBug::NothingAmongChanges, f)
+}
+
 /// The id of the first phrase rule of `rules/phrases.rules`.
 pub fn first_phrase_rule_id() -> &'static str {
     crate::judge::rules::RULES.first().map_or("", |r| r.id)

@@ -19,6 +19,10 @@ pub(crate) enum SeededBug {
     BrowserWordsAnywhere,
     /// The server author is offered every change, even one that makes the answer deviate.
     AnyChangeOffered,
+    /// Every skipped probe says "skipped by you", whoever (if anyone) chose it.
+    ByYouAnywhere,
+    /// Changes to make come with the line that says there is nothing to change.
+    NothingAmongChanges,
 }
 
 #[cfg(any(test, feature = "testing"))]

@@ -153,6 +153,8 @@ pub fn build(
                 skipped: None,
                 shape,
                 stopped: stopped.map(|s| s.as_str().to_string()),
+                // An answer that did not come carries no advice.
+                server: stopped.is_none().then(|| server_ids(&a.server)),
             })
         })
         .collect();
@@ -180,6 +182,7 @@ pub fn build(
                 )),
                 shape: None,
                 stopped: None,
+                server: None,
             });
         }
     }
@@ -316,5 +319,21 @@ pub fn redact_payload(p: &Share, secrets: &Secrets) -> Share {
             .as_ref()
             .map(|before| Box::new(redact_payload(before, secrets))),
         ..p.clone()
+    }
+}
+
+/// The server author's advice as a link carries it: ids, which the reader's build words.
+fn server_ids(advice: &crate::judge::server_advice::ServerAdvice) -> super::payload::ShareServer {
+    use crate::judge::server_advice::ServerAdvice;
+    match advice {
+        ServerAdvice::Nothing { id, .. } => (true, vec![id.to_string()]),
+        ServerAdvice::Changes(changes) => (
+            false,
+            changes
+                .iter()
+                .take(cap::ITEMS)
+                .map(|c| c.id.to_string())
+                .collect(),
+        ),
     }
 }

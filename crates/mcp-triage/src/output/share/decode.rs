@@ -17,8 +17,8 @@ use super::error::{MAX_FRAGMENT, ShareError};
 use super::payload::{NO_ACTION, Share};
 use super::versions::VERSION;
 use super::versions::{
-    AUTH_SINCE, BROWSER_SINCE, COMPARE_SINCE, ENDED_SINCE, INTENT_SINCE, STDIO_SINCE, cause_since,
-    flag_since, migrate, stop_since,
+    AUTH_SINCE, BROWSER_SINCE, COMPARE_SINCE, ENDED_SINCE, INTENT_SINCE, SERVER_SINCE, STDIO_SINCE,
+    cause_since, flag_since, migrate, stop_since,
 };
 
 fn check(ok: bool, what: &str) -> Result<(), ShareError> {
@@ -202,6 +202,21 @@ fn validate(p: &Share, declared: u8) -> Result<(), ShareError> {
             row.skipped.as_deref().is_none_or(|s| within(s, cap::LINE)),
             "skipped",
         )?;
+        if let Some((nothing, ids)) = &row.server {
+            // The server author's advice arrived with v14: ids this build words, one for why
+            // there is nothing to change, at most a few changes otherwise.
+            check(declared >= SERVER_SINCE, "server")?;
+            check(
+                ids.iter()
+                    .all(|id| crate::judge::server_advice::server_sentence(id).is_some())
+                    && if *nothing {
+                        ids.len() == 1
+                    } else {
+                        !ids.is_empty() && ids.len() <= cap::ITEMS
+                    },
+                "server",
+            )?;
+        }
     }
     Ok(())
 }
@@ -250,6 +265,7 @@ pub(crate) fn open(fragment: &str) -> Result<Share, ShareError> {
         Some(("v11", data)) => (11u8, data),
         Some(("v12", data)) => (12u8, data),
         Some(("v13", data)) => (13u8, data),
+        Some(("v14", data)) => (14u8, data),
         _ => return Err(ShareError::UnknownVersion),
     };
     let packed = decode_base64url(data).ok_or(ShareError::BadEncoding)?;

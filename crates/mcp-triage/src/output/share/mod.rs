@@ -59,6 +59,6 @@ pub(crate) use decode::open_payload;
 pub use error::{MAX_LINK, ShareError};
 pub use link::{Link, LinkOutcome, as_comparison, comparison_link, fit, make_link};
 pub use payload::{
-    NO_ACTION, ResultShape, Share, ShareAuth, ShareAuthCard, ShareBrowser, ShareRow,
+    NO_ACTION, ResultShape, Share, ShareAuth, ShareAuthCard, ShareBrowser, ShareRow, ShareServer,
 };
 pub use versions::VERSION;

@@ -109,7 +109,16 @@ pub struct ShareRow {
     /// [`StopReason`]: crate::vocabulary::cause::StopReason
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
+    /// v14: what the server author could change, as ids the reader's build words: `true` and the
+    /// one id of why there is nothing to change, or `false` and the changes' ids, the most
+    /// important first. Earlier versions never carried it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<ShareServer>,
 }
+
+/// v14: the server author's advice of a row: nothing to change (`true`, one id) or changes
+/// (`false`, their ids), each id a cause's row, a fitted line or a flag's change.
+pub type ShareServer = (bool, Vec<String>);
 
 /// The `action` of a row that carries no advice (a probe skipped or not answered), from v5 on.
 pub const NO_ACTION: &str = "none";

@@ -46,6 +46,7 @@ fn sample() -> Share {
             skipped: None,
             shape: None,
             stopped: None,
+            server: None,
         }],
         notes: vec![],
         // Older versions are made from this sample: `ended` arrived with v10, `auth` with v11.
@@ -71,7 +72,7 @@ fn truncated_and_tampered_links_are_refused_whole() {
     for cut in 1..=64.min(frag.len() - 5) {
         assert!(decode(&frag[..frag.len() - cut]).is_err(), "cut {cut}");
     }
-    assert_eq!(decode("r=v14.AAAA"), Err(ShareError::UnknownVersion));
+    assert_eq!(decode("r=v15.AAAA"), Err(ShareError::UnknownVersion));
     assert_eq!(decode("x=v1.AAAA"), Err(ShareError::WrongPrefix));
     assert_eq!(decode("r=v1.AA=A"), Err(ShareError::BadEncoding));
     assert_eq!(decode(&"r=v1.".repeat(4000)), Err(ShareError::TooLong));
@@ -172,7 +173,7 @@ fn a_v1_link_is_migrated_and_may_not_carry_a_flag_v1_did_not_know() {
         matches!(decode(&pack(&v4, "r=v4.")), Err(ShareError::BadPayload(_))),
         "a score over more pairs than were judged"
     );
-    assert_eq!(decode("r=v14.AAAA"), Err(ShareError::UnknownVersion));
+    assert_eq!(decode("r=v15.AAAA"), Err(ShareError::UnknownVersion));
 }
 
 #[test]
@@ -546,7 +547,7 @@ fn a_v13_link_carries_two_runs_one_level_deep_and_older_versions_may_not() {
     let after = sample();
     let link = super::comparison_link(&before, &after, "https://triage.example/").unwrap();
     let fragment = &link.url[link.url.find('#').unwrap() + 1..];
-    assert!(fragment.starts_with("c=v13."), "{fragment}");
+    assert!(fragment.starts_with("c=v14."), "{fragment}");
     let opened = decode(fragment).unwrap();
     assert_eq!(opened.compare.as_deref().map(|b| b.score), Some(Some(0)));
     // A comparison inside the comparison is refused, as is `compare` in a v12 payload.
@@ -568,4 +569,49 @@ fn a_v13_link_carries_two_runs_one_level_deep_and_older_versions_may_not() {
         decode(&pack(&v12, "r=v12.")),
         Err(ShareError::BadPayload(_))
     ));
+}
+
+#[test]
+fn the_server_authors_advice_opens_in_v14_links_only_as_ids_this_build_words() {
+    let mut p = sample();
+    p.rows[0].server = Some((false, vec!["unknown_tool".into(), "code_in_text".into()]));
+    let opened = decode(&encode(&p)).unwrap();
+    assert_eq!(opened.rows[0].server, p.rows[0].server);
+    // Every id a run can give is one this build words, and the ids are one vocabulary.
+    for id in [
+        "unknown_tool",
+        "code_in_text",
+        "code_in_text_frame",
+        "fit_tool_execution_2",
+    ] {
+        assert!(
+            crate::judge::server_advice::server_sentence(id).is_some(),
+            "{id}"
+        );
+    }
+    // An id this build does not know, two reasons for nothing, or none at all: refused.
+    for bad in [
+        (false, vec!["no_such_sentence".to_string()]),
+        (
+            true,
+            vec!["fit_tool_execution_2".into(), "unknown_tool".into()],
+        ),
+        (false, Vec::new()),
+    ] {
+        let mut q = sample();
+        q.rows[0].server = Some(bad.clone());
+        assert!(
+            matches!(decode(&encode(&q)), Err(ShareError::BadPayload(_))),
+            "{bad:?}"
+        );
+    }
+    // `server` in a v13 payload is refused; a v13 link without it opens with none.
+    let mut v13 = p.clone();
+    v13.v = 13;
+    assert!(matches!(
+        decode(&pack(&v13, "r=v13.")),
+        Err(ShareError::BadPayload(_))
+    ));
+    v13.rows[0].server = None;
+    assert_eq!(decode(&pack(&v13, "r=v13.")).unwrap().rows[0].server, None);
 }

@@ -7,9 +7,12 @@ use crate::vocabulary::cause::{Cause, Flag, StopReason};
 use super::payload::{NO_ACTION, Share};
 
 /// The payload version this build writes.
-pub const VERSION: u8 = 13;
+pub const VERSION: u8 = 14;
 /// The fragment prefix of the version this build writes.
-pub(crate) const PREFIX: &str = "r=v13.";
+pub(crate) const PREFIX: &str = "r=v14.";
+
+/// The first version that carries the server author's advice (`server`, as ids).
+pub(super) const SERVER_SINCE: u8 = 14;
 
 /// The first version that carries a second run to compare with (`compare`).
 pub(super) const COMPARE_SINCE: u8 = 13;

@@ -185,10 +185,10 @@ pub enum ServerAdviceView {
 
 impl ServerAdviceView {
     /// The view of the core's advice.
-    pub(crate) fn of(advice: &crate::judge::advice::ServerAdvice) -> ServerAdviceView {
-        use crate::judge::advice::ServerAdvice;
+    pub(crate) fn of(advice: &crate::judge::server_advice::ServerAdvice) -> ServerAdviceView {
+        use crate::judge::server_advice::ServerAdvice;
         match advice {
-            ServerAdvice::Nothing(why) => ServerAdviceView::Nothing(why.to_string()),
+            ServerAdvice::Nothing { text, .. } => ServerAdviceView::Nothing(text.to_string()),
             ServerAdvice::Changes(c) => {
                 ServerAdviceView::Changes(c.iter().map(|c| c.text.to_string()).collect())
             }

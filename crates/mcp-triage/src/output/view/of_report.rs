@@ -8,7 +8,6 @@ use super::model::{
     conformance_tone,
 };
 use super::wire::{elapsed, http_wire};
-use crate::judge::advice::{Party, ServerAdvice};
 use crate::run::consent::PlannedProbe;
 use crate::run::engine::{Record, RunReport};
 use crate::vocabulary::exchange::Vantage;
@@ -66,10 +65,7 @@ impl CardView {
                 agent: Some(a.advice.agent.to_string()),
                 // Who must act follows from the server's advice: nothing to change leaves the
                 // server author nothing to do.
-                party: match (&a.server, a.advice.party) {
-                    (ServerAdvice::Nothing(_), Party::ServerAuthor) => None,
-                    (_, party) => Some(Badge::of(party)),
-                },
+                party: a.server.who_must_act(a.advice.party).map(Badge::of),
                 server: Some(ServerAdviceView::of(&a.server)),
             }),
         };

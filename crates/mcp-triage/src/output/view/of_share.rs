@@ -2,8 +2,9 @@
 //! this adapter turns that payload into the same cards and summary a live run gives.
 
 use super::model::{
-    AdviceView, Answer, AuthView, Badge, CardView, EvidenceView, Quote, ReportView, SpecView,
-    SummaryView, Tone, VerdictLine, card_id, channel_tone, conformance_tone,
+    AdviceView, Answer, AuthView, Badge, CardView, EvidenceView, Quote, ReportView,
+    ServerAdviceView, SpecView, SummaryView, Tone, VerdictLine, card_id, channel_tone,
+    conformance_tone,
 };
 use crate::judge::advice::AgentAction;
 use crate::judge::spec::Conformance;
@@ -58,12 +59,24 @@ impl CardView {
                 None => format!("Not answered: {id}."),
             }),
             (None, NO_ACTION) => Answer::Nothing,
-            (None, action) => Answer::Advice(AdviceView {
-                action: Badge::read::<AgentAction>(action, |_| Tone::Plain),
-                agent: None,
-                party: None,
-                server: None,
-            }),
+            (None, action) => {
+                // The sentences are this build's words for the ids the link carries: the agent's
+                // from the cause (every version), the server author's from v14's ids.
+                let row_advice = Cause::parse(&row.cause).map(crate::judge::advice::for_cause);
+                let server = row.server.as_ref().and_then(|(nothing, ids)| {
+                    crate::judge::server_advice::ServerAdvice::of_ids(*nothing, ids)
+                });
+                Answer::Advice(AdviceView {
+                    action: Badge::read::<AgentAction>(action, |_| Tone::Plain),
+                    agent: row_advice.map(|a| a.agent.to_string()),
+                    party: match (&server, row_advice) {
+                        (Some(s), Some(a)) => s.who_must_act(a.party).map(Badge::of),
+                        (None, Some(a)) => Some(Badge::of(a.party)),
+                        _ => None,
+                    },
+                    server: server.as_ref().map(ServerAdviceView::of),
+                })
+            }
         };
         CardView {
             channel: Some(Badge::read::<Channel>(&row.channel, channel_tone)),
