@@ -170,3 +170,33 @@ fn a_reader_that_closes_the_pipe_ends_the_run_quietly_with_its_status() {
     assert_eq!(status.code(), Some(3), "the run's own status: {stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn the_text_report_and_the_markdown_open_with_what_to_change_first_on_live_peers() {
+    let _demo = demo(18606, &[]);
+    let _py = common::python_peer(18607);
+    let token = [("T", "demo-token")];
+    for (url, env, want) in [
+        (
+            "http://127.0.0.1:18606/mcp",
+            &token[..],
+            "Fix first (A · Unknown tool, by the server author): Answer an unknown tool with a JSON-RPC error (-32602), not an isError result, so clients can tell it from a failed run.",
+        ),
+        ("http://127.0.0.1:18607/mcp", &[][..], "Fix first ("),
+    ] {
+        let args: Vec<&str> = if env.is_empty() {
+            vec![url]
+        } else {
+            vec![url, "--token-env", "T"]
+        };
+        let out = probe(&args, env);
+        let stdout = text(&out).0;
+        let first = stdout.lines().next().unwrap_or_default();
+        assert!(first.starts_with(want), "{url}: {stdout}");
+        let mut md_args = args.clone();
+        md_args.push("--markdown");
+        let md = text(&probe(&md_args, env)).0;
+        let md_first = md.lines().next().unwrap_or_default().replace('\\', "");
+        assert_eq!(md_first, format!("**{first}**"), "{url}");
+    }
+}

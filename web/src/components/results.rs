@@ -35,6 +35,19 @@ fn summary_markup(summary: SummaryView) -> Node {
                 .testid("finding")
                 .shown(summary.headline, 1000),
         )
+        // What to change first, and what next: the core's choice.
+        .child_if(summary.fix_first.map(|fix| {
+            el("div")
+                .class("fix-first")
+                .child(el("p").testid("fix-first").child(el("strong").shown(fix.sentence, 1000)))
+                .child_if((!fix.then.is_empty()).then(|| {
+                    el("ul").children(
+                        fix.then
+                            .into_iter()
+                            .map(|t| el("li").text("then ").shown(t, 1000).into()),
+                    )
+                }))
+        }))
         .child(
             el("p")
                 .class("score")

@@ -354,6 +354,14 @@ pub fn markdown(
     let view = ReportView::of_report(report, &[]);
     let summary = &view.summary;
     let mut out = String::new();
+    // The fix first opens the report: what to change, for which probe, who makes it.
+    if let Some(fix) = &summary.fix_first {
+        out.push_str(&format!("**{}**\n", md_text_within(&fix.sentence, 1000)));
+        for then in &fix.then {
+            out.push_str(&format!("- then {}\n", md_text_within(then, 1000)));
+        }
+        out.push('\n');
+    }
     out.push_str("### MCP Triage report\n\n");
     // The headline first, whole (it is what the page leads with).
     out.push_str(&format!("{}\n\n", md_text_within(&summary.headline, 1000)));

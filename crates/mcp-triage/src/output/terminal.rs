@@ -24,6 +24,14 @@ fn render_all(report: &RunReport, ep: &Endpoint) -> String {
     let view = ReportView::of_report(report, &[]);
     let summary = &view.summary;
     let mut out = String::new();
+    // The fix first opens the report: what to change, for which probe, who makes it.
+    if let Some(fix) = &summary.fix_first {
+        out.push_str(&format!("{}\n", fix.sentence));
+        for then in &fix.then {
+            out.push_str(&format!("  then {then}\n"));
+        }
+        out.push('\n');
+    }
     out.push_str(&format!("MCP Triage — {}\n\n", ep.url));
     out.push_str(&format!("{}\n\n", summary.headline));
     out.push_str(&format!("{}: {}\n", summary.score_label, summary.score));
@@ -40,6 +48,7 @@ fn render_all(report: &RunReport, ep: &Endpoint) -> String {
     for w in &summary.warnings {
         out.push_str(&format!("warning: {w}\n\n"));
     }
+    out.push_str(&compact_table(&view));
     let mut skipped = Vec::new();
     for card in view.cards() {
         if let Answer::Skipped { line, .. } = &card.answer {
@@ -125,5 +134,63 @@ fn render_all(report: &RunReport, ep: &Endpoint) -> String {
             out.push('\n');
         }
     }
+    out
+}
+
+/// A row per answered probe and check: channel, cause, decided by, spec, agent action; columns
+/// padded to their widest cell (the details follow).
+fn compact_table(view: &ReportView) -> String {
+    let label = |b: &Option<crate::output::view::Badge>| {
+        b.as_ref().map_or("—".to_string(), |b| b.label.clone())
+    };
+    let mut rows = vec![[
+        "".to_string(),
+        "channel".into(),
+        "cause".into(),
+        "decided by".into(),
+        "spec".into(),
+        "agent".into(),
+    ]];
+    for card in view.cards() {
+        if matches!(card.answer, Answer::Skipped { .. }) {
+            continue;
+        }
+        // A probe by its letter, a check by what it is.
+        let title = match card.title.split_once(" · ") {
+            Some(("Check", what)) => what,
+            Some((probe, _)) => probe,
+            None => &card.title,
+        };
+        rows.push([
+            title.to_string(),
+            label(&card.channel),
+            label(&card.cause),
+            label(&card.decided_by),
+            card.spec
+                .as_ref()
+                .map_or("—".to_string(), |s| s.conformance.label.clone()),
+            match &card.answer {
+                Answer::Advice(a) => a.action.label.clone(),
+                _ => "not answered".into(),
+            },
+        ]);
+    }
+    if rows.len() == 1 {
+        return String::new();
+    }
+    let widths: Vec<usize> = (0..6)
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for row in &rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out.push('\n');
     out
 }

@@ -6,12 +6,14 @@
 //!
 //! May import: `vocabulary`, `secrets`, `judge`, `run`, `output::share`.
 
+mod fix_first;
 mod model;
 mod of_auth;
 mod of_report;
 mod of_share;
 mod wire;
 
+pub use fix_first::{FIX_ORDERING, FixFirst};
 pub use model::{
     AdviceView, Answer, AuthCardView, AuthView, Badge, BrowserView, CardView, ChallengeView,
     EvidenceView, FindingView, Quote, ReportView, ServerAdviceView, SpecView, SummaryView, Tone,

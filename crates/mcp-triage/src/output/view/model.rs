@@ -391,6 +391,8 @@ pub struct SummaryView {
     pub notes: Vec<String>,
     /// A link's provenance: when and with which version it was made.
     pub made: Option<(String, String)>,
+    /// What to change first, and what next (a live or replayed run whose probes answered).
+    pub fix_first: Option<super::fix_first::FixFirst>,
 }
 
 /// A whole report as the text surfaces show it.

@@ -189,6 +189,7 @@ impl SummaryView {
                 .collect(),
             notes: report.notes.clone(),
             made: None,
+            fix_first: super::fix_first::FixFirst::of_report(report),
         }
     }
 }

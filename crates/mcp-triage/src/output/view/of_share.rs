@@ -164,6 +164,8 @@ impl ReportView {
             warnings: Vec::new(),
             notes: share.notes.clone(),
             made: Some((share.date.clone(), share.tool.clone())),
+            // A link carries no pairs to rank by: the cards carry the advice.
+            fix_first: None,
         };
         ReportView {
             summary,

@@ -1,0 +1,122 @@
+//! The fix first: of every change the server author could make across a run's cards, the one that
+//! matters most, chosen by one documented ordering ([`FIX_ORDERING`]) and worded as one sentence
+//! (what to change, for which probe, who makes it), then the other changes as a short list; or
+//! "Nothing to change" and why.
+
+use serde::Serialize;
+
+use crate::judge::advice::AgentAction;
+use crate::judge::server_advice::ServerAdvice;
+use crate::judge::spec::Conformance;
+use crate::run::engine::RunReport;
+use crate::vocabulary::step::Step;
+
+/// The ordering the fix first is chosen by, first rank first, one line a rank (the README prints
+/// it). Within a rank: probes A, B, C, D, then the checks in card order; within a card, its first
+/// change.
+pub const FIX_ORDERING: &[(&str, &str)] = &[
+    (
+        "deviation",
+        "a change on an answer whose spec verdict at the negotiated version deviates",
+    ),
+    (
+        "told_apart",
+        "a change on a failure probe (A, B, C) that structure does not tell apart from another failure probe's answer, so agents cannot act on it",
+    ),
+    (
+        "no_retry",
+        "a change on an answer whose advice forbids a retry (show it to the user, do not retry)",
+    ),
+    ("other", "any other change"),
+];
+
+/// The most rows the "then" list holds.
+const MAX_THEN: usize = 4;
+
+/// What to change first, and what next.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FixFirst {
+    /// One sentence: the change, the probe, who makes it; or "Nothing to change" and why.
+    pub sentence: String,
+    /// The other changes, most important first, at most four: `probe: change`.
+    pub then: Vec<String>,
+}
+
+/// One change a card asks for, with what ranks it.
+struct Candidate {
+    rank: usize,
+    order: usize,
+    title: String,
+    text: &'static str,
+}
+
+impl FixFirst {
+    /// The fix first of a report, from its records' verdicts; `None` when no probe answered (the
+    /// headline then says what stopped the run).
+    pub fn of_report(report: &RunReport) -> Option<FixFirst> {
+        let groups = report.card_groups();
+        let answered: Vec<_> = groups
+            .probes
+            .iter()
+            .chain(&groups.checks)
+            .filter(|r| r.exchange.stop_reason().is_none())
+            .collect();
+        if !answered.iter().any(|r| matches!(r.step, Step::Probe(_))) {
+            return None;
+        }
+        let not_told_apart = |step: Step| {
+            let Step::Probe(p) = step else { return false };
+            report
+                .summary
+                .pairs
+                .iter()
+                .any(|pair| !pair.distinct && pair.pair.contains(p.as_str()))
+        };
+        let mut candidates = Vec::new();
+        for (order, r) in answered.iter().enumerate() {
+            let a = &r.assessment;
+            let ServerAdvice::Changes(changes) = &a.server else {
+                continue;
+            };
+            let rank = if a
+                .spec
+                .as_ref()
+                .is_some_and(|s| s.conformance == Conformance::Deviates)
+            {
+                0
+            } else if not_told_apart(r.step) {
+                1
+            } else if a.advice.action == AgentAction::ShowUserDoNotRetry {
+                2
+            } else {
+                3
+            };
+            candidates.extend(changes.iter().enumerate().map(|(i, c)| Candidate {
+                // A card's later changes follow every card's first.
+                rank: if i == 0 { rank } else { FIX_ORDERING.len() },
+                order,
+                title: r.step.title().to_string(),
+                text: c.text,
+            }));
+        }
+        candidates.sort_by_key(|c| (c.rank, c.order));
+        let mut rest = candidates.into_iter();
+        let Some(first) = rest.next() else {
+            return Some(FixFirst {
+                sentence: "Nothing to change: no answer of this run asks the server author for a change (each one's card says why)."
+                    .into(),
+                then: Vec::new(),
+            });
+        };
+        Some(FixFirst {
+            sentence: format!(
+                "Fix first ({}, by the server author): {}",
+                first.title, first.text
+            ),
+            then: rest
+                .take(MAX_THEN)
+                .map(|c| format!("{}: {}", c.title, c.text))
+                .collect(),
+        })
+    }
+}

@@ -1,0 +1,118 @@
+//! The fix first: the sentence every report opens with, pinned for every public capture's run (one
+//! run a capture folder and protocol version, probes A-D), the ordering held to the README, and the
+//! text report and the Markdown opening with it.
+
+// Test code: a panic is a failed test, not a crash on network data.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use expect_test::expect_file;
+use mcp_triage::endpoint::parse_endpoint;
+use mcp_triage::engine::RunReport;
+use mcp_triage::exchange::Exchange;
+use mcp_triage::export;
+use mcp_triage::redact::Secrets;
+use mcp_triage::testing::intent_of_capture;
+use mcp_triage::view::{FIX_ORDERING, ReportView};
+
+const ENDPOINT: &str = "http://127.0.0.1:9/mcp";
+
+/// Each capture folder's runs: per protocol version, its A-D captures (the first of each probe).
+fn runs() -> BTreeMap<String, RunReport> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/exchanges");
+    let mut by_run: BTreeMap<String, BTreeMap<String, Exchange>> = BTreeMap::new();
+    let mut dirs: Vec<_> = std::fs::read_dir(root).unwrap().flatten().collect();
+    dirs.sort_by_key(|d| d.file_name());
+    for dir in dirs {
+        let folder = dir.file_name().to_string_lossy().into_owned();
+        let mut files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().collect();
+        files.sort_by_key(|f| f.file_name());
+        for f in files {
+            let name = f.file_name().to_string_lossy().into_owned();
+            let Some(version) = name
+                .split(".pv")
+                .nth(1)
+                .map(|v| v.trim_end_matches(".json"))
+            else {
+                continue;
+            };
+            let Some(intent) = intent_of_capture(&name) else {
+                continue;
+            };
+            if !matches!(intent, "A" | "B" | "C" | "D") {
+                continue;
+            }
+            let run = by_run.entry(format!("{folder} {version}")).or_default();
+            if run.contains_key(intent) {
+                continue;
+            }
+            let mut ex = Exchange::from_json(&std::fs::read(f.path()).unwrap()).unwrap();
+            ex.intent = Some(intent.into());
+            ex.negotiated_version = Some(version.into());
+            run.insert(intent.to_string(), ex);
+        }
+    }
+    by_run
+        .into_iter()
+        .map(|(k, exs)| {
+            (
+                k,
+                RunReport::from_exchanges(ENDPOINT, exs.into_values().collect()),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_public_capture_runs_fix_first_sentence_is_pinned() {
+    let mut out = String::new();
+    for (name, report) in runs() {
+        let summary = ReportView::of_report(&report, &[]).summary;
+        out.push_str(&format!("== {name}\n"));
+        match summary.fix_first {
+            Some(fix) => {
+                out.push_str(&format!("{}\n", fix.sentence));
+                for then in fix.then {
+                    out.push_str(&format!("  then {then}\n"));
+                }
+            }
+            None => out.push_str("(no probe answered)\n"),
+        }
+    }
+    expect_file!["fix_first.snapshot.txt"].assert_eq(&out);
+}
+
+#[test]
+fn the_readme_prints_the_ordering_the_fix_first_is_chosen_by() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .unwrap();
+    for (rank, rule) in FIX_ORDERING {
+        let line = format!("- `{rank}`: {rule}");
+        assert!(readme.contains(&line), "README.md lacks: {line}");
+    }
+}
+
+#[test]
+fn the_text_report_and_the_markdown_open_with_the_fix_first() {
+    let report = &runs()["ts-1.29.0-stateless 2025-11-25"];
+    let fix = ReportView::of_report(report, &[])
+        .summary
+        .fix_first
+        .unwrap();
+    // The seed: the one real fix is probe A's (an unknown tool as a JSON-RPC error).
+    assert!(
+        fix.sentence.starts_with("Fix first (A · Unknown tool, by the server author): Answer an unknown tool with a JSON-RPC error (-32602)"),
+        "{}",
+        fix.sentence
+    );
+    let ep = parse_endpoint(ENDPOINT).unwrap();
+    let text = export::text(report, &ep, true);
+    assert_eq!(text.lines().next(), Some(fix.sentence.as_str()));
+    let md = export::markdown(report, &ep, true, &Secrets::default());
+    let first = md.lines().next().unwrap().replace('\\', "");
+    assert_eq!(first, format!("**{}**", fix.sentence));
+}
