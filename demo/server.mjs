@@ -32,6 +32,13 @@ import { z } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import { registerDemoTools } from './tools.mjs';
 
+// --help: this file's usage (its opening comment), without starting anything.
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  const usage = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\nimport ')[0];
+  console.log(usage.replace(/^\/\/ ?/gm, ''));
+  process.exit(0);
+}
+
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
@@ -194,7 +201,16 @@ app.all('/mcp', auth, async (req, res) => {
   }
 });
 
-const listener = app.listen(port, host, () => {
+// Express 5 hands a listen error to this callback: the server then never listened, so say why and
+// exit non-zero (a caller such as `./x dev` must not report a server that is not there).
+const listener = app.listen(port, host, (err) => {
+  if (err) {
+    const why = err.code === 'EADDRINUSE'
+      ? `port ${port} is in use (another demo server?); choose another with --port or DEMO_PORT`
+      : err.message;
+    console.error(`demo server: cannot listen on ${host}:${port}: ${why}`);
+    process.exit(1);
+  }
   console.log(`demo MCP server (TS SDK ${sdkVersion}, ${stateful ? 'stateful' : 'stateless'}) on ${base}/mcp, token required, CORS for ${origins.join(' ')}`);
 });
 for (const sig of ['SIGINT', 'SIGTERM']) {

@@ -7,6 +7,11 @@ import { chromium } from 'playwright-core';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const ARTIFACTS = join(ROOT, 'e2e', 'artifacts');
+/**
+ * Where the screenshots the docs show go: docs/ only when `./x screenshots` asks
+ * (MCP_TRIAGE_SCREENSHOTS=1), else the untracked artifacts folder, so a test run writes no tracked file.
+ */
+export const SHOTS = process.env.MCP_TRIAGE_SCREENSHOTS ? join(ROOT, 'docs') : ARTIFACTS;
 mkdirSync(ARTIFACTS, { recursive: true });
 
 const children = [];

@@ -10,14 +10,31 @@ WB_VERSION=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); pr
 
 log() { printf '[setup] %s\n' "$*"; }
 
+# --serve: only what `./x dev` needs to build and serve the app next to the demo server (the wasm32
+# target, trunk, wasm-bindgen-cli, the npm packages of the build and the demo): never apt-get, a
+# browser, a test peer or a linter.
+SERVE=
+[ "${1:-}" = "--serve" ] && SERVE=1
+
+# What this script cannot install itself, said before anything starts.
+missing=
+for tool in cargo rustup node npm; do
+  command -v "$tool" >/dev/null || missing="$missing $tool"
+done
+if [ -n "$missing" ]; then
+  log "needs:$missing (Rust from https://rustup.rs, Node.js 20 or later with npm); install them and run again"
+  exit 1
+fi
+
 # 1. Rust target for the browser build (rust-toolchain.toml names it; make sure it is there).
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   log "adding wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown
 fi
 
-# 2. Chromium and chromedriver from Debian (never a browser download by a test tool).
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+# 2. Chromium and chromedriver from Debian (never a browser download by a test tool); the tests'
+#    only.
+if [ -z "$SERVE" ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then
   log "installing chromium + chromium-driver (apt)"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
@@ -56,6 +73,12 @@ npm_ci() {
 }
 npm_ci .
 npm_ci demo
+if [ -n "$SERVE" ]; then
+  # Trunk builds offline (Trunk.toml): the crates come first.
+  cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked
+  log "ready to serve"
+  exit 0
+fi
 npm_ci e2e/everything
 npm_ci e2e/peers/ts-1.32.2
 npm_ci e2e/peers/oauth

@@ -3,7 +3,7 @@
 // demo server's counters (GET /__stats) prove which tools were called.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, ROOT, assert, eq, expected, fillExactly, shared, startDemo, startPython, test, watchedPage, watchOrder } from '../lib.mjs';
+import { ARTIFACTS, ROOT, assert, eq, expected, fillExactly, shared, startDemo, startPython, test, watchedPage, watchOrder, SHOTS } from '../lib.mjs';
 
 const unannotated = await startDemo(18794, [shared.appOrigin], ['--unannotated', '--stats']);
 const writeLike = await startDemo(18795, [shared.appOrigin], ['--write-like', '--stats']);
@@ -44,12 +44,12 @@ test('unannotated tools: Quick check stops at one consent step, then runs A–D 
   eq(JSON.stringify(tools), JSON.stringify({ B: 'lead_get', C: 'lead_get', D: 'icp_list' }), 'proposals');
   const mid = await stats(unannotated);
   for (const name of CATALOGUE) eq(mid[name] || 0, before[name] || 0, `${name}: not called before the OK (only probe A's unknown name was)`);
-  await page.getByTestId('consent').screenshot({ path: join(ROOT, 'docs', 'screenshot-consent.png') });
+  await page.getByTestId('consent').screenshot({ path: join(SHOTS, 'screenshot-consent.png') });
   await page.getByTestId('consent-run').click();
   await page.getByTestId('results').waitFor({ timeout: 20000 });
   for (const p of ['A', 'B', 'C', 'D']) assert(await page.getByTestId(`card-${p}`).isVisible(), `card ${p}`);
   assert(/\d of 3 pairs/.test(await page.getByTestId("summary").innerText()), "a score over all three pairs");
-  await page.screenshot({ path: join(ROOT, 'docs', 'screenshot-consent-results.png'), fullPage: true });
+  await page.screenshot({ path: join(SHOTS, 'screenshot-consent-results.png'), fullPage: true });
   const after = await stats(unannotated);
   eq((after.lead_get || 0) - (before.lead_get || 0), 2, 'lead_get called for B and C');
   eq((after.icp_list || 0) - (before.icp_list || 0), 1, 'icp_list called for D');

@@ -5,7 +5,7 @@
 // make each call. Nothing is navigated to, no markup from metadata runs, nothing is stored, and the
 // token typed into the form never reaches a discovery request or any output.
 import { join } from 'node:path';
-import { ROOT, SENTINEL, assert, cli, eq, expected, leaks, runQuick, shared, startProcess, test, watchedPage } from '../lib.mjs';
+import { ROOT, SENTINEL, assert, cli, eq, expected, leaks, runQuick, shared, startProcess, test, watchedPage, SHOTS } from '../lib.mjs';
 
 const OIDC = 18960;
 const SDK = 18962;
@@ -176,7 +176,7 @@ test('sign-in check: its cards read in light, dark and at 360 px (screenshots in
     assert(scroll <= client, `${name}: the page scrolls sideways (${scroll} > ${client})`);
     // The section's top: what a page-based client meets, then the first cards.
     await auth.evaluate((e) => e.scrollIntoView());
-    await page.screenshot({ path: join(ROOT, 'docs', `screenshot-signin-${name}.png`) });
+    await page.screenshot({ path: join(SHOTS, `screenshot-signin-${name}.png`) });
     await context.close();
   }
 }, { allow: [expected.noToken(oidcEndpoint), expected.cors(`${oidcAs}/reg`), expected.status(400, `${oidcAs}/reg`), expected.cors(`${oidcAs}/token`), expected.status(400, `${oidcAs}/token`), expected.status(401, `${oidcAs}/token`)] });
