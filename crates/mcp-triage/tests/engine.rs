@@ -757,6 +757,15 @@ fn an_echoed_token_is_redacted_at_capture_flagged_and_a_session_id_holding_it_is
             .flags
             .contains(&mcp_triage::cause::Flag::SecretEchoed)
     );
+    // The server author's advice says what the flag says, though the capture found the echo
+    // after the answer was assessed.
+    let mcp_triage::advice::ServerAdvice::Changes(changes) = &a.assessment.server else {
+        panic!("{:?}", a.assessment.server);
+    };
+    assert!(
+        changes.iter().any(|c| c.id == "secret_echoed"),
+        "{changes:?}"
+    );
     // No later request carried the session id the server chose (it held the token).
     for r in engine.records() {
         assert!(

@@ -70,14 +70,11 @@ pub fn assess(ex: &Exchange, opts: &Options) -> Assessment {
         (Some(probe), Some((v, _))) => Some(spec::verdict(probe, v, &verdict)),
         _ => None,
     };
-    let judged = match (intent, &version) {
-        (Some(probe), Some((v, _))) => Some((probe, v.as_str())),
-        _ => None,
-    };
-    let server = server_advice::server_advice(
+    let server = server_of(
         &verdict,
-        server_advice::server_line(&verdict, &opts.missing_fields),
-        judged,
+        &opts.missing_fields,
+        intent,
+        version.as_ref().map(|(v, _)| v.as_str()),
     );
     Assessment {
         server,
@@ -89,4 +86,20 @@ pub fn assess(ex: &Exchange, opts: &Options) -> Assessment {
         spec,
         verdict,
     }
+}
+
+/// What the server author could change about `verdict` (its line and its flags' changes, judged
+/// against the probe's spec at `version`): computed again whenever a verdict's flags change after
+/// it was assessed (an echo the capture found), so the advice never misses a flag the card shows.
+pub(crate) fn server_of(
+    verdict: &Verdict,
+    missing_fields: &[String],
+    intent: Option<Probe>,
+    version: Option<&str>,
+) -> ServerAdvice {
+    server_advice::server_advice(
+        verdict,
+        server_advice::server_line(verdict, missing_fields),
+        intent.zip(version),
+    )
 }

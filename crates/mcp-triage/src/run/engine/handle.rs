@@ -241,7 +241,8 @@ impl Engine {
         exchange: &Exchange,
         echoed: bool,
     ) -> Assessment {
-        let mut assessment = assess(exchange, &self.options(exchange.intent.as_deref()));
+        let options = self.options(exchange.intent.as_deref());
+        let mut assessment = assess(exchange, &options);
         // B, C or D pointed (by the user) at a tool tools/list does not list tests an unknown tool:
         // what it gets back says nothing against the server.
         if let Step::Probe(p) = step
@@ -262,6 +263,13 @@ impl Engine {
             assessment
                 .flag_advice
                 .push(crate::judge::advice::for_flag(Flag::SecretEchoed));
+            // The server author's advice says what the card's flags say.
+            assessment.server = crate::judge::assess::server_of(
+                &assessment.verdict,
+                &options.missing_fields,
+                assessment.intent,
+                assessment.version.as_deref(),
+            );
         }
         assessment
     }
