@@ -88,10 +88,32 @@ pub fn assess(ex: &Exchange, opts: &Options) -> Assessment {
     }
 }
 
-/// What the server author could change about `verdict` (its line and its flags' changes, judged
-/// against the probe's spec at `version`): computed again whenever a verdict's flags change after
-/// it was assessed (an echo the capture found), so the advice never misses a flag the card shows.
-pub(crate) fn server_of(
+impl Assessment {
+    /// A flag found after the answer was assessed (an echo the capture saw): the verdict's flags,
+    /// their lines and the server author's advice stay in step, so the advice never misses a flag
+    /// the card shows.
+    pub(crate) fn add_flag(
+        &mut self,
+        flag: crate::vocabulary::cause::Flag,
+        missing_fields: &[String],
+    ) {
+        if self.verdict.flags.contains(&flag) {
+            return;
+        }
+        self.verdict.flags.push(flag);
+        self.flag_advice.push(advice::for_flag(flag));
+        self.server = server_of(
+            &self.verdict,
+            missing_fields,
+            self.intent,
+            self.version.as_deref(),
+        );
+    }
+}
+
+/// What the server author could change about `verdict`: its line and its flags' changes, judged
+/// against the probe's spec at `version`.
+fn server_of(
     verdict: &Verdict,
     missing_fields: &[String],
     intent: Option<Probe>,

@@ -258,18 +258,8 @@ impl Engine {
                 p.as_str()
             );
         }
-        if echoed && !assessment.verdict.flags.contains(&Flag::SecretEchoed) {
-            assessment.verdict.flags.push(Flag::SecretEchoed);
-            assessment
-                .flag_advice
-                .push(crate::judge::advice::for_flag(Flag::SecretEchoed));
-            // The server author's advice says what the card's flags say.
-            assessment.server = crate::judge::assess::server_of(
-                &assessment.verdict,
-                &options.missing_fields,
-                assessment.intent,
-                assessment.version.as_deref(),
-            );
+        if echoed {
+            assessment.add_flag(Flag::SecretEchoed, &options.missing_fields);
         }
         assessment
     }
