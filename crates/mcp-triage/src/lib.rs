@@ -130,9 +130,7 @@ pub mod verdict {
 /// What to tell an agent: the advice table, apart from detection.
 pub mod advice {
     pub use crate::judge::advice::{Advice, AgentAction, Party, for_cause, for_flag};
-    pub use crate::judge::server_advice::{
-        Change, ServerAdvice, ServerLine, fitted, flag_changes, server_advice, server_line,
-    };
+    pub use crate::judge::server_advice::{ServerAdvice, ServerChange, fitted};
 }
 
 /// The OAuth doctor: authorization discovery as cards with findings (`--auth-check`), and the

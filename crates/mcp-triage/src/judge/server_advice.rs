@@ -20,7 +20,7 @@ pub fn fitted(v: &Verdict, missing_fields: &[String]) -> Advice {
 /// what it moves the answer to (its channel, when it moves one), so a change can be judged
 /// against the spec before it is offered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ServerLine {
+pub(crate) enum ServerLine {
     /// The answer already does what helps agents: why.
     Nothing {
         /// What a link carries for it.
@@ -29,12 +29,12 @@ pub enum ServerLine {
         text: &'static str,
     },
     /// A change.
-    Change(Change),
+    Change(ServerChange),
 }
 
 /// One change the server author could make.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Change {
+pub struct ServerChange {
     /// What a link carries for it: a cause's id (its row), a fitted line's id, or a flag's.
     pub id: &'static str,
     /// The change, in a sentence.
@@ -45,7 +45,7 @@ pub struct Change {
 
 impl ServerLine {
     /// Its sentence.
-    pub fn text(self) -> &'static str {
+    pub(crate) fn text(self) -> &'static str {
         match self {
             ServerLine::Nothing { text, .. } => text,
             ServerLine::Change(c) => c.text,
@@ -53,7 +53,7 @@ impl ServerLine {
     }
 
     /// Its id.
-    pub fn id(self) -> &'static str {
+    pub(crate) fn id(self) -> &'static str {
         match self {
             ServerLine::Nothing { id, .. } => id,
             ServerLine::Change(c) => c.id,
@@ -68,7 +68,7 @@ const fn nothing(id: &'static str, text: &'static str) -> ServerLine {
 
 /// A change that keeps the answer's channel.
 const fn stays(id: &'static str, text: &'static str) -> ServerLine {
-    ServerLine::Change(Change {
+    ServerLine::Change(ServerChange {
         id,
         text,
         moves_to: None,
@@ -77,7 +77,7 @@ const fn stays(id: &'static str, text: &'static str) -> ServerLine {
 
 /// A change that moves the answer to `channel`.
 const fn moves(id: &'static str, text: &'static str, channel: Channel) -> ServerLine {
-    ServerLine::Change(Change {
+    ServerLine::Change(ServerChange {
         id,
         text,
         moves_to: Some(channel),
@@ -86,7 +86,7 @@ const fn moves(id: &'static str, text: &'static str, channel: Channel) -> Server
 
 /// The server author's line for this answer: fitted to what was observed where that differs
 /// from the cause's row, else the row's line.
-pub fn server_line(v: &Verdict, missing_fields: &[String]) -> ServerLine {
+pub(crate) fn server_line(v: &Verdict, missing_fields: &[String]) -> ServerLine {
     fitted_server_line(v, missing_fields).unwrap_or_else(|| row_line(v.cause))
 }
 
@@ -134,7 +134,7 @@ pub enum ServerAdvice {
         text: &'static str,
     },
     /// The changes, the most important first.
-    Changes(Vec<Change>),
+    Changes(Vec<ServerChange>),
 }
 
 impl ServerAdvice {
@@ -178,12 +178,12 @@ const NOTHING_WITHIN_THE_SPEC: ServerLine = nothing(
 /// The server author's advice for an answer: its line and its flags' changes, without any change
 /// that would make `judged`'s spec verdict (the probe, at the negotiated version) deviate where it
 /// does not: such a change is never offered.
-pub fn server_advice(
+pub(crate) fn server_advice(
     v: &Verdict,
     line: ServerLine,
     judged: Option<(crate::judge::spec::Probe, &str)>,
 ) -> ServerAdvice {
-    let mut changes: Vec<Change> = match line {
+    let mut changes: Vec<ServerChange> = match line {
         ServerLine::Change(c) => vec![c],
         ServerLine::Nothing { .. } => Vec::new(),
     };
@@ -201,7 +201,7 @@ pub fn server_advice(
     {
         changes.insert(
             0,
-            Change {
+            ServerChange {
                 id,
                 text,
                 moves_to: None,
@@ -221,7 +221,7 @@ pub fn server_advice(
 /// answer to another channel is judged on the answer it would give.
 pub(crate) fn keeps_the_spec(
     v: &Verdict,
-    change: Change,
+    change: ServerChange,
     judged: Option<(crate::judge::spec::Probe, &str)>,
 ) -> bool {
     use crate::judge::spec::{Conformance, verdict};
@@ -245,9 +245,9 @@ pub(crate) fn keeps_the_spec(
 
 /// The changes a flag asks of the server author (a flag with two remedies gives both, each with
 /// where it leads).
-pub fn flag_changes(flag: Flag) -> Vec<Change> {
+pub(crate) fn flag_changes(flag: Flag) -> Vec<ServerChange> {
     let one = |text, moves_to| {
-        vec![Change {
+        vec![ServerChange {
             id: flag.as_str(),
             text,
             moves_to,
@@ -255,12 +255,12 @@ pub fn flag_changes(flag: Flag) -> Vec<Change> {
     };
     match flag {
         Flag::CodeInText => vec![
-            Change {
+            ServerChange {
                 id: flag.as_str(),
                 text: "A JSON-RPC code is written into prose, where clients cannot read it: drop the code from the text.",
                 moves_to: None,
             },
-            Change {
+            ServerChange {
                 id: "code_in_text_frame",
                 text: "Or answer with a JSON-RPC error frame, where clients read the code.",
                 moves_to: Some(Channel::JsonrpcError),
