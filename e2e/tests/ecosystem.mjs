@@ -1,8 +1,8 @@
 // The ecosystem, live: each peer is probed through the real page (Quick check, with the consent step
 // where its tools declare no annotations), and every card must show exactly its expectation table
 // (e2e/ecosystem/PEER.json, written from the SDK's source before this harness): channel, cause,
-// decided-by, spec verdict and flags for A to D, and the transport checks it names. Peers start in
-// parallel.
+// decided-by, spec verdict and flags for A to D, the transport checks it names, and the summary's fix
+// first. Peers start in parallel.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS, ROOT, assert, eq, expected, fillExactly, shared, startDemo, startProcess, startPython, test, watchedPage } from '../lib.mjs';
@@ -81,6 +81,14 @@ peers.forEach((p, i) => {
       eq(JSON.stringify(await shown(page, 'card-no-token', false)), JSON.stringify(want.checks.no_token), `${p.peer} no-token check`);
       const challenge = await page.getByTestId('card-no-token').getByTestId('challenge').innerText();
       for (const param of want.checks.challenge) assert(challenge.includes(param), `${p.peer}: the challenge shows ${param}: ${challenge}`);
+    }
+    // The fix first, pinned per peer (ECOSYSTEM_FIX_WRITE=1 writes what the page says into the
+    // table, to be read and committed; the sentence is the core's choice from the verdicts above).
+    const fix = await page.getByTestId('fix-first').innerText();
+    if (process.env.ECOSYSTEM_FIX_WRITE) {
+      writeFileSync(join(ROOT, 'e2e/ecosystem', `${p.peer}.json`), `${JSON.stringify({ ...want, fix_first: fix }, null, 2)}\n`);
+    } else {
+      eq(fix, want.fix_first, `${p.peer}: the fix first`);
     }
     // The run as the page saves it: docs/ecosystem.md is generated from these captures.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-json').click()]);

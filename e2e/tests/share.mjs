@@ -168,13 +168,14 @@ async function adviceOf(page) {
   })));
 }
 
-test('a share link says what the page says: the agent\'s line, who must act, what the server author could change, the date in words', async () => {
+test('a share link says what the page says: the fix first, the agent\'s line, who must act, what the server author could change, the date in words', async () => {
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
   await runQuick(page, { endpoint: shared.demoEndpoint, token: 'demo-token' });
   await page.getByTestId('card-D').waitFor({ timeout: 20000 });
   const onPage = await adviceOf(page);
+  const fixOnPage = await page.getByTestId('fix-first').innerText();
   await page.getByTestId('share-open').click();
   const made = await page.getByTestId('share-link').inputValue();
   assert(made.includes('#r=v14.'), `the current link version: ${made.slice(0, 60)}`);
@@ -183,6 +184,7 @@ test('a share link says what the page says: the agent\'s line, who must act, wha
   await opened.getByTestId('shared-view').waitFor();
   const inLink = await adviceOf(opened);
   eq(JSON.stringify(inLink), JSON.stringify(onPage), 'the share view says what the page says');
+  eq(await opened.getByTestId('fix-first').innerText(), fixOnPage, 'the share view opens with the same fix first');
   assert(onPage.B.server.length > 0 && onPage.A.agent[0].length > 20, `advice is there: ${JSON.stringify(onPage)}`);
   const banner = await opened.getByTestId('shared-banner').innerText();
   assert(!/\d{4}-\d{2}-\d{2}T/.test(banner) && /20\d\d/.test(banner), `the date in words: ${banner}`);

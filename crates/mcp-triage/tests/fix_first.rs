@@ -116,3 +116,52 @@ fn the_text_report_and_the_markdown_open_with_the_fix_first() {
     let first = md.lines().next().unwrap().replace('\\', "");
     assert_eq!(first, format!("**{}**", fix.sentence));
 }
+
+#[test]
+fn a_link_opens_to_the_fix_first_its_run_showed() {
+    let ep = parse_endpoint(ENDPOINT).unwrap();
+    let mut compared = 0;
+    for (name, report) in runs() {
+        let live = ReportView::of_report(&report, &[]).summary.fix_first;
+        let link = mcp_triage::share::make_link(
+            &report,
+            &ep,
+            Default::default(),
+            &Secrets::default(),
+            "d",
+            "t",
+            "https://triage.example/",
+        )
+        .link
+        .unwrap();
+        let opened = mcp_triage::share::decode(link.url.split('#').nth(1).unwrap()).unwrap();
+        let shared = ReportView::of_share(&opened).summary.fix_first;
+        assert_eq!(shared, live, "{name}: the link's fix first");
+        compared += usize::from(live.is_some());
+    }
+    assert!(compared >= 30, "only {compared} runs had a fix first");
+}
+
+#[test]
+fn a_link_older_than_v14_shows_no_fix_first_it_could_not_know() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/share-links");
+    let mut seen = 0;
+    for f in std::fs::read_dir(dir).unwrap().flatten() {
+        let name = f.file_name().to_string_lossy().into_owned();
+        let Some(v) = name
+            .strip_prefix('v')
+            .and_then(|n| n.split('-').next()?.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !name.ends_with(".link") {
+            continue;
+        }
+        let text = std::fs::read_to_string(f.path()).unwrap();
+        let opened = mcp_triage::share::decode(text.trim()).unwrap();
+        let fix = ReportView::of_share(&opened).summary.fix_first;
+        assert_eq!(fix.is_some(), v >= 14, "{name}: {fix:?}");
+        seen += 1;
+    }
+    assert!(seen >= 14, "{seen} fixtures");
+}

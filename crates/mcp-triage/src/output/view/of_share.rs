@@ -164,8 +164,7 @@ impl ReportView {
             warnings: Vec::new(),
             notes: share.notes.clone(),
             made: Some((share.date.clone(), share.tool.clone())),
-            // A link carries no pairs to rank by: the cards carry the advice.
-            fix_first: None,
+            fix_first: super::fix_first::FixFirst::of_share(share),
         };
         ReportView {
             summary,
