@@ -291,3 +291,20 @@ fn the_readme_prints_the_ordering_the_code_judges_by() {
         assert!(readme.contains(&line), "README.md lacks: {line}");
     }
 }
+
+#[test]
+fn rows_come_in_card_order_whatever_order_each_run_answered_in() {
+    let seed = run_of("ts-1.29.0-stateless", "2025-11-25");
+    let mut shuffled = seed.clone();
+    shuffled.rows.reverse();
+    let steps = |c: &compare::Comparison| c.rows.iter().map(|r| r.step.clone()).collect::<Vec<_>>();
+    let one = steps(&compare::compare(&seed, &shuffled));
+    let other = steps(&compare::compare(&shuffled, &seed));
+    assert_eq!(one, other, "the same rows, the same order");
+    let probes: Vec<&str> = one
+        .iter()
+        .map(String::as_str)
+        .filter(|s| s.len() == 1)
+        .collect();
+    assert_eq!(probes, ["A", "B", "C", "D"], "{one:?}");
+}

@@ -407,11 +407,23 @@ fn summary(rows: &[RowComparison], after: &Share, score: (&str, &str)) -> String
 /// Compares two runs: `before` (the baseline) and `after`.
 pub fn compare(before: &Share, after: &Share) -> Comparison {
     let (ab, aa) = (told_apart(before), told_apart(after));
-    // The newer run's order, then what only the older one has.
-    let mut steps: Vec<&str> = after.rows.iter().map(|r| r.step.as_str()).collect();
-    for r in &before.rows {
-        if !steps.contains(&r.step.as_str()) {
-            steps.push(&r.step);
+    // Every step of either run in card order, then any other (a run's rows are in the order its
+    // answers came, which differs between runs).
+    let all = || {
+        after
+            .rows
+            .iter()
+            .chain(&before.rows)
+            .map(|r| r.step.as_str())
+    };
+    let mut steps: Vec<&str> = crate::vocabulary::step::Step::CARDS
+        .iter()
+        .filter_map(|s| s.id())
+        .filter(|id| all().any(|s| s == *id))
+        .collect();
+    for step in all() {
+        if !steps.contains(&step) {
+            steps.push(step);
         }
     }
     let rows: Vec<RowComparison> = steps
