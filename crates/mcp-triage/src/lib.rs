@@ -272,8 +272,8 @@ pub mod problem {
 pub mod view {
     pub use crate::output::view::{
         AdviceView, Answer, AuthCardView, AuthView, Badge, BrowserView, CardView, ChallengeView,
-        EvidenceView, FIX_ORDERING, FindingView, FixFirst, Quote, ReportView, ServerAdviceView,
-        SpecView, SummaryView, Tone, VerdictLine, WireView,
+        EvidenceView, FIX_ORDERING, FindingView, FixFirst, GridRow, Quote, ReportView,
+        ServerAdviceView, SpecView, SummaryView, Tone, VerdictLine, WireView,
     };
 }
 

@@ -637,6 +637,24 @@ fn run_deadline_with_synthetic_time_aborts_and_skips() {
             .iter()
             .all(|p| p.skipped == Some(SkipReason::RunEnded))
     );
+    // What a person reads says it once: one card for the four probes; JUnit keeps a case each.
+    let report = engine.report();
+    let read = mcp_triage::view::ReportView::for_reading(&report, &[]);
+    let skipped: Vec<&str> = read.probes.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(skipped, ["card-not-sent"]);
+    assert_eq!(read.probes[0].title, "Probes A, B, C and D · not sent");
+    let each = mcp_triage::view::ReportView::of_report(&report, &[]);
+    assert_eq!(
+        each.probes.len(),
+        4,
+        "one card per probe where every probe is listed"
+    );
+    let text = mcp_triage::export::text(
+        &report,
+        &mcp_triage::endpoint::parse_endpoint("http://127.0.0.1:9/mcp").unwrap(),
+        true,
+    );
+    assert_eq!(text.matches("the run ended before").count(), 1, "{text}");
 }
 
 #[test]

@@ -165,3 +165,25 @@ fn a_link_older_than_v14_shows_no_fix_first_it_could_not_know() {
     }
     assert!(seen >= 14, "{seen} fixtures");
 }
+
+#[test]
+fn the_grid_has_a_row_per_answered_card_and_each_card_one_line() {
+    let report = &runs()["ts-1.29.0-stateless 2025-11-25"];
+    let view = ReportView::of_report(report, &[]);
+    let grid = view.grid();
+    let names: Vec<&str> = grid.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["A", "B", "C", "D"]);
+    assert_eq!(grid[0].card, "card-A");
+    assert_eq!(
+        grid[0].spec.as_ref().map(|b| b.id.as_str()),
+        Some("deviates")
+    );
+    assert_eq!(view.probes[0].line(), "unknown tool — pick another tool");
+    // The terminal's compact table is drawn from the same rows.
+    let text = export::text(report, &parse_endpoint(ENDPOINT).unwrap(), true);
+    let row_a = text.lines().find(|l| l.starts_with("A ")).unwrap();
+    assert!(
+        row_a.contains("unknown tool") && row_a.contains("deviates"),
+        "{row_a}"
+    );
+}

@@ -351,7 +351,7 @@ pub fn markdown(
     // matcher. The whole text is redacted once more at the end.
     let md_cell = |t: &str| md_cell(&redact::redact(t, secrets).0);
     let md_text = |t: &str| md_text(&redact::redact(t, secrets).0);
-    let view = ReportView::of_report(report, &[]);
+    let view = ReportView::for_reading(report, &[]);
     let summary = &view.summary;
     let mut out = String::new();
     // The fix first opens the report: what to change, for which probe, who makes it.

@@ -21,7 +21,7 @@ pub fn text(report: &RunReport, ep: &Endpoint, include_path: bool) -> String {
 const STDERR_LINES_SHOWN: usize = 8;
 
 fn render_all(report: &RunReport, ep: &Endpoint) -> String {
-    let view = ReportView::of_report(report, &[]);
+    let view = ReportView::for_reading(report, &[]);
     let summary = &view.summary;
     let mut out = String::new();
     // The fix first opens the report: what to change, for which probe, who makes it.
@@ -107,7 +107,7 @@ fn render_all(report: &RunReport, ep: &Endpoint) -> String {
         out.push_str(&format!("{line}\n"));
     }
 
-    for n in &summary.notes {
+    for n in summary.notes.iter().chain(&summary.footnotes) {
         out.push_str(&format!("note: {n}\n"));
     }
     if let Some(auth) = &view.auth {
@@ -137,8 +137,8 @@ fn render_all(report: &RunReport, ep: &Endpoint) -> String {
     out
 }
 
-/// A row per answered probe and check: channel, cause, decided by, spec, agent action; columns
-/// padded to their widest cell (the details follow).
+/// A row per answered probe and check ([`ReportView::grid`]): channel, cause, decided by, spec,
+/// agent action; columns padded to their widest cell (the details follow).
 fn compact_table(view: &ReportView) -> String {
     let label = |b: &Option<crate::output::view::Badge>| {
         b.as_ref().map_or("—".to_string(), |b| b.label.clone())
@@ -151,28 +151,14 @@ fn compact_table(view: &ReportView) -> String {
         "spec".into(),
         "agent".into(),
     ]];
-    for card in view.cards() {
-        if matches!(card.answer, Answer::Skipped { .. }) {
-            continue;
-        }
-        // A probe by its letter, a check by what it is.
-        let title = match card.title.split_once(" · ") {
-            Some(("Check", what)) => what,
-            Some((probe, _)) => probe,
-            None => &card.title,
-        };
+    for row in view.grid() {
         rows.push([
-            title.to_string(),
-            label(&card.channel),
-            label(&card.cause),
-            label(&card.decided_by),
-            card.spec
-                .as_ref()
-                .map_or("—".to_string(), |s| s.conformance.label.clone()),
-            match &card.answer {
-                Answer::Advice(a) => a.action.label.clone(),
-                _ => "not answered".into(),
-            },
+            row.name,
+            label(&row.channel),
+            label(&row.cause),
+            label(&row.decided_by),
+            label(&row.spec),
+            row.agent,
         ]);
     }
     if rows.len() == 1 {

@@ -69,6 +69,16 @@ impl Step {
         }
     }
 
+    /// Its name in a grid row: a probe's letter, a check in two words, anything else its title.
+    pub(crate) fn short(&self) -> &'static str {
+        match self {
+            Step::Probe(p) => p.as_str(),
+            Step::NoToken => "no token",
+            Step::Get => "GET",
+            other => other.title(),
+        }
+    }
+
     /// The steps a card stands for, in the order a reader meets them: probes A to D, then the
     /// checks.
     pub(crate) const CARDS: [Step; 6] = [

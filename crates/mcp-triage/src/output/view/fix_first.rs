@@ -8,10 +8,7 @@ use serde::Serialize;
 use crate::judge::advice::AgentAction;
 use crate::judge::server_advice::ServerAdvice;
 use crate::judge::spec::Conformance;
-use crate::judge::summary::structure_differs;
-use crate::output::share::{NO_ACTION, Share, ShareRow};
 use crate::run::engine::RunReport;
-use crate::vocabulary::cause::{Channel, ProbeName};
 use crate::vocabulary::step::Step;
 
 /// The ordering the fix first is chosen by, first rank first, one line a rank (the README prints
@@ -46,18 +43,17 @@ pub struct FixFirst {
 }
 
 /// One card's part in the choice: what ranks it, and the changes it asks of the server author.
-struct CardChanges {
-    title: &'static str,
-    deviates: bool,
-    not_told_apart: bool,
-    no_retry: bool,
-    changes: Vec<&'static str>,
+pub(super) struct CardChanges {
+    pub(super) title: &'static str,
+    pub(super) deviates: bool,
+    pub(super) not_told_apart: bool,
+    pub(super) no_retry: bool,
+    pub(super) changes: Vec<&'static str>,
 }
 
 /// One change a card asks for, with what ranks it.
 struct Candidate {
     rank: usize,
-    order: usize,
     title: &'static str,
     text: &'static str,
 }
@@ -101,66 +97,12 @@ impl FixFirst {
             }
         })))
     }
-
-    /// The fix first of a link, from its rows as this build words their ids; `None` when no probe
-    /// was answered, or the link is older than v14 and carries no server author's advice.
-    pub(crate) fn of_share(share: &Share) -> Option<FixFirst> {
-        let answered: Vec<&ShareRow> = share
-            .rows
-            .iter()
-            .filter(|r| r.skipped.is_none() && r.stopped.is_none() && r.action != NO_ACTION)
-            .collect();
-        let is_probe = |r: &&ShareRow| ProbeName::parse(&r.step).is_some();
-        if !answered.iter().any(is_probe) || answered.iter().all(|r| r.server.is_none()) {
-            return None;
-        }
-        // Pairs as the score judges them: structure alone (channel, JSON-RPC code, HTTP status).
-        let structure = |r: &ShareRow| (Channel::parse(&r.channel), r.code, r.status);
-        let probe_row = |name: &str| {
-            answered
-                .iter()
-                .find(|r| r.step == name)
-                .map(|r| structure(r))
-        };
-        let not_told_apart = |step: &str| {
-            ["A", "B", "C"].iter().any(|other| {
-                *other != step
-                    && matches!(
-                        (probe_row(step), probe_row(other)),
-                        (Some(x), Some(y)) if !structure_differs(x, y)
-                    )
-            })
-        };
-        let mut rows = answered.clone();
-        rows.sort_by_key(|r| Step::rank_of_id(&r.step));
-        Some(choose(rows.into_iter().map(|r| {
-            CardChanges {
-                title: Step::title_of_id(&r.step),
-                deviates: r
-                    .spec
-                    .as_ref()
-                    .is_some_and(|s| Conformance::parse(&s.0) == Some(Conformance::Deviates)),
-                not_told_apart: ProbeName::parse(&r.step).is_some() && not_told_apart(&r.step),
-                no_retry: AgentAction::parse(&r.action) == Some(AgentAction::ShowUserDoNotRetry),
-                changes: match r
-                    .server
-                    .as_ref()
-                    .and_then(|(nothing, ids)| ServerAdvice::of_ids(*nothing, ids))
-                {
-                    Some(ServerAdvice::Changes(changes)) => {
-                        changes.iter().map(|c| c.text).collect()
-                    }
-                    _ => Vec::new(),
-                },
-            }
-        })))
-    }
 }
 
 /// The choice itself, over answered cards in card order (probes A-D, then the checks).
-fn choose(cards: impl Iterator<Item = CardChanges>) -> FixFirst {
+pub(super) fn choose(cards: impl Iterator<Item = CardChanges>) -> FixFirst {
     let mut candidates = Vec::new();
-    for (order, card) in cards.enumerate() {
+    for card in cards {
         let rank = if card.deviates {
             0
         } else if card.not_told_apart {
@@ -173,13 +115,15 @@ fn choose(cards: impl Iterator<Item = CardChanges>) -> FixFirst {
         candidates.extend(card.changes.iter().enumerate().map(|(i, text)| Candidate {
             // A card's later changes follow every card's first.
             rank: if i == 0 { rank } else { FIX_ORDERING.len() },
-            order,
             title: card.title,
             text,
         }));
     }
-    candidates.sort_by_key(|c| (c.rank, c.order));
-    let mut rest = candidates.into_iter();
+    // By rank, and within a rank in card order (the order they were found in): no sort needed.
+    let mut rest = (0..=FIX_ORDERING.len())
+        .flat_map(|rank| candidates.iter().filter(move |c| c.rank == rank))
+        .collect::<Vec<_>>()
+        .into_iter();
     let Some(first) = rest.next() else {
         return FixFirst {
             sentence: "Nothing to change: no answer of this run asks the server author for a change (each one's card says why)."

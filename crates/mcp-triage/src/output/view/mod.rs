@@ -7,6 +7,7 @@
 //! May import: `vocabulary`, `secrets`, `judge`, `run`, `output::share`.
 
 mod fix_first;
+mod grid;
 mod model;
 mod of_auth;
 mod of_report;
@@ -14,6 +15,7 @@ mod of_share;
 mod wire;
 
 pub use fix_first::{FIX_ORDERING, FixFirst};
+pub use grid::GridRow;
 pub use model::{
     AdviceView, Answer, AuthCardView, AuthView, Badge, BrowserView, CardView, ChallengeView,
     EvidenceView, FindingView, Quote, ReportView, ServerAdviceView, SpecView, SummaryView, Tone,

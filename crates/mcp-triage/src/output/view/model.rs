@@ -389,6 +389,9 @@ pub struct SummaryView {
     pub warnings: Vec<String>,
     /// What holds for every answer of the run, said once.
     pub notes: Vec<String>,
+    /// What says how the answers were seen, not what the server did: a page's footnote, below
+    /// the cards.
+    pub footnotes: Vec<String>,
     /// A link's provenance: when and with which version it was made.
     pub made: Option<(String, String)>,
     /// What to change first, and what next (a live or replayed run whose probes answered).

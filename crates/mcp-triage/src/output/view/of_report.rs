@@ -1,5 +1,6 @@
 //! Views of a live (or replayed) run: a card per record, a summary per report.
 
+use crate::judge::spec::Conformance;
 use serde_json::Value;
 
 use super::model::{
@@ -8,8 +9,9 @@ use super::model::{
     conformance_tone,
 };
 use super::wire::{elapsed, http_wire};
+use crate::run::catalogue::SkipReason;
 use crate::run::consent::PlannedProbe;
-use crate::run::engine::{Record, RunReport};
+use crate::run::engine::{Record, RunReport, is_vantage_note};
 use crate::vocabulary::exchange::Vantage;
 use crate::vocabulary::step::Step;
 
@@ -19,6 +21,41 @@ pub(super) const SCORE_LABEL: &str = "Distinguishability by structure alone";
 
 /// What a summary warns of when probe C provoked no failure.
 const C_NOT_PROVOKED: &str = "Probe C succeeded, so no failure was provoked: pick a call that makes the backend fail (Review first on the page, --plan on the command line).";
+
+/// A quote longer than this (or of more than one line) is shown once a card.
+const LONG_QUOTE: usize = 80;
+
+/// A long quote shown once: a later evidence line quoting the same words shows only its phrase and
+/// points to the quote above (a 12-line validation error is not repeated for each phrase in it).
+fn quote_once(mut evidence: Vec<EvidenceView>) -> Vec<EvidenceView> {
+    let mut seen: Vec<String> = Vec::new();
+    for e in &mut evidence {
+        let Some(q) = &e.quote else { continue };
+        let long = q.text.chars().count() > LONG_QUOTE || q.text.contains('\n');
+        if !long {
+            continue;
+        }
+        if !seen.contains(&q.text) {
+            seen.push(q.text.clone());
+            continue;
+        }
+        e.quote = q.highlight.map(|[from, to]| {
+            let phrase: String = q
+                .text
+                .chars()
+                .skip(from)
+                .take(to.saturating_sub(from))
+                .collect();
+            let len = phrase.chars().count();
+            Quote {
+                text: phrase,
+                highlight: Some([0, len]),
+            }
+        });
+        e.fact.push_str(" (in the words quoted above)");
+    }
+    evidence
+}
 
 impl CardView {
     /// The card of one recorded exchange. `secret_header_names` are the extra headers its `curl`
@@ -54,6 +91,7 @@ impl CardView {
                 }
             })
             .collect();
+        let evidence = quote_once(evidence);
         let answer = match ex.stop_reason() {
             // An answer that did not come is not the server's way of answering: no advice.
             Some(why) => Answer::NotAnswered(
@@ -117,6 +155,32 @@ impl CardView {
         }
     }
 
+    /// One card for the probes the run ended before (`probes` holds two or more).
+    fn of_not_sent(probes: &[&PlannedProbe], by: Vantage) -> CardView {
+        let names: Vec<&str> = probes.iter().map(|p| p.probe.as_str()).collect();
+        let list = match names.as_slice() {
+            [init @ .., last] => format!("{} and {last}", init.join(", ")),
+            [] => String::new(),
+        };
+        let reason = "the run ended before these probes were sent".to_string();
+        let next_step = SkipReason::RunEnded.next_step(by).map(String::from);
+        let line = format!(
+            "Probes {list} skipped: {reason}{}",
+            next_step
+                .as_ref()
+                .map(|n| format!("; {n}"))
+                .unwrap_or_default()
+        );
+        CardView {
+            answer: Answer::Skipped {
+                reason,
+                next_step,
+                line,
+            },
+            ..CardView::blank("card-not-sent".into(), &format!("Probes {list} · not sent"))
+        }
+    }
+
     /// The card of a probe that did not run: skipped at planning, or never reached.
     fn of_unrun(planned: &PlannedProbe, by: Vantage) -> CardView {
         let p = planned.probe;
@@ -165,11 +229,18 @@ impl SummaryView {
                 reason: None,
             })
             .collect();
-        verdicts.extend(report.origin.as_ref().map(|o| VerdictLine {
-            about: "origin".into(),
-            conformance: Badge::toned(o.conformance, conformance_tone(o.conformance)),
-            reason: Some(o.reason.clone()),
-        }));
+        // An origin check that could not tell says nothing about this server: left out.
+        verdicts.extend(
+            report
+                .origin
+                .as_ref()
+                .filter(|o| o.conformance != Conformance::NotApplicable)
+                .map(|o| VerdictLine {
+                    about: "origin".into(),
+                    conformance: Badge::toned(o.conformance, conformance_tone(o.conformance)),
+                    reason: Some(o.reason.clone()),
+                }),
+        );
         SummaryView {
             score_label: SCORE_LABEL,
             headline: report.headline.clone(),
@@ -187,7 +258,18 @@ impl SummaryView {
                 .then(|| C_NOT_PROVOKED.to_string())
                 .into_iter()
                 .collect(),
-            notes: report.notes.clone(),
+            notes: report
+                .notes
+                .iter()
+                .filter(|n| !is_vantage_note(n))
+                .cloned()
+                .collect(),
+            footnotes: report
+                .notes
+                .iter()
+                .filter(|n| is_vantage_note(n))
+                .cloned()
+                .collect(),
             made: None,
             fix_first: super::fix_first::FixFirst::of_report(report),
         }
@@ -228,5 +310,36 @@ impl ReportView {
             unrun,
             auth: report.auth.as_ref().map(AuthView::of_auth),
         }
+    }
+
+    /// The views a person reads (the page, the text report, the Markdown): as
+    /// [`ReportView::of_report`], with the probes the run ended before said once, in one card. A
+    /// JUnit file keeps a case per probe.
+    pub fn for_reading(report: &RunReport, secret_header_names: &[String]) -> ReportView {
+        let mut view = ReportView::of_report(report, secret_header_names);
+        let not_sent: Vec<&PlannedProbe> = report
+            .probes
+            .iter()
+            .filter(|p| p.skipped == Some(SkipReason::RunEnded))
+            .filter(|p| {
+                view.probes.iter().any(|c| {
+                    c.id == card_id(p.probe.as_str()) && matches!(c.answer, Answer::Skipped { .. })
+                })
+            })
+            .collect();
+        if let [first, _, ..] = not_sent.as_slice() {
+            let at = view
+                .probes
+                .iter()
+                .position(|c| c.id == card_id(first.probe.as_str()))
+                .unwrap_or(view.probes.len());
+            view.probes
+                .retain(|c| !not_sent.iter().any(|p| c.id == card_id(p.probe.as_str())));
+            view.probes.insert(
+                at.min(view.probes.len()),
+                CardView::of_not_sent(&not_sent, report.vantage()),
+            );
+        }
+        view
     }
 }

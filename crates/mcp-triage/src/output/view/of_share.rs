@@ -1,14 +1,18 @@
 //! Views of a shared link, of any version: the decoder migrates every version to one payload, and
 //! this adapter turns that payload into the same cards and summary a live run gives.
 
+use super::fix_first::{CardChanges, FixFirst, choose};
 use super::model::{
     AdviceView, Answer, AuthView, Badge, CardView, EvidenceView, Quote, ReportView,
     ServerAdviceView, SpecView, SummaryView, Tone, VerdictLine, card_id, channel_tone,
     conformance_tone,
 };
 use crate::judge::advice::AgentAction;
+use crate::judge::server_advice::ServerAdvice;
 use crate::judge::spec::Conformance;
+use crate::judge::summary::structure_differs;
 use crate::output::share::{NO_ACTION, ResultShape, Share, ShareRow};
+use crate::run::engine::is_vantage_note;
 use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag, ProbeName, StopReason};
 use crate::vocabulary::step::Step;
 
@@ -162,9 +166,20 @@ impl ReportView {
             rounds: None,
             verdicts,
             warnings: Vec::new(),
-            notes: share.notes.clone(),
+            notes: share
+                .notes
+                .iter()
+                .filter(|n| !is_vantage_note(n))
+                .cloned()
+                .collect(),
+            footnotes: share
+                .notes
+                .iter()
+                .filter(|n| is_vantage_note(n))
+                .cloned()
+                .collect(),
             made: Some((share.date.clone(), share.tool.clone())),
-            fix_first: super::fix_first::FixFirst::of_share(share),
+            fix_first: FixFirst::of_share(share),
         };
         ReportView {
             summary,
@@ -179,5 +194,66 @@ impl ReportView {
                 .as_ref()
                 .map(|a| AuthView::of_share(a, share.browser.as_ref())),
         }
+    }
+}
+
+impl FixFirst {
+    /// The fix first of a link, from its rows as this build words their ids; `None` when no probe
+    /// was answered, or the link is older than v14 and carries no server author's advice.
+    pub(crate) fn of_share(share: &Share) -> Option<FixFirst> {
+        let answered: Vec<&ShareRow> = share
+            .rows
+            .iter()
+            .filter(|r| r.skipped.is_none() && r.stopped.is_none() && r.action != NO_ACTION)
+            .collect();
+        let is_probe = |r: &&ShareRow| ProbeName::parse(&r.step).is_some();
+        if !answered.iter().any(is_probe) || answered.iter().all(|r| r.server.is_none()) {
+            return None;
+        }
+        // Pairs as the score judges them: structure alone (channel, JSON-RPC code, HTTP status).
+        let structure = |r: &ShareRow| (Channel::parse(&r.channel), r.code, r.status);
+        let probe_row = |name: &str| {
+            answered
+                .iter()
+                .find(|r| r.step == name)
+                .map(|r| structure(r))
+        };
+        let not_told_apart = |step: &str| {
+            ["A", "B", "C"].iter().any(|other| {
+                *other != step
+                    && matches!(
+                        (probe_row(step), probe_row(other)),
+                        (Some(x), Some(y)) if !structure_differs(x, y)
+                    )
+            })
+        };
+        // The probes and checks in card order (a link's rows are in the order answers came).
+        let rows = Step::CARDS.iter().filter_map(|step| {
+            answered
+                .iter()
+                .find(|r| step.id() == Some(r.step.as_str()))
+                .copied()
+        });
+        Some(choose(rows.map(|r| {
+            CardChanges {
+                title: Step::title_of_id(&r.step),
+                deviates: r
+                    .spec
+                    .as_ref()
+                    .is_some_and(|s| Conformance::parse(&s.0) == Some(Conformance::Deviates)),
+                not_told_apart: ProbeName::parse(&r.step).is_some() && not_told_apart(&r.step),
+                no_retry: AgentAction::parse(&r.action) == Some(AgentAction::ShowUserDoNotRetry),
+                changes: match r
+                    .server
+                    .as_ref()
+                    .and_then(|(nothing, ids)| ServerAdvice::of_ids(*nothing, ids))
+                {
+                    Some(ServerAdvice::Changes(changes)) => {
+                        changes.iter().map(|c| c.text).collect()
+                    }
+                    _ => Vec::new(),
+                },
+            }
+        })))
     }
 }

@@ -37,6 +37,7 @@ pub(crate) use config::MODERN;
 pub use config::{ERA_CHOICES, EngineConfig, Era, Mode, Poll, Progress};
 pub use phase::RunPhase;
 pub use record::Record;
+pub(crate) use report::is_vantage_note;
 pub use report::{CardGroups, RunReport};
 pub(crate) use report_view::NOT_NEGOTIATED;
 pub use state::Engine;

@@ -148,6 +148,20 @@ pub struct RunReport {
 /// What the records of a run add up to: the summary of A, B and C, the Origin verdict from the
 /// connect exchange, and whether C failed to provoke anything.
 /// The headline for these records: the connect exchange when no probe could run, else the finding.
+/// The note of a flag that holds for every answer of a run alike.
+fn once_per_run_note(f: Flag) -> String {
+    format!("every answer: {}", crate::judge::advice::for_flag(f))
+}
+
+/// Whether a note (of a run, or of a link of any version) says how the answers were seen rather
+/// than anything about this server: a once-per-run flag's note (the page's footnote).
+pub(crate) fn is_vantage_note(note: &str) -> bool {
+    Flag::ALL
+        .iter()
+        .filter(|f| f.once_per_run())
+        .any(|f| note == once_per_run_note(*f))
+}
+
 /// What holds for every answer of the run alike, said once (see [`Flag::once_per_run`]).
 pub(super) fn once_per_run_notes(records: &[Arc<Record>]) -> Vec<String> {
     let mut notes: Vec<String> = crate::vocabulary::cause::Flag::ALL
@@ -158,7 +172,7 @@ pub(super) fn once_per_run_notes(records: &[Arc<Record>]) -> Vec<String> {
                 .iter()
                 .any(|r| r.assessment.verdict.flags.contains(f))
         })
-        .map(|f| format!("every answer: {}", crate::judge::advice::for_flag(*f)))
+        .map(|f| once_per_run_note(*f))
         .collect();
     // A server that writes to stdout breaks every client, whichever answer the lines landed in.
     let polluted: Vec<String> = records
