@@ -87,13 +87,35 @@ export async function fillExactly(page, testid, value) {
   throw new Error(`${testid} does not hold ${JSON.stringify(value)}: ${JSON.stringify(await field.inputValue())}`);
 }
 
-export async function runQuick(page, { endpoint, token, era, review } = {}) {
+/** Unfolds the form's optional fields (extra headers, era, time limit), as a user would to set them. */
+export async function moreOptions(page) {
+  const more = page.getByTestId('more-options');
+  if (!(await more.evaluate((d) => d.open))) await more.locator('summary').click();
+}
+
+/** Opens every card of the results, as a reader would to read them (they open closed). */
+export async function openCards(page) {
+  await page.getByTestId('open-cards').first().waitFor();
+  if (await page.locator('details.card:not([open])').count() === 0) return;
+  const toggle = page.getByTestId('open-cards').first();
+  if ((await toggle.innerText()).startsWith('Close')) await toggle.click();
+  await toggle.click();
+}
+
+/** Runs Quick check (or Review first); the results' cards are opened unless `closed`. */
+export async function runQuick(page, { endpoint, token, era, review, closed } = {}) {
   if (endpoint !== undefined) await fillExactly(page, 'endpoint', endpoint);
   if (token !== undefined) await fillExactly(page, 'token', token);
-  if (era) await page.getByTestId('era').selectOption(era);
+  if (era) {
+    await moreOptions(page);
+    await page.getByTestId('era').selectOption(era);
+  }
   await page.getByTestId(review ? 'review-first' : 'quick-check').click();
   if (review) await page.getByTestId('plan').waitFor({ timeout: 30000 });
-  else await page.getByTestId('results').waitFor({ timeout: 45000 });
+  else {
+    await page.getByTestId('results').waitFor({ timeout: 45000 });
+    if (!closed) await openCards(page);
+  }
 }
 
 /** Channel and cause shown on a card. */

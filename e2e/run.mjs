@@ -10,7 +10,7 @@ shared.plainUrl = await serveDist(stageDist('plain', null), shared.APP_PORT + 1,
 shared.browser = await launch();
 
 const only = process.argv[2];
-for (const file of ['foundation', 'probes', 'consent', 'headline', 'peers', 'cors', 'ux', 'security', 'share', 'examples', 'everything', 'ecosystem', 'bounds', 'leaks', 'cli', 'faults', 'firstload', 'ondemand', 'signin', 'pagesignin', 'pagecompare']) {
+for (const file of ['foundation', 'probes', 'consent', 'headline', 'peers', 'cors', 'ux', 'security', 'share', 'examples', 'everything', 'ecosystem', 'bounds', 'leaks', 'cli', 'faults', 'firstload', 'ondemand', 'signin', 'pagesignin', 'pagecompare', 'layout']) {
   if (!only || only === file) await import(`./tests/${file}.mjs`);
 }
 await run();

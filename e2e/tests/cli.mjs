@@ -121,6 +121,7 @@ test('a stdio run made by the CLI shows in the page from its share link and from
   await page.getByTestId('paste-classify').click();
   await page.getByTestId('results').waitFor();
   const c = page.getByTestId('card-C');
+  await c.locator('summary.card-head').click();
   eq(await c.getByTestId('cause').getAttribute('data-id'), 'server_exited', 'C in the paste');
   eq(await c.getByTestId('carrier').innerText(), 'stdio', 'no HTTP status is shown for stdio');
   await c.getByTestId('stdio-details').locator('summary').click();

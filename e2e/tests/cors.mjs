@@ -1,5 +1,5 @@
 // Four misconfigured CORS setups on the real demo server, each with the right diagnosis.
-import { assert, eq, expected, runQuick, shared, startDemo, test, watchedPage } from '../lib.mjs';
+import { assert, eq, expected, moreOptions, runQuick, shared, startDemo, test, watchedPage } from '../lib.mjs';
 
 const servers = {
   none: await startDemo(18801, [shared.appOrigin], ['--cors', 'none']),
@@ -42,6 +42,7 @@ test('CORS doctor: an extra header the preflight does not list is named, not "ev
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
+  await moreOptions(page);
   await page.getByTestId('add-header').click();
   await page.getByTestId('extra-name').fill('X-Tenant');
   await page.getByTestId('extra-secret').uncheck();

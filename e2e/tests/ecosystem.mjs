@@ -5,7 +5,7 @@
 // first. Peers start in parallel.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, ROOT, assert, eq, expected, fillExactly, shared, startDemo, startProcess, startPython, test, watchedPage } from '../lib.mjs';
+import { ARTIFACTS, assert, eq, expected, fillExactly, moreOptions, openCards, ROOT, shared, startDemo, startProcess, startPython, test, watchedPage } from '../lib.mjs';
 
 const table = (peer) => JSON.parse(readFileSync(join(ROOT, 'e2e/ecosystem', `${peer}.json`), 'utf8'));
 
@@ -56,6 +56,7 @@ peers.forEach((p, i) => {
     await page.goto(shared.appUrl);
     await fillExactly(page, 'endpoint', endpoints[i]);
     await page.getByTestId('token').fill(want.token ?? (p.token || ''));
+    await moreOptions(page);
     await page.getByTestId('era').selectOption(want.era);
     await page.getByTestId('quick-check').click();
     const step = await Promise.race([
@@ -67,6 +68,7 @@ peers.forEach((p, i) => {
       await page.getByTestId('consent-run').click();
       await page.getByTestId('results').waitFor({ timeout: 45000 });
     }
+    await openCards(page);
     // The results are on screen: a probe card missing now is a finding, said with what the page shows.
     for (const probe of ['A', 'B', 'C', 'D']) {
       try {

@@ -20,6 +20,7 @@ test('examples load on demand and show each SDK\'s answers', async () => {
   await page.getByTestId('example-py-mcp-2.3.0-lowlevel').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=source-banner]')?.textContent.includes('low-level'));
   eq(JSON.stringify(await cardOutcome(page, 'card-A')), JSON.stringify(['jsonrpc_error', 'unknown_tool']), 'lowlevel A');
+  await page.getByTestId('card-A').locator('summary.card-head').click();
   eq(await page.getByTestId('card-A').getByTestId('jsonrpc-code').innerText(), '0', 'code 0');
   await page.getByTestId('example-ts-1.20.0').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=source-banner]')?.textContent.includes('1.20.0'));

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { documentFor } from '../../scripts/client-metadata.mjs';
-import { ARTIFACTS, WASM_TRAP, assert, eq, expected, fillExactly, nextProblem, runOne, serveDist, shared, stageDist, test, watchedPage } from '../lib.mjs';
+import { ARTIFACTS, assert, eq, expected, fillExactly, moreOptions, nextProblem, runOne, serveDist, shared, stageDist, test, WASM_TRAP, watchedPage } from '../lib.mjs';
 
 test('app loads with the demo endpoint, no console errors, no CSP violations', async () => {
   const context = await shared.browser.newContext({ viewport: { width: 1200, height: 800 } });
@@ -46,6 +46,7 @@ test('inline validation: cleartext to a remote host, non-ASCII or short token, s
   await shows('token-error', 'shorter than 8 characters', 'a 7-character token is refused');
   assert(await page.getByTestId('quick-check').isDisabled(), 'run disabled for a short token');
   await page.getByTestId('token').fill('');
+  await moreOptions(page);
   await page.getByTestId('add-header').click();
   await page.getByTestId('extra-name').fill('X-Tenant');
   await page.getByTestId('extra-value').fill('acme');

@@ -1,6 +1,6 @@
 // The first sentence of the results names what happened, cause first — on the page, in the share
 // link and in the Markdown alike: a 401 with its challenge, a CORS block, the run's time limit.
-import { assert, eq, expected, fillExactly, shared, startDemo, test, watchedPage } from '../lib.mjs';
+import { assert, eq, expected, fillExactly, moreOptions, shared, startDemo, test, watchedPage } from '../lib.mjs';
 
 const noCors = await startDemo(18809, [shared.appOrigin], ['--cors', 'none']);
 // Tool handlers that take a minute: probes C and D are still in flight when a short time limit ends the run.
@@ -63,6 +63,7 @@ test('headline: a run stopped by its time limit says so first, scores only answe
   await fillExactly(page, 'endpoint', stuck);
   await page.getByTestId('token').fill('demo-token');
   // A time limit out of range is refused with a message, and nothing can start.
+  await moreOptions(page);
   await page.getByTestId('run-seconds').fill('1');
   assert((await page.getByTestId('run-seconds-error').innerText()).includes('from 2 to 600'), 'the range is named');
   assert(await page.getByTestId('quick-check').isDisabled(), 'Quick check waits for a valid time limit');

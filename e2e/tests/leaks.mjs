@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { ROOT, assert, eq, expected, fillExactly, serveDist, shared, stageDist, startProcess, test } from '../lib.mjs';
+import { assert, eq, expected, fillExactly, moreOptions, ROOT, serveDist, shared, stageDist, startProcess, test } from '../lib.mjs';
 
 const LEAKCHECK = join(ROOT, 'target/debug/leakcheck');
 const CONTROL_DIST = join(ROOT, 'target/leak-control-dist');
@@ -56,6 +56,7 @@ async function capture(appUrl, form) {
   await page.getByTestId('target-form').waitFor();
   await fillExactly(page, 'endpoint', endpoint);
   await page.getByTestId('token').fill(S.token);
+  await moreOptions(page);
   await page.getByTestId('add-header').click();
   await page.getByTestId('extra-name').fill('X-Leak-Secret');
   await page.getByTestId('extra-value').fill(S.header);

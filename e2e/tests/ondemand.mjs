@@ -1,7 +1,7 @@
 // The app module on demand ("A small page"): a visit loads the boot page (the form) alone; the first
 // touch of the page loads the app; a click that comes before it says so and runs once it is there;
 // a failed load says why and retries; what was typed crosses over. Events in order, never clocks.
-import { assert, cardOutcome, eq, expected, fillExactly, shared, test, watchedPage } from '../lib.mjs';
+import { assert, cardOutcome, eq, expected, fillExactly, moreOptions, shared, test, watchedPage } from '../lib.mjs';
 
 const APP_JS = /\/mcp-triage-web-[0-9a-f]{16}\.js(\?retry=\d+)?$/;
 const moduleFiles = (page) => page.evaluate(() => performance.getEntriesByType('resource')
@@ -107,6 +107,7 @@ test('everything typed on the boot page crosses over: endpoint, token, extra hea
   await fillExactly(page, 'endpoint', 'http://127.0.0.1:9/mcp');
   await page.getByTestId('token').fill('a-token-typed-early');
   // Two rows, the first removed: the row left is the boot page's second (its key is 1, the app's 0).
+  await moreOptions(page);
   await page.getByTestId('add-header').click();
   await page.getByTestId('add-header').click();
   await page.getByRole('button', { name: 'Remove this header' }).first().click();

@@ -49,16 +49,16 @@ test('Quick check on the demo server: the seed\'s three failures, a success, and
   assert(typeof json.resource === 'string' && json.resource.endsWith('/mcp'), JSON.stringify(json));
   const metaHeaders = await card.getByTestId('request-headers').textContent();
   assert(!metaHeaders.includes('Authorization'), 'no token on the metadata fetch');
-  // What holds for every answer seen from a browser is said once, in the summary, not on each card.
+  // What holds for every answer seen from a browser is said once, in a footnote, not on each card.
   const flagsShown = await page.getByTestId('flag').evaluateAll((els) => els.map((e) => e.dataset.id));
   assert(!flagsShown.some((f) => f.includes('headers_may_be_hidden')), `no per-card headers flag: ${JSON.stringify(flagsShown)}`);
-  const notes = (await page.getByTestId('summary').innerText()).split('every answer: Seen from a browser').length - 1;
+  const notes = (await page.getByTestId('results').innerText()).split('every answer: Seen from a browser').length - 1;
   eq(notes, 1, 'the headers note, once');
   // The request sent carries the token only as a redacted mark.
   const reqHeaders = await page.getByTestId('card-A').getByTestId('request-headers').textContent();
   assert(reqHeaders.includes('Bearer [REDACTED]') && !reqHeaders.includes('demo-token'), reqHeaders);
   // Rounds: legacy stateless needs three.
-  assert((await page.getByTestId('summary').innerText()).includes('3 sequential rounds'), 'waves');
+  assert((await page.getByTestId('footnotes').innerText()).includes('3 sequential rounds'), 'waves');
   const after = await stats();
   shared.preflights = (after.methods.OPTIONS || 0) - (before.methods.OPTIONS || 0);
   shared.posts = (after.methods.POST || 0) - (before.methods.POST || 0);

@@ -1,7 +1,7 @@
 // The token never leaves the page except in the Authorization header; redirects are not followed;
 // server text is never markup. Uses the hostile server (behaviour no SDK produces).
 import { request } from 'node:http';
-import { HOSTILE_PORT, REDIRECT_TARGET_PORT, SENTINEL, assert, eq, expected, fillExactly, leaks, runQuick, shared, startDemo, startHostile, startProcess, test, watchedPage } from '../lib.mjs';
+import { assert, eq, expected, fillExactly, HOSTILE_PORT, leaks, moreOptions, REDIRECT_TARGET_PORT, runQuick, SENTINEL, shared, startDemo, startHostile, startProcess, test, watchedPage } from '../lib.mjs';
 
 const HOSTILE = HOSTILE_PORT;
 const TARGET = REDIRECT_TARGET_PORT;
@@ -97,6 +97,7 @@ for (const code of [301, 302, 307, 308]) {
     const context = await shared.browser.newContext();
     const page = await watchedPage(context);
     await page.goto(shared.appUrl);
+    await moreOptions(page);
     await page.getByTestId('add-header').click();
     await page.getByTestId('extra-name').fill('X-Api-Key');
     await page.getByTestId('extra-value').fill(`${SENTINEL}key`);

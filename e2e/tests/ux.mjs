@@ -1,7 +1,7 @@
 // Keyboard, accessibility (axe-core), layout stability, narrow screens, screenshots, and Cancel.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, ROOT, assert, eq, expected, fillExactly, runQuick, shared, startDemo, test, watchedPage } from '../lib.mjs';
+import { ARTIFACTS, ROOT, assert, eq, expected, fillExactly, openCards, runQuick, shared, startDemo, test, watchedPage } from '../lib.mjs';
 
 const axeSource = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 const slow = await startDemo(18806, [shared.appOrigin], ['--tool-delay-ms', '4000']);
@@ -35,19 +35,29 @@ test('keyboard only: Tab to the token, type, Enter runs; results get focus', asy
   await context.close();
 }, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
 
-test('axe-core: no serious or critical violation on the form, the plan and the results', async () => {
-  const context = await shared.browser.newContext({ bypassCSP: true });
-  const page = await context.newPage();
-  await page.goto(shared.appUrl);
-  await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
-  await axe(page, 'form');
-  await runQuick(page, { token: 'demo-token', review: true });
-  await axe(page, 'plan');
-  await page.getByTestId('run-plan').click();
-  await page.getByTestId('results').waitFor({ timeout: 45000 });
-  await axe(page, 'results');
-  await context.close();
-}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
+for (const colorScheme of ['light', 'dark']) {
+  test(`axe-core (${colorScheme}): no serious or critical violation on the form, the plan, the results (cards closed and open) and a share link`, async () => {
+    const context = await shared.browser.newContext({ bypassCSP: true, colorScheme });
+    const page = await context.newPage();
+    await page.goto(shared.appUrl);
+    await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
+    await axe(page, 'form');
+    await runQuick(page, { token: 'demo-token', review: true });
+    await axe(page, 'plan');
+    await page.getByTestId('run-plan').click();
+    await page.getByTestId('results').waitFor({ timeout: 45000 });
+    await axe(page, 'results, cards closed');
+    await openCards(page);
+    await axe(page, 'results, cards open');
+    await page.getByTestId('share-open').click();
+    const link = await page.getByTestId('share-link').inputValue();
+    const opened = await context.newPage();
+    await opened.goto(link);
+    await opened.getByTestId('shared-view').waitFor();
+    await axe(opened, 'share view');
+    await context.close();
+  }, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
+}
 
 test('what the user looks at does not move when results arrive; no horizontal scroll at 360 px', async () => {
   const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -20,15 +20,24 @@ pub fn Card(card: CardView, #[prop(optional)] children: Option<Children>) -> imp
 
 /// The markup of one card.
 fn card_markup(card: CardView) -> Node {
+    // A skipped card is its one line; any other opens from its line (title, channel, spec
+    // verdict, cause and action) to the evidence, the advice and the envelope.
     let skipped = matches!(card.answer, Answer::Skipped { .. });
-    let mut article = el("article")
+    let line = (!skipped).then(|| card.line());
+    let mut article = el(if skipped { "article" } else { "details" })
         .class(if skipped { "card skipped" } else { "card" })
         .testid(card.id)
         .child(
-            el("header")
+            el(if skipped { "header" } else { "summary" })
                 .class("card-head")
                 .child(el("h3").text(card.title))
-                .child_if(card.channel.map(|b| badge(b, "channel"))),
+                .child_if(card.channel.map(|b| badge(b, "channel")))
+                .child_if(
+                    card.spec
+                        .as_ref()
+                        .map(|s| badge(s.conformance.clone(), "head-verdict")),
+                )
+                .child_if(line.map(|l| el("span").class("line").testid("card-line").shown(l, 300))),
         );
     if !skipped {
         article = article.child(

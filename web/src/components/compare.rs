@@ -198,10 +198,16 @@ pub fn ComparePanel(
     };
     view! {
         <section class="compare" aria-label="Compare with another run">
-            <button type="button" data-testid="compare-open" on:click=move |_| open.update(|o| *o = !*o)>
+            <button type="button" data-testid="compare-open" on:click=move |_| {
+                open.update(|o| *o = !*o);
+                if open.get_untracked() {
+                    crate::state::run::focus_heading("compare-heading");
+                }
+            }>
                 "Compare with…"</button>
             <Show when=move || open.get()>
                 <div class="card" data-testid="compare-panel">
+                    <h3 id="compare-heading" tabindex="-1">"Compare with another run"</h3>
                     <p>"Another run of this check — its share link or its baseline file ("
                         <code>"mcp-triage probe --write-baseline"</code>
                         {keep.map(|_| "), or its JSON report,").unwrap_or(")")}

@@ -31,6 +31,7 @@ pub struct El {
     testid: Option<String>,
     data_id: Option<String>,
     href: Option<String>,
+    to_card: bool,
     tabindex: Option<&'static str>,
     aria_label: Option<&'static str>,
     role: Option<&'static str>,
@@ -83,6 +84,17 @@ impl El {
     /// and no referrer.
     pub fn href(mut self, h: impl Into<String>) -> El {
         self.href = Some(h.into());
+        self
+    }
+
+    /// A link to a card on this page (`card` is its id): the results open that card, scroll to it
+    /// and focus it when it is followed.
+    pub fn to_card(mut self, card: impl Into<String>) -> El {
+        let card = card.into();
+        self.href = Some(format!("#{card}"));
+        self.data_id = Some(card);
+        self.class = Some("to-card".into());
+        self.to_card = true;
         self
     }
 
@@ -166,7 +178,7 @@ pub fn render(node: Node, extra: Option<AnyView>) -> AnyView {
             None => view! { <VisibleText text=text cap=cap /> }.into_any(),
         },
         Node::El(e) => {
-            let external = e.href.is_some();
+            let external = e.href.is_some() && !e.to_card;
             let children: Vec<AnyView> = e
                 .children
                 .into_iter()

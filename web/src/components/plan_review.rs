@@ -149,7 +149,7 @@ pub fn PlanReview() -> impl IntoView {
     };
     view! {
         <section class="plan" data-testid="plan" aria-label="Plan">
-            <h2>"Review the plan"</h2>
+            <h2 id="plan-heading" tabindex="-1">"Review the plan"</h2>
             <p class="help">"Nothing below has been sent yet. Probes B, C and D are chosen only among tools that declare readOnlyHint: true; calling any other tool needs your opt-in."</p>
             {rows.get_value().into_iter().map(|(probe, tool, args, skip, opt_in, original)| {
                 let tools_here = tools_for_risk.clone();
@@ -179,8 +179,12 @@ pub fn PlanReview() -> impl IntoView {
                             prop:value=move || args.get() on:input=move |ev| args.set(event_target_value(&ev))></textarea>
                         <label class="check"><input type="checkbox" data-testid=format!("skip-{id}") prop:checked=move || skip.get()
                             on:change=move |ev| skip.set(event_target_checked(&ev)) />" Skip this probe"</label>
-                        <label class="check"><input type="checkbox" data-testid=format!("optin-{id}") prop:checked=move || opt_in.get()
-                            on:change=move |ev| opt_in.set(event_target_checked(&ev)) />" I accept that this call may have side effects"</label>
+                        // Asked only where the core's rule asks it (not for a read-only tool, nor for a
+                        // name the server certainly lacks), with why.
+                        // (Hidden by the stylesheet while the reason is empty.)
+                        <label class="check opt-in"><input type="checkbox" data-testid=format!("optin-{id}") prop:checked=move || opt_in.get()
+                            on:change=move |ev| opt_in.set(event_target_checked(&ev)) />" I accept that this call may have side effects (this tool "
+                            <span>{move || state.needs_opt_in(&tool.get()).unwrap_or_default()}</span> ")"</label>
                         {original.payload.clone().map(|p| view! {
                             <details><summary>"Exact payload as planned"</summary><pre class="envelope" tabindex="0"><VisibleText text=p cap=4000 /></pre></details>
                         }.into_any())}

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use mcp_triage::view::{CardView, ReportView, SummaryView};
+use mcp_triage::view::{CardView, GridRow, ReportView, SummaryView};
 
 use super::auth::{auth_card, auth_section};
 use super::badge::badge;
@@ -17,13 +17,146 @@ use super::signin::SignInBox;
 use super::target_form::FormState;
 use crate::state::run::{AppState, EXTRAS};
 
-/// The summary block; `extra` is what only a live page adds (the demo token's button).
-pub fn summary(summary: SummaryView, extra: Option<AnyView>) -> AnyView {
-    render(summary_markup(summary), extra)
+/// The summary block with its grid; `extra` is what only a live page adds (the demo token's
+/// button).
+pub fn summary(summary: SummaryView, grid: Vec<GridRow>, extra: Option<AnyView>) -> AnyView {
+    listen_for_card_clicks();
+    render(summary_markup(summary, grid), extra)
+}
+
+/// One click listener for the page, installed once: a followed grid link opens its card, brings
+/// it into view and focuses it (the address keeps its fragment: a share link lives there), and
+/// "Open every card" opens or closes them all. Markup carries no handlers of its own.
+fn listen_for_card_clicks() {
+    use wasm_bindgen::JsCast;
+    thread_local!(static LISTENING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
+    if LISTENING.with(|l| l.replace(true)) {
+        return;
+    }
+    let on_click = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MouseEvent)>::new(
+        |ev: web_sys::MouseEvent| {
+            let Some(target) = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            else {
+                return;
+            };
+            if let Some(link) = target.closest("a.to-card").ok().flatten() {
+                ev.prevent_default();
+                open_card(link.get_attribute("data-id").unwrap_or_default());
+            } else if let Some(toggle) = target.closest("[data-id=open-cards]").ok().flatten() {
+                let open = toggle.text_content().is_some_and(|t| t.starts_with("Open"));
+                set_cards_open(open);
+                toggle.set_text_content(Some(if open {
+                    "Close every card"
+                } else {
+                    "Open every card"
+                }));
+            }
+        },
+    );
+    if let Some(d) = web_sys::window().and_then(|w| w.document()) {
+        let _ = d.add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref());
+    }
+    on_click.forget();
+}
+
+/// Opens the card with this id, and focuses its line (which brings it into view).
+fn open_card(id: String) {
+    use wasm_bindgen::JsCast;
+    // Cards are named by their test id (`card-A`), which the grid's links carry.
+    let Some(card) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+        d.query_selector(&format!("details[data-testid={id}]"))
+            .ok()
+            .flatten()
+    }) else {
+        return;
+    };
+    let _ = card.set_attribute("open", "");
+    if let Some(head) = card
+        .query_selector("summary")
+        .ok()
+        .flatten()
+        .and_then(|h| h.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = head.focus();
+    }
+}
+
+/// Opens or closes every card of the results.
+fn set_cards_open(open: bool) {
+    let Some(cards) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector_all("details.card").ok())
+    else {
+        return;
+    };
+    for i in 0..cards.length() {
+        if let Some(card) = cards
+            .item(i)
+            .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+        {
+            let _ = if open {
+                card.set_attribute("open", "")
+            } else {
+                card.remove_attribute("open")
+            };
+        }
+    }
+}
+
+/// The grid: a row per answered probe and check, each heading a link to its card.
+fn grid_markup(rows: Vec<GridRow>) -> Option<Node> {
+    if rows.is_empty() {
+        return None;
+    }
+    let cell = |b: Option<mcp_triage::view::Badge>, kind: &'static str| -> Node {
+        el("td")
+            .child(match b {
+                Some(b) => badge(b, kind),
+                None => text("—"),
+            })
+            .into()
+    };
+    let head = ["", "channel", "cause", "decided by", "spec", "agent"];
+    Some(
+        el("div")
+            .class("grid-wrap")
+            .focusable()
+            .child(
+                el("table")
+                    .class("grid")
+                    .testid("grid")
+                    .child(
+                        el("caption")
+                            .class("sr-only")
+                            .text("Every answer at a glance"),
+                    )
+                    .child(
+                        el("thead").child(
+                            el("tr").children(head.iter().map(|h| el("th").text(*h).into())),
+                        ),
+                    )
+                    .child(el("tbody").children(rows.into_iter().map(|r| {
+                        el("tr")
+                            .testid("grid-row")
+                            .data_id(r.card.clone())
+                            // A `th` opening a body row heads that row (its scope is `auto`).
+                            .child(el("th").child(el("a").to_card(r.card).text(r.name)))
+                            .child(cell(r.channel, "grid-channel"))
+                            .child(el("td").text(r.cause.map(|c| c.label).unwrap_or_default()))
+                            .child(el("td").text(r.decided_by.map(|c| c.label).unwrap_or_default()))
+                            .child(cell(r.spec, "grid-verdict"))
+                            .child(el("td").text(r.agent))
+                            .into()
+                    }))),
+            )
+            .into(),
+    )
 }
 
 /// The markup of a summary.
-fn summary_markup(summary: SummaryView) -> Node {
+fn summary_markup(summary: SummaryView, grid: Vec<GridRow>) -> Node {
     let server = summary.server_text().to_string();
     el("section")
         .class("summary")
@@ -48,6 +181,16 @@ fn summary_markup(summary: SummaryView) -> Node {
                     )
                 }))
         }))
+        .child_if(grid_markup(grid))
+        // Every card below opens closed, to its one line (the stylesheet floats this to the right
+        // of the score).
+        .child(
+            el("button")
+                .class("link-like open-cards")
+                .testid("open-cards")
+                .data_id("open-cards")
+                .text("Open every card"),
+        )
         .child(
             el("p")
                 .class("score")
@@ -65,18 +208,32 @@ fn summary_markup(summary: SummaryView) -> Node {
                 .text(" · server ")
                 .shown(server, 200)
                 .text(" · protocol ")
-                .shown(summary.protocol, 32)
-                .child_if(summary.rounds.map(|r| text(format!(" · {r}")))),
+                .shown(summary.protocol, 32),
         )
-        .child(
-            el("ul").class("verdicts").children(summary.verdicts.into_iter().map(|v| {
-                el("li")
-                    .child(el("span").class("step").text(v.about))
-                    .text(" ")
-                    .child(badge(v.conformance, "verdict"))
-                    .child_if(v.reason.map(|r| el("span").class("help").text(format!(" {r}"))))
-                    .into()
-            })),
+        // The grid has every card's verdict; what it lacks (the origin's, with its reason) is here.
+        .child_if(
+            summary
+                .verdicts
+                .iter()
+                .any(|v| v.reason.is_some())
+                .then(|| {
+                    el("ul").class("verdicts").children(
+                        summary
+                            .verdicts
+                            .into_iter()
+                            .filter(|v| v.reason.is_some())
+                            .map(|v| {
+                                el("li")
+                                    .child(el("span").class("step").text(v.about))
+                                    .text(" ")
+                                    .child(badge(v.conformance, "verdict"))
+                                    .child_if(v.reason.map(|r| {
+                                        el("span").class("help").text(format!(" {r}"))
+                                    }))
+                                    .into()
+                            }),
+                    )
+                }),
         )
         .children(
             summary
@@ -90,6 +247,20 @@ fn summary_markup(summary: SummaryView) -> Node {
                 .children(summary.notes.into_iter().map(|n| el("li").shown(n, 512).into()))
         }))
         .into()
+}
+
+/// What says how the run went or was seen (the core's footnotes), once, below the cards.
+pub(crate) fn footnotes(lines: Vec<String>) -> Option<AnyView> {
+    (!lines.is_empty()).then(|| {
+        render(
+            el("ul")
+                .class("notes footnotes")
+                .testid("footnotes")
+                .children(lines.into_iter().map(|n| el("li").shown(n, 512).into()))
+                .into(),
+            None,
+        )
+    })
 }
 
 /// A live run's card: the card, with the challenge and the wire only a live run has (moved out
@@ -150,7 +321,21 @@ pub fn Results() -> impl IntoView {
             return view! { <p>"No results yet."</p> }.into_any();
         };
         let names = state.secret_header_names.get();
-        let view = ReportView::of_report(&report, &names);
+        let view = ReportView::for_reading(&report, &names);
+        let grid = view.grid();
+        let notes = footnotes(
+            view.summary
+                .footnotes
+                .iter()
+                .cloned()
+                .chain(
+                    view.summary
+                        .rounds
+                        .as_ref()
+                        .map(|r| format!("The probes ran in {r}.")),
+                )
+                .collect(),
+        );
         // This endpoint is the demo server the page's own demo file names, and it asked for a token.
         let demo_token = use_context::<RwSignal<Option<crate::net::DemoConfig>>>()
             .and_then(|d| d.get_untracked())
@@ -190,7 +375,7 @@ pub fn Results() -> impl IntoView {
             <section class="results" data-testid="results" aria-label="Results">
                 <h2 id="results-heading" tabindex="-1">"Results"</h2>
                 {move || state.source.get().map(|s| view! { <p class="banner" data-testid="source-banner">{s}</p> }.into_any())}
-                {summary(view.summary, demo_token.map(|t| view! {
+                {summary(view.summary, grid, demo_token.map(|t| view! {
                     <p><button type="button" class="primary" data-testid="use-demo-token"
                         on:click=move |_| state.rerun_with_token.set(Some(t.clone()))>"Use the demo token and run again"</button></p>
                 }.into_any()))}
@@ -203,6 +388,7 @@ pub fn Results() -> impl IntoView {
                 <div class="cards">{cards(view.probes)}</div>
                 <h3 class="section">"Transport checks"</h3>
                 <div class="cards">{cards(view.checks)}</div>
+                {notes}
                 {move || (EXTRAS && !has_challenge && state.can_check_sign_in()).then(|| view! {
                     <p><button type="button" data-testid="check-sign-in" on:click=move |_| state.check_sign_in()>
                         "Check sign-in setup (without the token)"</button></p>

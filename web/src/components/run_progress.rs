@@ -15,18 +15,19 @@ pub fn RunProgress() -> impl IntoView {
                 Phase::Run(p) => p.heading(),
                 Phase::Form => "Run",
             }}</h2>
-            // Always in place (disabled when idle), so nothing below it moves when a run ends.
-            <button type="button" data-testid="cancel" disabled=move || !running() on:click=move |_| state.cancel()>"Cancel (Esc)"</button>
-            <details class="log">
-                <summary>"Run log"</summary>
-                <ol data-testid="run-log">{move || state.log.get().into_iter().map(|l| view! { <li>{l}</li> }.into_any()).collect_view()}</ol>
-            </details>
+            // While the run moves only: a disabled Cancel after the end offers nothing.
+            <button type="button" data-testid="cancel" hidden=move || !running() on:click=move |_| state.cancel()>"Cancel (Esc)"</button>
             <ol class="steps">
                 {move || state.steps.get().into_iter().map(|(step, progress)| {
                     let (symbol, word) = (progress.symbol(), progress.words());
                     view! { <li data-testid="step"><span aria-hidden="true">{symbol}" "</span>{step.label()}" — "<span class="state">{word}</span></li> }.into_any()
                 }).collect_view()}
             </ol>
+            // Below the steps, so what it folds is only the log.
+            <details class="log">
+                <summary>"Run log"</summary>
+                <ol data-testid="run-log">{move || state.log.get().into_iter().map(|l| view! { <li>{l}</li> }.into_any()).collect_view()}</ol>
+            </details>
         </section>
     }.into_any()
 }

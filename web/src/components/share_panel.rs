@@ -59,9 +59,15 @@ pub fn SharePanel(report: RunReport, endpoint: Endpoint) -> impl IntoView {
     let withheld = move || built.with(|(_, n)| *n);
     view! {
         <section class="share" aria-label="Share results link">
-            <button type="button" data-testid="share-open" on:click=move |_| open.update(|o| *o = !*o)>"Share results link…"</button>
+            <button type="button" data-testid="share-open" on:click=move |_| {
+                open.update(|o| *o = !*o);
+                if open.get_untracked() {
+                    crate::state::run::focus_heading("share-heading");
+                }
+            }>"Share results link…"</button>
             <Show when=move || open.get()>
                 <div class="card" data-testid="share-panel">
+                    <h3 id="share-heading" tabindex="-1">"Share results link"</h3>
                     <p>"The link holds the results below in its #fragment, which browsers never send to a server. It never holds the token or any request header."</p>
                     <label class="check">
                         <input type="checkbox" data-testid="share-include-path" prop:checked=move || include_path.get()

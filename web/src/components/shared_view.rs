@@ -9,7 +9,7 @@ use mcp_triage::view::ReportView;
 use super::auth::{auth_card, auth_section};
 use super::card::Card;
 use super::markup::{el, render};
-use super::results::summary;
+use super::results::{footnotes, summary};
 
 /// The shared results, or the one "invalid or damaged link" view.
 #[component]
@@ -41,6 +41,8 @@ pub fn SharedView(shared: Result<Share, Problem>, on_leave: Callback<()>) -> imp
     }
     .into_any();
     let view = ReportView::of_share(&p);
+    let grid = view.grid();
+    let notes = footnotes(view.summary.footnotes.clone());
     let (date, tool) = view.summary.made.clone().unwrap_or_default();
     let date = date_in_words(&date);
     let banner = el("div")
@@ -69,8 +71,8 @@ pub fn SharedView(shared: Result<Share, Problem>, on_leave: Callback<()>) -> imp
     tail.push(leave());
     let body = (
         render(banner.into(), None),
-        summary(view.summary, None),
-        view! { <div class="cards">{cards}</div> },
+        summary(view.summary, grid, None),
+        view! { <div class="cards">{cards}</div>{notes}},
         tail.into_any(),
     );
     render(

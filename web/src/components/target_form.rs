@@ -84,7 +84,8 @@ impl FormState {
     }
 }
 
-/// Endpoint, token, era; validation messages inline.
+/// Endpoint, token and the two buttons, then the optional fields folded below them; validation
+/// messages inline.
 #[component]
 pub fn TargetForm(
     /// The form's values.
@@ -145,6 +146,12 @@ pub fn TargetForm(
     });
     let extras_full = move || extras.with(|x| x.len() >= mcp_triage::limits::MAX_EXTRA_HEADERS);
     let busy = move || busy.get();
+    // Folded unless a value in it differs from its default (a form handed over from the boot page,
+    // or a rerun, keeps what the user set in view).
+    let blank = FormValues::default();
+    let more_open = !extras.with_untracked(|x| x.is_empty())
+        || era.get_untracked() != blank.era
+        || run_seconds.get_untracked() != blank.run_seconds;
     let can_run = Memo::new(move |_| {
         parse_endpoint(&endpoint.get()).is_ok()
             && token_problem.get().is_none()
@@ -213,52 +220,6 @@ pub fn TargetForm(
                     {move || token_problem.get().unwrap_or_default()}
                 </p>
             </div>
-            <fieldset class="field extras">
-                <legend>"Extra headers (optional, e.g. X-API-Key)"</legend>
-                {move || extras.get().into_iter().map(|(key, name, value, secret)| view! {
-                    <div class="extra-row">
-                        <label class="sr-only" for=format!("xh-name-{key}")>"Header name"</label>
-                        <input id=format!("xh-name-{key}") data-testid="extra-name" type="text" placeholder="X-API-Key" autocomplete="off" spellcheck="false"
-                            prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev)) />
-                        <label class="sr-only" for=format!("xh-value-{key}")>"Header value"</label>
-                        <input id=format!("xh-value-{key}") data-testid="extra-value" type=move || if secret.get() { "password" } else { "text" } placeholder="value" autocomplete="off" spellcheck="false"
-                            prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev)) />
-                        <label class="secret-toggle">
-                            <input type="checkbox" data-testid="extra-secret" prop:checked=move || secret.get() on:change=move |ev| secret.set(event_target_checked(&ev)) />
-                            " secret"
-                        </label>
-                        <button type="button" aria-label="Remove this header" on:click=move |_| extras.update(|x| x.retain(|(k, _, _, _)| *k != key))>"Remove"</button>
-                    </div>
-                }.into_any()).collect_view()}
-                <p class="help">"A secret header is redacted wherever it could appear, like the token, and must be at least 8 characters; a plain one (X-Tenant: acme) is shown as sent."</p>
-                <button type="button" data-testid="add-header"
-                    disabled=extras_full
-                    on:click=move |_| {
-                    let key = next_extra.get_value();
-                    next_extra.set_value(key + 1);
-                    extras.update(|x| x.push((key, RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(true))));
-                }>{move || if extras_full() { format!("At most {} extra headers", mcp_triage::limits::MAX_EXTRA_HEADERS) } else { "Add a header".to_string() }}</button>
-                <p class="error" role="alert">{move || extras_problem.get().unwrap_or_default()}</p>
-            </fieldset>
-            <div class="field">
-                <label for="era">"Protocol era"</label>
-                <select id="era" data-testid="era" on:change=move |ev| era.set(event_target_value(&ev))>
-                    {ERA_CHOICES.iter().map(|(value, label)| view! {
-                        <option value=*value selected=move || era.get() == *value>{*label}</option>
-                    }.into_any()).collect_view()}
-                </select>
-            </div>
-            <div class="field">
-                <label for="run-seconds">"Time limit for the whole run (seconds)"</label>
-                <input id="run-seconds" data-testid="run-seconds" type="number" inputmode="numeric"
-                    min=mcp_triage::limits::RUN_SECONDS.0 max=mcp_triage::limits::RUN_SECONDS.1 step="1"
-                    aria-describedby="run-seconds-error" class="short"
-                    prop:value=move || run_seconds.get()
-                    on:input=move |ev| run_seconds.set(event_target_value(&ev)) />
-                <p id="run-seconds-error" class="error" role="alert" data-testid="run-seconds-error">
-                    {move || seconds_problem.get().unwrap_or_default()}
-                </p>
-            </div>
             <div class="actions">
                 <button type="submit" class="primary" data-testid="quick-check" disabled=move || !can_run.get() || busy()>
                     "Quick check"
@@ -268,6 +229,55 @@ pub fn TargetForm(
                     "Review first"
                 </button>
             </div>
+            <details class="more-options" data-testid="more-options" open=more_open>
+                <summary>"More options: extra headers, protocol era, time limit"</summary>
+                <fieldset class="field extras">
+                    <legend>"Extra headers (optional, e.g. X-API-Key)"</legend>
+                    {move || extras.get().into_iter().map(|(key, name, value, secret)| view! {
+                        <div class="extra-row">
+                            <label class="sr-only" for=format!("xh-name-{key}")>"Header name"</label>
+                            <input id=format!("xh-name-{key}") data-testid="extra-name" type="text" placeholder="X-API-Key" autocomplete="off" spellcheck="false"
+                                prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev)) />
+                            <label class="sr-only" for=format!("xh-value-{key}")>"Header value"</label>
+                            <input id=format!("xh-value-{key}") data-testid="extra-value" type=move || if secret.get() { "password" } else { "text" } placeholder="value" autocomplete="off" spellcheck="false"
+                                prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev)) />
+                            <label class="secret-toggle">
+                                <input type="checkbox" data-testid="extra-secret" prop:checked=move || secret.get() on:change=move |ev| secret.set(event_target_checked(&ev)) />
+                                " secret"
+                            </label>
+                            <button type="button" aria-label="Remove this header" on:click=move |_| extras.update(|x| x.retain(|(k, _, _, _)| *k != key))>"Remove"</button>
+                        </div>
+                    }.into_any()).collect_view()}
+                    <p class="help">"A secret header is redacted wherever it could appear, like the token, and must be at least 8 characters; a plain one (X-Tenant: acme) is shown as sent."</p>
+                    <button type="button" data-testid="add-header"
+                        disabled=extras_full
+                        on:click=move |_| {
+                        let key = next_extra.get_value();
+                        next_extra.set_value(key + 1);
+                        extras.update(|x| x.push((key, RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(true))));
+                    }>{move || if extras_full() { format!("At most {} extra headers", mcp_triage::limits::MAX_EXTRA_HEADERS) } else { "Add a header".to_string() }}</button>
+                    <p class="error" role="alert">{move || extras_problem.get().unwrap_or_default()}</p>
+                </fieldset>
+                <div class="field">
+                    <label for="era">"Protocol era"</label>
+                    <select id="era" data-testid="era" on:change=move |ev| era.set(event_target_value(&ev))>
+                        {ERA_CHOICES.iter().map(|(value, label)| view! {
+                            <option value=*value selected=move || era.get() == *value>{*label}</option>
+                        }.into_any()).collect_view()}
+                    </select>
+                </div>
+                <div class="field">
+                    <label for="run-seconds">"Time limit for the whole run (seconds)"</label>
+                    <input id="run-seconds" data-testid="run-seconds" type="number" inputmode="numeric"
+                        min=mcp_triage::limits::RUN_SECONDS.0 max=mcp_triage::limits::RUN_SECONDS.1 step="1"
+                        aria-describedby="run-seconds-error" class="short"
+                        prop:value=move || run_seconds.get()
+                        on:input=move |ev| run_seconds.set(event_target_value(&ev)) />
+                    <p id="run-seconds-error" class="error" role="alert" data-testid="run-seconds-error">
+                        {move || seconds_problem.get().unwrap_or_default()}
+                    </p>
+                </div>
+            </details>
         </form>
     }.into_any()
 }

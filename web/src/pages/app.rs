@@ -20,7 +20,8 @@ use crate::components::target_form::{FormState, TargetForm};
 use crate::net::{self, DemoConfig};
 use crate::pages::boot::Handoff;
 use crate::pages::chrome::{
-    NO_SERVER_SUMMARY, OWN_FORM, SiteHeader, location_hash, reload_on_share_link, replace_fragment,
+    NO_SERVER_SUMMARY, OWN_FORM, SiteFooter, SiteHeader, location_hash, reload_on_share_link,
+    replace_fragment,
 };
 use crate::state::form::{FormValues, random_seed};
 use crate::state::run::{AppState, EXTRAS, Phase};
@@ -100,6 +101,7 @@ pub fn SharedPage() -> impl IntoView {
     view! {
         <header class="site-header"><h1>"MCP Triage"</h1></header>
         <main id="main" tabindex="-1"><SharedView shared=shared on_leave=leave /></main>
+        <SiteFooter />
     }
 }
 
@@ -192,6 +194,7 @@ fn Tool(handoff: Option<Handoff>, first_wave: Vec<Option<net::InFlight>>) -> imp
                 <Results />
             </Show>
         </main>
+        <SiteFooter />
     }.into_any()
 }
 

@@ -13,7 +13,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use crate::components::target_form::{FormState, TargetForm};
 use crate::net::{self, DemoConfig};
 use crate::pages::chrome::{
-    NO_SERVER_SUMMARY, OWN_FORM, SiteHeader, location_hash, reload_on_share_link, replace_fragment,
+    NO_SERVER_SUMMARY, OWN_FORM, SiteFooter, SiteHeader, location_hash, reload_on_share_link,
+    replace_fragment,
 };
 use crate::state::form::{FormValues, random_seed, run_config};
 use mcp_triage::engine::Engine;
@@ -397,6 +398,7 @@ fn BootPage() -> impl IntoView {
                     <summary id="no-server-summary" data-testid="no-server-summary">{NO_SERVER_SUMMARY}</summary>
                 </details>
             </main>
+            <SiteFooter />
         </div>
     }
 }

@@ -78,5 +78,21 @@ pub(crate) fn SiteHeader() -> impl IntoView {
     }
 }
 
+/// The page's footer: the README, the command line's documentation and the source (the
+/// workspace's repository). Our own addresses only.
+#[component]
+pub(crate) fn SiteFooter() -> impl IntoView {
+    view! {
+        <footer class="site-footer" data-testid="site-footer">
+            <a href=concat!(env!("CARGO_PKG_REPOSITORY"), "#readme") rel="noopener noreferrer">"README"</a>
+            " · "
+            <a href=concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/README.md#the-cli") rel="noopener noreferrer">"The command line (mcp-triage)"</a>
+            " · "
+            <a href=env!("CARGO_PKG_REPOSITORY") rel="noopener noreferrer">"Source"</a>
+            {concat!(" · MCP Triage ", env!("CARGO_PKG_VERSION"))}
+        </footer>
+    }
+}
+
 /// The "no server handy" section's summary, on the boot page and in the app.
 pub(crate) const NO_SERVER_SUMMARY: &str = "No server handy? Examples and pasted captures";

@@ -364,6 +364,14 @@ impl AppState {
             .and_then(|run| run.engine.borrow().unlisted_tool_note(tool))
     }
 
+    /// Why calling `tool` needs the user's opt-in, or `None` when it may be called without (the
+    /// core's one rule: declared read-only, or certainly not a tool of the server).
+    pub fn needs_opt_in(&self, tool: &str) -> Option<&'static str> {
+        self.run
+            .get_value()
+            .and_then(|run| run.engine.borrow().needs_opt_in(tool))
+    }
+
     /// The consent step's answer: "Run with these" (`true`) or "Only probe A" (`false`).
     pub fn answer_consent(&self, run_them: bool) {
         let Some(run) = self.run.get_value() else {
@@ -523,6 +531,7 @@ impl AppState {
                         self.report.set(Some(run.engine.borrow().report()));
                         self.show_phase(&run.engine.borrow());
                         self.say("waiting for your review");
+                        focus_heading("plan-heading");
                         return;
                     }
                     RunPhase::Consent => return,
@@ -623,7 +632,7 @@ fn focus_results() {
 /// Moves focus to a heading once it is drawn (a heading, never a button: a repeated Enter from
 /// the form must not press anything). After the frame, so the focus does not force the layout of
 /// what was just rendered inside the same task.
-fn focus_heading(id: &'static str) {
+pub(crate) fn focus_heading(id: &'static str) {
     use wasm_bindgen::JsCast;
     net::after_next_frame(move || {
         if let Some(el) = web_sys::window()
@@ -632,6 +641,8 @@ fn focus_heading(id: &'static str) {
             .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
         {
             let _ = el.focus();
+            // At the top of the view: what follows a heading is what the reader came for.
+            el.scroll_into_view();
         }
     });
 }
