@@ -36,6 +36,15 @@ fn by_testid(root: &web_sys::HtmlElement, id: &str) -> Option<web_sys::HtmlEleme
         .map(|e| e.dyn_into().unwrap())
 }
 
+/// Opens every card under `root`, as a reader does (cards open closed, to their one line).
+fn open_cards(root: &web_sys::HtmlElement) {
+    let cards = root.query_selector_all("details.card").unwrap();
+    for i in 0..cards.length() {
+        let card: web_sys::Element = cards.item(i).unwrap().dyn_into().unwrap();
+        card.set_attribute("open", "").unwrap();
+    }
+}
+
 const SEED_A: &str =
     include_str!("../../fixtures/exchanges/ts-1.29.0-stateless/A_unknown_tool.pv2025-06-18.json");
 /// The seed's four probes, and answers of other stacks (a JSON-RPC error frame, a 401, a
@@ -143,6 +152,7 @@ async fn record_card_shows_the_seed_verdict() {
     let card = CardView::of_record(&report.records[0], &[]);
     leptos::mount::mount_to(root.clone(), move || view! { <Card card=card.clone() /> }).forget();
     leptos::task::tick().await;
+    open_cards(&root);
     let cause = by_testid(&root, "cause").unwrap();
     assert_eq!(cause.inner_text(), "unknown tool");
     assert_eq!(
@@ -526,6 +536,8 @@ async fn a_live_card_and_its_shared_card_show_the_same_facts_by_their_labels() {
         })
         .forget();
         leptos::task::tick().await;
+        open_cards(&live);
+        open_cards(&shared);
         let id = format!("card-{intent}");
         let live_card = by_testid(&live, &id).unwrap();
         let shared_card = by_testid(&shared, &id).unwrap();
