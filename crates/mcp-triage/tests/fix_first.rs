@@ -187,3 +187,29 @@ fn the_grid_has_a_row_per_answered_card_and_each_card_one_line() {
         "{row_a}"
     );
 }
+
+#[test]
+fn the_text_report_points_to_no_quote_it_does_not_show() {
+    let ep = parse_endpoint(ENDPOINT).unwrap();
+    let mut pointed_on_the_page = 0;
+    for (name, report) in runs() {
+        // The control: the page, which shows the quotes, points to the one above.
+        let view = ReportView::of_report(&report, &[]);
+        pointed_on_the_page += view
+            .cards()
+            .flat_map(|c| &c.evidence)
+            .filter(|e| e.fact_beside_quotes().contains("quoted above"))
+            .count();
+        // The terminal shows no quote, so no line of it may point to one.
+        let text = export::text(&report, &ep, true);
+        assert!(!text.contains("quoted above"), "{name}: {text}");
+        // Nor does a list of changes offer a card's alternative on its own.
+        let fix = view.summary.fix_first.unwrap_or_else(|| panic!("{name}"));
+        assert!(
+            fix.then.iter().all(|t| !t.contains(": Or ")),
+            "{name}: {:?}",
+            fix.then
+        );
+    }
+    assert!(pointed_on_the_page > 0, "no run quotes a long text twice");
+}

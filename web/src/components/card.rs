@@ -95,11 +95,12 @@ fn card_markup(card: CardView) -> Node {
                                 "ev {}",
                                 e.kind.as_ref().map(|k| k.id.as_str()).unwrap_or("")
                             );
+                            let fact = e.fact_beside_quotes();
                             el("li")
                                 .class(class)
                                 .child_if(e.kind.map(|k| badge(k, "kind")))
                                 .text(" ")
-                                .shown(e.fact, 512)
+                                .shown(fact, 512)
                                 .child_if(
                                     e.pointer
                                         .map(|p| el("code").class("ptr").text(format!(" {p}"))),

@@ -12,8 +12,8 @@ use crate::run::engine::RunReport;
 use crate::vocabulary::step::Step;
 
 /// The ordering the fix first is chosen by, first rank first, one line a rank (the README prints
-/// it). Within a rank: probes A, B, C, D, then the checks in card order; within a card, its first
-/// change.
+/// it). Within a rank: probes A, B, C, D, then the checks in card order. Each card offers its first
+/// change only: the others are alternatives to it or follow from it, and stay on the card.
 pub const FIX_ORDERING: &[(&str, &str)] = &[
     (
         "deviation",
@@ -112,15 +112,16 @@ pub(super) fn choose(cards: impl Iterator<Item = CardChanges>) -> FixFirst {
         } else {
             3
         };
-        candidates.extend(card.changes.iter().enumerate().map(|(i, text)| Candidate {
-            // A card's later changes follow every card's first.
-            rank: if i == 0 { rank } else { FIX_ORDERING.len() },
+        // A card's first change only: the ones after it are its alternatives ("Or answer with a
+        // JSON-RPC error frame") or follow from it, and stay on the card.
+        candidates.extend(card.changes.first().map(|text| Candidate {
+            rank,
             title: card.title,
             text,
         }));
     }
     // By rank, and within a rank in card order (the order they were found in): no sort needed.
-    let mut rest = (0..=FIX_ORDERING.len())
+    let mut rest = (0..FIX_ORDERING.len())
         .flat_map(|rank| candidates.iter().filter(move |c| c.rank == rank))
         .collect::<Vec<_>>()
         .into_iter();

@@ -129,6 +129,23 @@ pub struct EvidenceView {
     pub pointer: Option<String>,
     /// The server's words the phrase was found in, with the phrase's range in characters.
     pub quote: Option<Quote>,
+    /// The quote is the phrase only: the whole of the server's words are quoted by an earlier
+    /// evidence line of the card. Only a surface that shows quotes says so
+    /// ([`EvidenceView::fact_beside_quotes`]); a terminal shows no quote to point to.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub quoted_above: bool,
+}
+
+impl EvidenceView {
+    /// The fact as a surface that shows the quotes says it: pointing to the quote above when the
+    /// server's words were quoted by an earlier line.
+    pub fn fact_beside_quotes(&self) -> String {
+        if self.quoted_above {
+            format!("{} (in the words quoted above)", self.fact)
+        } else {
+            self.fact.clone()
+        }
+    }
 }
 
 /// A piece of the server's text, with the part to highlight (in characters).

@@ -52,7 +52,7 @@ fn quote_once(mut evidence: Vec<EvidenceView>) -> Vec<EvidenceView> {
                 highlight: Some([0, len]),
             }
         });
-        e.fact.push_str(" (in the words quoted above)");
+        e.quoted_above = true;
     }
     evidence
 }
@@ -88,6 +88,7 @@ impl CardView {
                         text,
                         highlight: e.range,
                     }),
+                    quoted_above: false,
                 }
             })
             .collect();

@@ -105,6 +105,7 @@ impl CardView {
                         text: m.clone(),
                         highlight: Some([0, m.chars().count()]),
                     }),
+                    quoted_above: false,
                 })
                 .collect(),
             answer,
