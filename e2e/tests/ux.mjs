@@ -130,6 +130,12 @@ test('Cancel aborts every request in flight, and the UI says so in order', async
   await page.getByTestId('quick-check').click();
   // Wait until the slow probes are in flight.
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=step]')].some((li) => li.textContent.includes('probe C')));
+  // While it moves, the clock says the run's limit and its bar fills toward it (drawn by CSS).
+  const clock = page.getByTestId('run-clock');
+  assert((await clock.innerText()).includes('Stops by itself 120 s after it started'), `the clock names the limit: ${await clock.innerText()}`);
+  const filled = () => clock.locator('.bar').evaluate((b) => b.getBoundingClientRect().width);
+  const first = await filled();
+  await page.waitForFunction((w) => document.querySelector('[data-testid=run-clock] .bar').getBoundingClientRect().width > w, first);
   const t0 = Date.now();
   await page.keyboard.press('Escape');
   await page.getByTestId('results').waitFor({ timeout: 10000 });
@@ -144,6 +150,7 @@ test('Cancel aborts every request in flight, and the UI says so in order', async
   const n = Number((log[aborted].match(/aborted (\d+)/) || [])[1]);
   assert(n >= 1, `at least one request was in flight: ${log[aborted]}`);
   assert((await page.getByTestId('progress').innerText()).includes('aborted'), 'progress says aborted');
+  assert(await page.getByTestId('run-clock').count() === 0, 'the clock goes with the run');
   const headline = await page.getByTestId('finding').innerText();
   assert(headline.startsWith('You cancelled the run. ') && headline.includes('not answered, so the three failures cannot all be compared'), `the headline leads with the Cancel: ${headline}`);
   assert(!/arrive as|malformed/.test(headline), `no comparison of answers that did not come: ${headline}`);

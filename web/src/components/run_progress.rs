@@ -17,6 +17,14 @@ pub fn RunProgress() -> impl IntoView {
             }}</h2>
             // While the run moves only: a disabled Cancel after the end offers nothing.
             <button type="button" data-testid="cancel" hidden=move || !running() on:click=move |_| state.cancel()>"Cancel (Esc)"</button>
+            // The time gone against the run's limit, drawn by CSS over the limit (no timer): the
+            // clock is made when the run starts moving, as the core's deadline is.
+            {move || running().then(|| state.run_clock()).flatten().map(|(secs, line)| view! {
+                <p class="clock" data-testid="run-clock">
+                    <span class="bar" aria-hidden="true" style:animation-duration=format!("{secs}s")></span>
+                    {line}
+                </p>
+            })}
             <ol class="steps">
                 {move || state.steps.get().into_iter().map(|(step, progress)| {
                     let (symbol, word) = (progress.symbol(), progress.words());

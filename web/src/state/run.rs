@@ -390,6 +390,12 @@ impl AppState {
         }
     }
 
+    /// The moving run's time limit, in seconds, and what the page says of it.
+    pub fn run_clock(&self) -> Option<(u64, String)> {
+        let run = self.run.get_value()?;
+        Some((run.limits.run_total_ms / 1_000, run.limits.run_clock_line()))
+    }
+
     /// Cancels: nothing more is sent, and every request in flight is aborted.
     pub fn cancel(&self) {
         let Some(run) = self.run.get_value() else {

@@ -66,6 +66,14 @@ impl Limits {
             ..Limits::default()
         }
     }
+
+    /// What a shell shows beside a moving run's clock: when the run stops by itself.
+    pub fn run_clock_line(&self) -> String {
+        format!(
+            "Stops by itself {} s after it started, if the server has not answered by then.",
+            self.run_total_ms / 1_000
+        )
+    }
 }
 
 /// Where a test sets shorter limits for the command line: an environment variable (see
