@@ -22,7 +22,7 @@ test('Python MCPServer, stateless: its own answers, the withheld message flagged
   eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['tool_error', 'tool_execution']), 'C');
   eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['success', 'none']), 'D');
   assert((await page.getByTestId('card-C').innerText()).includes('message withheld'), 'C withheld');
-  assert((await page.getByTestId('footnotes').innerText()).includes('3 sequential rounds'), 'stateless rounds');
+  assert((await page.getByTestId('footnotes').innerText()).includes('3 rounds of requests'), 'stateless rounds');
   await context.close();
 }, { allow: [expected.get405(stateless)] });
 
@@ -31,7 +31,7 @@ test('Python MCPServer, stateful: the session is kept, four rounds, DELETE at th
   eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['success', 'none']), 'D');
   const reqHeaders = await page.getByTestId('card-D').getByTestId('request-headers').textContent();
   assert(reqHeaders.includes('Mcp-Session-Id'), 'session id sent');
-  assert((await page.getByTestId('footnotes').innerText()).includes('4 sequential rounds'), 'stateful rounds');
+  assert((await page.getByTestId('footnotes').innerText()).includes('4 rounds of requests'), 'stateful rounds');
   assert((await page.getByTestId('progress').innerText()).includes('DELETE session'), 'session closed');
   await context.close();
 }, { allow: [expected.get405(stateful)] });
@@ -47,7 +47,7 @@ test('Python MCPServer that refuses this page\'s Origin: origin_rejected with th
 test('2026-07-28 era against the Python peer: two rounds, _meta and Mcp-Method/Mcp-Name', async () => {
   const { context, page } = await runAgainst(stateless, { era: '2026-07-28' });
   eq(JSON.stringify(await cardOutcome(page, 'card-A')), JSON.stringify(['tool_error', 'unknown_tool']), 'A');
-  assert((await page.getByTestId('footnotes').innerText()).includes('2 sequential rounds'), 'modern rounds');
+  assert((await page.getByTestId('footnotes').innerText()).includes('2 rounds of requests'), 'modern rounds');
   const reqHeaders = await page.getByTestId('card-A').getByTestId('request-headers').textContent();
   assert(reqHeaders.includes('Mcp-Method') && reqHeaders.includes('Mcp-Name'), reqHeaders);
   await context.close();

@@ -58,7 +58,7 @@ test('Quick check on the demo server: the seed\'s three failures, a success, and
   const reqHeaders = await page.getByTestId('card-A').getByTestId('request-headers').textContent();
   assert(reqHeaders.includes('Bearer [REDACTED]') && !reqHeaders.includes('demo-token'), reqHeaders);
   // Rounds: legacy stateless needs three.
-  assert((await page.getByTestId('footnotes').innerText()).includes('3 sequential rounds'), 'waves');
+  assert((await page.getByTestId('footnotes').innerText()).includes('3 rounds of requests'), 'waves');
   const after = await stats();
   shared.preflights = (after.methods.OPTIONS || 0) - (before.methods.OPTIONS || 0);
   shared.posts = (after.methods.POST || 0) - (before.methods.POST || 0);

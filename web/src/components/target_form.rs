@@ -259,7 +259,7 @@ pub fn TargetForm(
                     <p class="error" role="alert">{move || extras_problem.get().unwrap_or_default()}</p>
                 </fieldset>
                 <div class="field">
-                    <label for="era">"Protocol era"</label>
+                    <label for="era">"Protocol version (era): which MCP revision the run speaks"</label>
                     <select id="era" data-testid="era" on:change=move |ev| era.set(event_target_value(&ev))>
                         {ERA_CHOICES.iter().map(|(value, label)| view! {
                             <option value=*value selected=move || era.get() == *value>{*label}</option>

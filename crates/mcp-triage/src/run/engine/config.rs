@@ -27,11 +27,20 @@ pub enum Era {
 
 /// The eras a user can pick: the value (what [`Era::parse`] reads) and its label, the default first.
 pub const ERA_CHOICES: &[(&str, &str)] = &[
-    ("2025-11-25", "Legacy 2025-11-25 (default)"),
-    ("2025-06-18", "Legacy 2025-06-18"),
-    ("2025-03-26", "Legacy 2025-03-26"),
-    (MODERN, "2026-07-28 (stateless)"),
-    ("auto", "Auto: try 2026-07-28, fall back"),
+    (
+        "2025-11-25",
+        "2025-11-25, with the initialize handshake (default: what servers speak today)",
+    ),
+    ("2025-06-18", "2025-06-18, with the initialize handshake"),
+    ("2025-03-26", "2025-03-26, with the initialize handshake"),
+    (
+        MODERN,
+        "2026-07-28, stateless: server/discover, no handshake",
+    ),
+    (
+        "auto",
+        "Auto: try 2026-07-28, fall back to 2025-11-25 if refused",
+    ),
 ];
 
 impl Era {
