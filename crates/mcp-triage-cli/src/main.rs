@@ -32,7 +32,7 @@ distinguishability of probes A, B and C (from the inputs' intents).
 
 --json prints one mcp-triage-verdict/1 object per file (docs/mcp-triage-verdict-1.schema.json),
 with the file's name in "file". --legacy-json prints the assessment as before
-verdict/1 (kept for one version: see the README's change log).
+verdict/1 (kept for one version: see docs/formats.md).
 
 --outcome reads instead what an agent's MCP client library handed it after a
 tools/call (a JSON object: "tool", "arguments", optionally "definition", and one

@@ -230,7 +230,7 @@ fn each_signal_during_a_call_to_a_slow_http_server_stops_the_run_and_writes_the_
 }
 
 #[test]
-fn every_exit_status_is_in_one_precedence_table_that_help_and_the_readme_print() {
+fn every_exit_status_is_in_one_precedence_table_that_help_and_the_docs_print() {
     let table = mcp_triage::engine::exit::table_text();
     // Every status a command can end with is in it, once.
     let codes: Vec<u8> = mcp_triage::engine::exit::TABLE
@@ -245,9 +245,9 @@ fn every_exit_status_is_in_one_precedence_table_that_help_and_the_readme_print()
         let help = String::from_utf8_lossy(&out.stdout);
         assert!(help.contains(&table), "{command:?}: {help}");
     }
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let doc = std::fs::read_to_string(root().join("docs/cli.md")).unwrap();
     assert!(
-        readme.contains(&table),
-        "README.md holds the table as --help prints it:\n{table}"
+        doc.contains(&table),
+        "docs/cli.md holds the table as --help prints it:\n{table}"
     );
 }

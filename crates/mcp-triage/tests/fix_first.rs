@@ -1,5 +1,5 @@
 //! The fix first: the sentence every report opens with, pinned for every public capture's run (one
-//! run a capture folder and protocol version, probes A-D), the ordering held to the README, and the
+//! run a capture folder and protocol version, probes A-D), the ordering held to docs/checks.md, and the
 //! text report and the Markdown opening with it.
 
 // Test code: a panic is a failed test, not a crash on network data.
@@ -86,13 +86,13 @@ fn every_public_capture_runs_fix_first_sentence_is_pinned() {
 }
 
 #[test]
-fn the_readme_prints_the_ordering_the_fix_first_is_chosen_by() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+fn the_docs_print_the_ordering_the_fix_first_is_chosen_by() {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/checks.md"))
             .unwrap();
     for (rank, rule) in FIX_ORDERING {
         let line = format!("- `{rank}`: {rule}");
-        assert!(readme.contains(&line), "README.md lacks: {line}");
+        assert!(doc.contains(&line), "docs/checks.md lacks: {line}");
     }
 }
 

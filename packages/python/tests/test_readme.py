@@ -1,5 +1,5 @@
-"""The README's Python example, as written there, against a live peer (the Python mcp 2.3.0 server,
-which has no `get_forecast`), from the top-level README and the package's: it must run and say why the call failed, without retrying."""
+"""The documented Python example, as written, against a live peer (the Python mcp 2.3.0 server,
+which has no `get_forecast`), from docs/agents.md and the package README: it must run and say why the call failed, without retrying."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT, Peer
 
 
-@pytest.mark.parametrize("readme", ["README.md", "packages/python/README.md"])
+@pytest.mark.parametrize("readme", ["docs/agents.md", "packages/python/README.md"])
 def test_the_readmes_python_example_runs_and_tells_an_unknown_tool(peers: list[Peer], readme: str) -> None:
     text = (ROOT / readme).read_text()
     match = re.search(r"```python\n(import anyio.*?)```", text, re.S)

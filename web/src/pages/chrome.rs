@@ -86,7 +86,7 @@ pub(crate) fn SiteFooter() -> impl IntoView {
         <footer class="site-footer" data-testid="site-footer">
             <a href=concat!(env!("CARGO_PKG_REPOSITORY"), "#readme") rel="noopener noreferrer">"README"</a>
             " · "
-            <a href=concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/README.md#the-cli") rel="noopener noreferrer">"The command line (mcp-triage)"</a>
+            <a href=concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/cli.md") rel="noopener noreferrer">"The command line (mcp-triage)"</a>
             " · "
             <a href=env!("CARGO_PKG_REPOSITORY") rel="noopener noreferrer">"Source"</a>
             {concat!(" · MCP Triage ", env!("CARGO_PKG_VERSION"))}

@@ -11,7 +11,7 @@ const USAGE: &str = r#"usage: mcp-triage diff BEFORE AFTER [--json | --markdown]
 Compares two runs of MCP Triage probe by probe: channel, cause, what decided it,
 the kinds of evidence, whether structure tells the failures apart, the spec
 verdict, the agent's action, and the score. Each change is better, worse or
-neutral by one ordering (README, "Comparing two runs"). Runs against different
+neutral by one ordering (docs/baselines.md). Runs against different
 endpoints, protocol versions or plans are compared too, with that said first.
 
 BEFORE and AFTER are each a share link (https://…#r=v12.… or just #r=…), a

@@ -1,7 +1,7 @@
 //! Two runs compared probe by probe: what changed in each probe's verdict (channel, cause, what
 //! decided it, the kinds of evidence, whether structure tells it apart from the other failures, the
 //! spec verdict, the agent's action) and in the score, each change judged better, worse or neutral
-//! by one ordering ([`ORDERING`], documented in the README's "Comparing two runs"). Runs are read as
+//! by one ordering ([`ORDERING`], documented in docs/baselines.md). Runs are read as
 //! share payloads, whatever carried them: a share link of any supported version, a baseline file
 //! (`mcp-triage-baseline/1`: the payload as JSON) or a JSON report (its `baseline` field). Runs of
 //! different endpoints, protocol versions or plans are still compared, with those differences said

@@ -42,7 +42,7 @@ labelled_enum! {
     }
 }
 
-/// The ordering every change is judged by, one line a field (the README prints it).
+/// The ordering every change is judged by, one line a field (docs/baselines.md prints it).
 pub const ORDERING: &[(Field, &str)] = &[
     (
         Field::Ran,

@@ -11,7 +11,7 @@ use crate::judge::spec::Conformance;
 use crate::run::engine::RunReport;
 use crate::vocabulary::step::Step;
 
-/// The ordering the fix first is chosen by, first rank first, one line a rank (the README prints
+/// The ordering the fix first is chosen by, first rank first, one line a rank (docs/checks.md prints
 /// it). Within a rank: probes A, B, C, D, then the checks in card order. Each card offers its first
 /// change only: the others are alternatives to it or follow from it, and stay on the card.
 pub const FIX_ORDERING: &[(&str, &str)] = &[

@@ -37,7 +37,7 @@ pub fn of_interrupt(by: Interrupt) -> u8 {
 }
 
 /// Every exit status of the command line, in precedence order: the first row that applies is
-/// the status. The one table `--help` and the README print (a test holds the README to it).
+/// the status. The one table `--help` and docs/cli.md print (a test holds docs/cli.md to it).
 pub const TABLE: &[(u8, &str)] = &[
     (
         SIGINT,

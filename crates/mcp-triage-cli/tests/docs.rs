@@ -1,0 +1,352 @@
+//! The project's one link and command checker: every relative link in README.md, the other
+//! top-level documents and docs/ resolves (to a file, and with a fragment to one of its headings),
+//! and every `mcp-triage …` line in their code blocks names a command whose `--help` lists each
+//! option the line uses (a help-level check: nothing is run, so lines that need the network are
+//! checked too). Controls: a moved file and a made-up option are caught.
+
+// Test code: a panic is a failed test, not a crash on network data.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The documents checked, relative to `root`: the top-level Markdown files and docs/.
+fn documents(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in [root.to_path_buf(), root.join("docs")] {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "md") {
+                out.push(p.strip_prefix(root).unwrap().to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// What a document holds for the checks.
+#[derive(Default)]
+struct Doc {
+    links: Vec<String>,
+    anchors: BTreeSet<String>,
+    code_lines: Vec<String>,
+}
+
+/// GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens; a repeated
+/// heading gets `-1`, `-2`, ….
+fn slug(text: &str, seen: &mut BTreeMap<String, usize>) -> String {
+    let base: String = text
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect();
+    let n = seen.entry(base.clone()).or_insert(0);
+    let out = if *n == 0 {
+        base.clone()
+    } else {
+        format!("{base}-{n}")
+    };
+    *n += 1;
+    out
+}
+
+fn read_doc(text: &str) -> Doc {
+    let mut doc = Doc::default();
+    let mut heading: Option<String> = None;
+    let mut code: Option<String> = None;
+    let mut seen = BTreeMap::new();
+    for event in Parser::new_ext(text, Options::ENABLE_TABLES) {
+        match event {
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                doc.links.push(dest_url.to_string());
+            }
+            Event::Start(Tag::Heading { .. }) => {
+                heading = Some(String::new());
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some(h) = heading.take() {
+                    doc.anchors.insert(slug(&h, &mut seen));
+                }
+            }
+            Event::Start(Tag::CodeBlock(_)) => code = Some(String::new()),
+            Event::End(TagEnd::CodeBlock) => {
+                if let Some(c) = code.take() {
+                    doc.code_lines.extend(c.lines().map(str::to_string));
+                }
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(h) = heading.as_mut() {
+                    h.push_str(&t);
+                }
+                if let Some(c) = code.as_mut() {
+                    c.push_str(&t);
+                }
+            }
+            _ => {}
+        }
+    }
+    doc
+}
+
+/// Every relative link of `docs` (paths under `root`) that does not resolve, as `doc: link`.
+/// Returns the problems and how many links were checked.
+fn broken_links(root: &Path, docs: &[PathBuf]) -> (Vec<String>, usize) {
+    let mut read: BTreeMap<PathBuf, Doc> = BTreeMap::new();
+    for d in docs {
+        read.insert(
+            d.clone(),
+            read_doc(&std::fs::read_to_string(root.join(d)).unwrap()),
+        );
+    }
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for (path, doc) in &read {
+        for link in &doc.links {
+            if link.contains("://") || link.starts_with("mailto:") {
+                continue;
+            }
+            checked += 1;
+            let (file, fragment) = match link.split_once('#') {
+                Some((f, frag)) => (f, Some(frag)),
+                None => (link.as_str(), None),
+            };
+            let dir = path.parent().unwrap_or(Path::new(""));
+            let target = if file.is_empty() {
+                path.clone()
+            } else {
+                normalise(&dir.join(file))
+            };
+            if !root.join(&target).exists() {
+                problems.push(format!("{}: {link} (no such file)", path.display()));
+                continue;
+            }
+            let Some(fragment) = fragment else { continue };
+            if target.extension().is_none_or(|x| x != "md") {
+                continue;
+            }
+            let anchors = match read.get(&target) {
+                Some(d) => d.anchors.clone(),
+                None => read_doc(&std::fs::read_to_string(root.join(&target)).unwrap()).anchors,
+            };
+            if !anchors.contains(fragment) {
+                problems.push(format!(
+                    "{}: {link} (no heading #{fragment} in {})",
+                    path.display(),
+                    target.display()
+                ));
+            }
+        }
+    }
+    (problems, checked)
+}
+
+/// `a/b/../c` as `a/c` (the file need not exist).
+fn normalise(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The command and options of a code line that runs `mcp-triage` (any path to it), if it does.
+fn command_of(line: &str) -> Option<(String, Vec<String>)> {
+    let line = line.split(" # ").next().unwrap_or(line);
+    let mut words = line.split_whitespace().skip_while(|w| {
+        let w = w.trim_start_matches('(');
+        w != "mcp-triage" && !w.ends_with("/mcp-triage")
+    });
+    words.next()?;
+    let mut rest: Vec<&str> = Vec::new();
+    let mut depth = 0i32;
+    for w in words {
+        if w.starts_with('>') || w.starts_with("2>") || (w == "|" && depth == 0) {
+            break;
+        }
+        depth += w.matches('[').count() as i32 - w.matches(']').count() as i32;
+        rest.push(w);
+    }
+    let mut command = match rest.first() {
+        Some(w) if !w.starts_with('-') && !w.starts_with('[') => w.to_string(),
+        _ => String::new(),
+    };
+    if command == "census" && rest.get(1) == Some(&"report") {
+        command = "census report".into();
+    }
+    let options = rest
+        .iter()
+        .map(|w| w.trim_start_matches('['))
+        .filter(|w| w.starts_with("--") && w.len() > 2)
+        .map(|w| {
+            w.split('=')
+                .next()
+                .unwrap_or(w)
+                .trim_end_matches([']', ',', ')', '.'])
+                .to_string()
+        })
+        .collect();
+    Some((command, options))
+}
+
+/// What is wrong with one command line: an unknown command, or an option its help does not list.
+fn command_problems(
+    line: &str,
+    help: &mut BTreeMap<String, Result<String, String>>,
+) -> Vec<String> {
+    let Some((command, options)) = command_of(line) else {
+        return Vec::new();
+    };
+    let text = help
+        .entry(command.clone())
+        .or_insert_with(|| {
+            let mut args: Vec<&str> = command.split_whitespace().collect();
+            args.push("--help");
+            let out = Command::new(env!("CARGO_BIN_EXE_mcp-triage"))
+                .args(&args)
+                .output()
+                .unwrap();
+            let all = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            if out.status.success() {
+                Ok(all)
+            } else {
+                Err(all.lines().next().unwrap_or_default().to_string())
+            }
+        })
+        .clone();
+    let help = match text {
+        Ok(h) => h,
+        Err(why) => return vec![format!("{line}: {why}")],
+    };
+    options
+        .into_iter()
+        .filter(|o| {
+            !help.match_indices(o.as_str()).any(|(i, _)| {
+                help[i + o.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-'))
+            })
+        })
+        .map(|o| format!("{line}: {o} is not in `mcp-triage {command} --help`"))
+        .collect()
+}
+
+#[test]
+fn every_relative_link_in_the_documents_resolves() {
+    let root = root();
+    let docs = documents(&root);
+    assert!(docs.contains(&PathBuf::from("README.md")), "{docs:?}");
+    assert!(docs.len() >= 10, "README.md and docs/: {docs:?}");
+    let (problems, checked) = broken_links(&root, &docs);
+    assert!(
+        problems.is_empty(),
+        "broken links:\n{}",
+        problems.join("\n")
+    );
+    assert!(checked >= 40, "only {checked} relative links checked");
+    println!("{checked} relative links in {} documents", docs.len());
+}
+
+#[test]
+fn a_moved_file_or_heading_turns_the_link_check_red() {
+    // The control: the real documents in a scratch copy, with one linked page moved away and one
+    // heading renamed.
+    let root = root();
+    let scratch = std::env::temp_dir().join(format!("mcp-triage-docs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(scratch.join("docs")).unwrap();
+    let docs = documents(&root);
+    for d in &docs {
+        std::fs::copy(root.join(d), scratch.join(d)).unwrap();
+    }
+    for other in ["fixtures/README.md", "packages/npm/README.md"] {
+        let to = scratch.join(other);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(root.join(other), to).unwrap();
+    }
+    std::fs::rename(scratch.join("docs/ci.md"), scratch.join("docs/ci-moved.md")).unwrap();
+    let cli = std::fs::read_to_string(scratch.join("docs/cli.md")).unwrap();
+    std::fs::write(
+        scratch.join("docs/cli.md"),
+        cli.replace("## Exit status", "## Exit codes"),
+    )
+    .unwrap();
+    let (problems, _) = broken_links(&scratch, &documents(&scratch));
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(
+        problems.iter().any(|p| p.contains("ci.md (no such file)")),
+        "{problems:?}"
+    );
+    assert!(
+        problems.iter().any(|p| p.contains("#exit-status")),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn every_mcp_triage_line_in_the_documents_parses() {
+    let root = root();
+    let mut help = BTreeMap::new();
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for d in documents(&root) {
+        let doc = read_doc(&std::fs::read_to_string(root.join(&d)).unwrap());
+        for line in &doc.code_lines {
+            if command_of(line).is_some() {
+                checked += 1;
+                problems.extend(
+                    command_problems(line, &mut help)
+                        .into_iter()
+                        .map(|p| format!("{}: {p}", d.display())),
+                );
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(checked >= 15, "only {checked} command lines checked");
+    println!("{checked} mcp-triage command lines");
+}
+
+#[test]
+fn a_made_up_option_or_command_is_caught() {
+    let mut help = BTreeMap::new();
+    assert!(
+        command_problems(
+            "target/release/mcp-triage probe URL --token-env T --no-such-option",
+            &mut help
+        )
+        .iter()
+        .any(|p| p.contains("--no-such-option")),
+    );
+    // A prefix of a real option is not the option.
+    assert!(!command_problems("mcp-triage probe URL --tok", &mut help).is_empty());
+    assert!(!command_problems("mcp-triage probes URL", &mut help).is_empty());
+    assert!(command_problems("mcp-triage diff A B [--json | --markdown]", &mut help).is_empty());
+    assert!(command_of("cargo install --locked twiggy").is_none());
+}
