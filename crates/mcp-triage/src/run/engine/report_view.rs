@@ -148,13 +148,12 @@ impl RunReport {
 
     /// "3 sequential rounds" (how many waves the probes needed), when probes ran.
     pub fn rounds_text(&self) -> Option<String> {
-        self.waves
-            .map(|w| {
-                format!(
-                    "{w} round{} of requests, each sent once the one before had answered",
-                    if w == 1 { "" } else { "s" }
-                )
-            })
+        self.waves.map(|w| {
+            format!(
+                "{w} round{} of requests, each sent once the one before had answered",
+                if w == 1 { "" } else { "s" }
+            )
+        })
     }
 
     /// A request of the run got no readable answer (a POST blocked by CORS or the network) and the
