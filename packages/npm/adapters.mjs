@@ -9,12 +9,21 @@
 // What a thrown error stands for (the server's error, the transport's, the library's own) is the
 // core's decision: the adapter hands over its class, code, message and data as they are.
 export function makeAdapters({ classify, classifyOutcome }) {
-  const raisedOf = (e) => ({
+  // One link: its class, its code (a number, or a name such as Node's 'ECONNRESET' or the v2
+  // client's 'REQUEST_TIMEOUT'), its message and data.
+  const linkOf = (e) => ({
     name: e?.constructor?.name || e?.name || 'Error',
-    ...(Number.isInteger(e?.code) ? { code: e.code } : {}),
+    ...(Number.isInteger(e?.code) || typeof e?.code === 'string' ? { code: e.code } : {}),
     message: String(e?.message ?? e),
     ...(e?.data !== undefined ? { data: e.data } : {}),
   });
+  // The error with what it was raised from (`cause`, at most 8 links): a bare `fetch failed` says
+  // what broke only in its cause (undici's 'UND_ERR_SOCKET': the connection closed mid-call).
+  const raisedOf = (e) => {
+    const causes = [];
+    for (let c = e?.cause; c != null && causes.length < 8; c = c?.cause) causes.push(linkOf(c));
+    return { ...linkOf(e), ...(causes.length ? { causes } : {}) };
+  };
 
   function withTriage(client) {
     const definitions = new Map();

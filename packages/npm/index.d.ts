@@ -6,7 +6,7 @@ export type * from './verdict.js';
 export type Exchange = Record<string, unknown> | string;
 
 /** What an agent's MCP client library handed it after a `tools/call`: exactly one of `result`,
- * `error`, `transport`, `client_error`. */
+ * `error`, `transport`, `client_error`, `raised`. */
 export interface AgentCall {
   tool: string;
   arguments?: unknown;
@@ -15,7 +15,19 @@ export interface AgentCall {
   result?: Record<string, unknown>;
   error?: { code: number; message?: string; data?: unknown };
   transport?: { status?: number; kind?: 'network' | 'timeout' | 'aborted'; message?: string };
-  client_error?: { code?: number; message: string };
+  client_error?: { code?: number; code_name?: string; message: string };
+  /** Whatever the library threw, as it threw it: the core reads which outcome it stands for. */
+  raised?: Raised;
+}
+
+/** A thrown error as the adapters hand it on: its class, its code (a number, or a name such as
+ * `ECONNRESET` or `REQUEST_TIMEOUT`), its message and data, and what it was raised from. */
+export interface Raised {
+  name?: string;
+  code?: number | string;
+  message: string;
+  data?: unknown;
+  causes?: Raised[];
 }
 
 /** Whether to send the same call again, and after how long. */

@@ -219,6 +219,45 @@ process.exit(0);
 }
 for (const peer of running) peer.child.kill();
 
+// A connection lost while the tool runs: a server of these tests (TypeScript SDK 1.32.2, JSON
+// responses, packages/npm/fixtures/slow-tools.mjs) is killed once the call has reached its tool;
+// through withTriage and the TypeScript SDK 1.32.2 client the call may have run, so it is retried
+// only for the tools declared read-only or idempotent, and the model is told to check first.
+await test('a server killed mid-call, TypeScript SDK 1.32.2 client: the call may have run; only a repeatable tool is retried', () => {
+  const base = join(ROOT, 'e2e/peers/ts-1.32.2/node_modules/@modelcontextprotocol/sdk/dist/esm');
+  const got = script('killed.mjs', `import { withTriage, shouldRetry, messageForModel } from 'mcp-triage';
+import { spawn } from 'node:child_process';
+import { Client } from ${JSON.stringify(join(base, 'client/index.js'))};
+import { StreamableHTTPClientTransport } from ${JSON.stringify(join(base, 'client/streamableHttp.js'))};
+const out = {};
+for (const name of ['read_slowly', 'set_slowly', 'send_slowly']) {
+  const events = [];
+  const server = spawn('node', [${JSON.stringify(join(ROOT, 'packages/npm/fixtures/slow-tools.mjs'))}, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let seen = '';
+  const port = await new Promise((resolve) => server.stdout.on('data', (c) => {
+    seen += c;
+    const m = seen.match(/slow tools on (\\d+)/);
+    if (m) resolve(Number(m[1]));
+    if (seen.includes('called ' + name) && !events.includes('tool ran')) { events.push('tool ran'); server.kill('SIGKILL'); events.push('server killed'); }
+  }));
+  const client = withTriage(new Client({ name: 'mcp-triage-npm-test', version: '1.0.0' }));
+  await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:' + port + '/mcp')));
+  await client.listTools();
+  const { verdict } = await client.callTool({ name, arguments: {} }, undefined, { timeout: 20000 });
+  events.push('verdict');
+  out[name] = { events, cause: verdict.cause, made_on: verdict.made_on, retry: verdict.retry, again: shouldRetry(verdict, 1, 3).retry, line: messageForModel(verdict) };
+}
+console.log(JSON.stringify(out));
+process.exit(0);
+`);
+  for (const [name, retry] of [['read_slowly', 'safe'], ['set_slowly', 'safe'], ['send_slowly', 'outcome_unknown']]) {
+    const r = got[name];
+    eq(r.events, ['tool ran', 'server killed', 'verdict'], `${name}: the call reached its tool, then the server died, then the verdict came`);
+    eq([r.made_on, r.cause, r.retry, r.again], ['client', 'connection_lost', retry, retry === 'safe'], `${name}: the verdict`);
+    eq(r.line.includes("may have run; check before calling it again"), true, `${name}: the model's line: ${r.line}`);
+  }
+});
+
 const wasm = readFileSync(join(installed, 'dist/node/mcp_triage_bg.wasm'));
 const { gzipSync } = await import('node:zlib');
 console.log(`package wasm: ${wasm.length} bytes, ${gzipSync(wasm, { level: 9 }).length} gzip -9 (budget 204800)`);

@@ -543,3 +543,92 @@ fn the_python_sdks_stand_ins_need_their_code_and_whole_words_and_a_chain_is_read
         ("server", "timeout")
     );
 }
+
+#[test]
+fn a_connection_lost_mid_call_may_have_run_and_only_a_repeatable_tool_is_retried() {
+    let read_only = json!({"name": "get_forecast", "annotations": {"readOnlyHint": true}});
+    let idempotent = json!({"name": "set_flag", "annotations": {"idempotentHint": true}});
+    let unannotated = json!({"name": "send_invoice"});
+    // What each client library threw when the server died while the tool ran (its cause chain as
+    // the adapters hand it on), and the cause it stands for.
+    for (raised, cause) in [
+        // Node's fetch, JSON-response mode: the socket closed before the response's headers.
+        (
+            json!({"name": "TypeError", "message": "fetch failed", "causes": [
+                {"name": "SocketError", "code": "UND_ERR_SOCKET", "message": "other side closed"}]}),
+            "connection_lost",
+        ),
+        (
+            json!({"name": "TypeError", "message": "fetch failed", "causes": [
+                {"name": "Error", "code": "ECONNRESET", "message": "read ECONNRESET"}]}),
+            "connection_lost",
+        ),
+        // Node's fetch, an SSE response: the body's read was cut.
+        (
+            json!({"name": "TypeError", "message": "terminated", "causes": [
+                {"name": "SocketError", "code": "UND_ERR_SOCKET", "message": "other side closed"}]}),
+            "connection_lost",
+        ),
+        // The TypeScript SDK v1 once its transport closed with the request pending.
+        (
+            json!({"name": "McpError", "code": -32000, "message": "MCP error -32000: Connection closed"}),
+            "connection_lost",
+        ),
+        // The TypeScript v2 client's own timeout: its code is a name, not a number.
+        (
+            json!({"name": "SdkError", "code": "REQUEST_TIMEOUT", "message": "Request timed out"}),
+            "timeout",
+        ),
+        // httpx (Python) after the request was written.
+        (
+            json!({"name": "RemoteProtocolError", "message": "Server disconnected without sending a response."}),
+            "connection_lost",
+        ),
+    ] {
+        for (definition, retry) in [
+            (&read_only, "safe"),
+            (&idempotent, "safe"),
+            (&unannotated, "outcome_unknown"),
+        ] {
+            let doc = classify_outcome(&call(json!({
+                "tool": definition["name"], "arguments": {}, "definition": definition, "raised": raised,
+            })))
+            .unwrap_or_else(|e| panic!("{raised}: {e}"));
+            assert_eq!(
+                (doc.made_on.as_str(), doc.cause.as_str(), doc.retry.as_str()),
+                ("client", cause, retry),
+                "{raised} on {definition}"
+            );
+            assert_eq!(should_retry(&doc, 1, 3).retry, retry == "safe", "{raised}");
+            if cause == "connection_lost" {
+                let line = message_for_model(&doc);
+                assert!(line.contains("may have run"), "{line}");
+            }
+        }
+    }
+    // The control: with nothing said of when it broke, a bare fetch failure is still read as no
+    // answer at all (telling "not sent" from "may have run" there needs the verdict's next version).
+    let bare = classify_outcome(&call(json!({"tool": "t", "raised": {"name": "TypeError", "message": "fetch failed",
+        "causes": [{"name": "Error", "code": "ECONNREFUSED", "message": "connect ECONNREFUSED 127.0.0.1:9"}]}})))
+    .unwrap();
+    assert_eq!(bare.cause.as_str(), "network_or_cors");
+}
+
+#[test]
+fn an_error_code_given_as_a_name_is_read_not_refused() {
+    // The v2 client's codes are names: the call is read, and the name is kept for the rules.
+    let doc = classify_outcome(&call(json!({"tool": "t", "raised": {"name": "SdkError", "code": "SOMETHING_NEW", "message": "odd"}})))
+        .unwrap();
+    assert_eq!(
+        (doc.made_on.as_str(), doc.cause.as_str()),
+        ("client", "unknown")
+    );
+    // A name past the cap is cut, never refused.
+    let long = "X".repeat(10_000);
+    assert!(
+        classify_outcome(&call(
+            json!({"tool": "t", "raised": {"code": long, "message": "m"}})
+        ))
+        .is_ok()
+    );
+}

@@ -78,24 +78,59 @@ pub struct AgentCall {
 /// JSON-RPC code, or an HTTP status for a transport's error), its message and `data`. Which kind of
 /// outcome it stands for is decided here (`RAISED_RULES`, then the client rules).
 #[derive(Debug, Clone, Default, Deserialize)]
+#[serde(from = "RaisedJson")]
 pub struct Raised {
     /// The exception's class (`McpError`, `StreamableHTTPError`, `TypeError`, `MCPError`, …).
-    #[serde(default)]
     pub name: Option<String>,
-    /// Its `code`.
-    #[serde(default)]
+    /// Its `code`, when it is a number.
     pub code: Option<i64>,
+    /// Its `code`, when it is a name (`ECONNRESET`, `UND_ERR_SOCKET`, `REQUEST_TIMEOUT`): the
+    /// JSON's `code` as text, cut at 64 characters.
+    pub code_name: Option<String>,
     /// Its message.
-    #[serde(default)]
     pub message: String,
     /// Its `data`.
-    #[serde(default)]
     pub data: Option<Value>,
     /// What it was raised from, outermost first (`raise … from`, `cause`): the first link a
-    /// rule reads (its class, the library's words, or a code) stands for the outcome; at most
-    /// [`MAX_CAUSES`] are read.
-    #[serde(default)]
+    /// rule reads (its class, the library's words, or a code) stands for the outcome, except that
+    /// a bare network failure (`TypeError: fetch failed`) is read through to the link that says
+    /// what broke; at most [`MAX_CAUSES`] are read.
     pub causes: Vec<Raised>,
+}
+
+/// The longest error code name kept.
+pub(crate) const MAX_CODE_NAME_CHARS: usize = 64;
+
+/// A thrown exception as JSON: its `code` a number or a name.
+#[derive(Deserialize)]
+struct RaisedJson {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    code: Option<Value>,
+    #[serde(default)]
+    message: String,
+    #[serde(default)]
+    data: Option<Value>,
+    #[serde(default)]
+    causes: Vec<Raised>,
+}
+
+impl From<RaisedJson> for Raised {
+    fn from(r: RaisedJson) -> Raised {
+        Raised {
+            code: r.code.as_ref().and_then(Value::as_i64),
+            code_name: r
+                .code
+                .as_ref()
+                .and_then(Value::as_str)
+                .map(|c| c.chars().take(MAX_CODE_NAME_CHARS).collect()),
+            name: r.name,
+            message: r.message,
+            data: r.data,
+            causes: r.causes,
+        }
+    }
 }
 
 /// The most links of a chain of causes read.
@@ -109,15 +144,24 @@ pub(crate) fn resolved(call: &AgentCall) -> AgentCall {
     }
 }
 
+/// The client rule a link of a chain matches.
+fn link_rule(r: &Raised) -> bool {
+    client_rule(&r.message, r.code, r.code_name.as_deref()).is_some()
+}
+
 /// The link of a thrown exception's chain that stands for the outcome: the first a rule reads (a
-/// class in `RAISED_RULES`, a client rule's words, or a code), else the exception itself.
+/// class in `RAISED_RULES`, a client rule's words or code name, or a code), else the exception
+/// itself. A bare network failure (`TypeError: fetch failed`) says nothing of when the connection
+/// broke: a later link a client rule reads (undici's `UND_ERR_SOCKET`, `ECONNRESET`) decides.
 fn deciding_link(raised: &Raised) -> &Raised {
-    std::iter::once(raised)
-        .chain(raised.causes.iter().take(MAX_CAUSES))
-        .find(|r| {
-            r.code.is_some() || class_rule(r).is_some() || client_rule(&r.message, r.code).is_some()
-        })
-        .unwrap_or(raised)
+    let links = || std::iter::once(raised).chain(raised.causes.iter().take(MAX_CAUSES));
+    let first = links()
+        .find(|r| r.code.is_some() || class_rule(r).is_some() || link_rule(r))
+        .unwrap_or(raised);
+    if class_rule(first) == Some(RaisedAs::Network) && !link_rule(first) {
+        return links().skip(1).find(|r| link_rule(r)).unwrap_or(first);
+    }
+    first
 }
 
 /// What a raised exception's class stands for, by `RAISED_RULES`.
@@ -143,7 +187,7 @@ fn read_raised(call: &AgentCall, raised: &Raised) -> AgentCall {
         ..call.clone()
     };
     let raised = deciding_link(raised);
-    let client_made = client_rule(&raised.message, raised.code).is_some();
+    let client_made = link_rule(raised);
     let transport = |status: Option<u16>, kind: Option<&str>| TransportFailure {
         status,
         kind: kind.map(str::to_string),
@@ -173,6 +217,7 @@ fn read_raised(call: &AgentCall, raised: &Raised) -> AgentCall {
         (_, _, code) => {
             read.client_error = Some(ClientError {
                 code,
+                code_name: raised.code_name.clone(),
                 message: raised.message.clone(),
             });
         }
@@ -213,6 +258,9 @@ pub struct ClientError {
     /// Its JSON-RPC code, when it gave one (the TypeScript SDK's `McpError` does).
     #[serde(default)]
     pub code: Option<i64>,
+    /// Its code when that is a name (`ECONNRESET`, `REQUEST_TIMEOUT`).
+    #[serde(default)]
+    pub code_name: Option<String>,
     /// Its message.
     pub message: String,
 }
@@ -385,7 +433,11 @@ fn capped(text: &str) -> String {
 /// read as the server's frame would be; else unknown.
 fn client_verdict(call: &AgentCall, raised: &ClientError, opts: &Options) -> Verdict {
     let message = capped(&raised.message);
-    let rule = client_rule(&message, raised.code);
+    let code_name: Option<String> = raised
+        .code_name
+        .as_deref()
+        .map(|c| c.chars().take(MAX_CODE_NAME_CHARS).collect());
+    let rule = client_rule(&message, raised.code, code_name.as_deref());
     if let Some(code) = raised.code
         && rule.is_none()
     {
@@ -410,6 +462,21 @@ fn client_verdict(call: &AgentCall, raised: &ClientError, opts: &Options) -> Ver
     v.flags.clear();
     let said = Evidence::structure("the client library raised this error itself");
     match rule {
+        Some((rule, _)) if rule.code_name.is_some() => {
+            v.channel = rule.channel;
+            v.cause = rule.cause;
+            v.decided_by = DecidedBy::Structure;
+            v.rule = None;
+            v.fired = vec![rule.id];
+            v.evidence = vec![
+                Evidence::structure(format!(
+                    "the client library's error code {} ({})",
+                    code_name.as_deref().unwrap_or_default(),
+                    rule.provenance
+                )),
+                said,
+            ];
+        }
         Some((rule, from)) => {
             v.channel = rule.channel;
             v.cause = rule.cause;

@@ -22,7 +22,7 @@ def _link(error: BaseException) -> Raised:
         code = getattr(error, "code", None)
         if code is None:
             code = getattr(getattr(error, "response", None), "status_code", None)
-        if isinstance(code, int) and not isinstance(code, bool):
+        if (isinstance(code, int) and not isinstance(code, bool)) or isinstance(code, str):
             out["code"] = code
         message = getattr(error, "message", None)
         text = message if isinstance(message, str) else str(error)

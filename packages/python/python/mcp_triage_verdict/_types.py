@@ -12,7 +12,7 @@ class Raised(TypedDict, total=False):
     stands for (the server's error, the transport's, or the library's own)."""
 
     name: str
-    code: int
+    code: int | str
     message: Required[str]
     data: Any
     causes: list[Raised]
