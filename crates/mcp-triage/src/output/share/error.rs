@@ -16,9 +16,9 @@ pub(crate) const MAX_INFLATED: usize = 64 * 1024;
 pub enum ShareError {
     /// Longer than `MAX_FRAGMENT`.
     TooLong,
-    /// Not `r=v1.` … `r=v12.` followed by data.
+    /// Starts with neither `r=` nor `c=`.
     WrongPrefix,
-    /// A version this build does not know.
+    /// A version this build does not know (it opens `v1` up to [`VERSION`](super::VERSION)).
     UnknownVersion,
     /// Not strict base64url.
     BadEncoding,

@@ -1,5 +1,6 @@
 //! Share links that carry no secret: a versioned, allowlisted payload, compact JSON → raw deflate →
-//! base64url in the URL fragment (`#r=v4.…`), which browsers never send to a server.
+//! base64url in the URL fragment (`#r=vN.…`, N the payload version, [`VERSION`] for a link this
+//! build makes), which browsers never send to a server.
 //!
 //! Share links are a public format. A payload version, once released, is frozen: any new identifier
 //! makes a new version, and every older version keeps opening by being *migrated* into the current
@@ -18,7 +19,8 @@
 //! [`RunEnd`] identifier) and the stop reason `interrupted` (a signal stopped the command line's run
 //! while it waited for the answer); version 11 adds `auth` (the OAuth doctor's verdicts); version
 //! 12 adds `browser` (the page's CORS verdicts); version 13 adds `compare` (a second run, the
-//! baseline, so a link can carry a comparison of two runs).
+//! baseline, so a link can carry a comparison of two runs); version 14 adds a row's `server` (the
+//! server author's advice as sentence ids).
 //! `tests/share-links/` holds links of every version.
 //!
 //! Server text that looks like a secret (see [`crate::output::withhold`]) is withheld unless the user opts in

@@ -5,11 +5,13 @@ use serde::{Deserialize, Serialize};
 
 use super::cap::{self, clip};
 
-/// A shared run, version 1.
+/// A shared run, in the current payload version ([`VERSION`](super::VERSION)); older versions are
+/// migrated into this structure when they are opened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Share {
-    /// Always 1.
+    /// The payload version: the link's declared version while it is validated, and
+    /// [`VERSION`](super::VERSION) once migrated and in every link this build makes.
     pub v: u8,
     /// The MCP Triage version that made the link.
     pub tool: String,
