@@ -2,7 +2,9 @@
 //! top-level documents and docs/ resolves (to a file, and with a fragment to one of its headings),
 //! and every `mcp-triage …` line in their code blocks names a command whose `--help` lists each
 //! option the line uses (a help-level check: nothing is run, so lines that need the network are
-//! checked too). Controls: a moved file and a made-up option are caught.
+//! checked too), and every "SECURITY.md rule N" a source file or document cites is a rule of
+//! SECURITY.md. Controls: a moved file, a made-up option and a citation of a missing rule are
+//! caught.
 
 // Test code: a panic is a failed test, not a crash on network data.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -349,4 +351,137 @@ fn a_made_up_option_or_command_is_caught() {
     assert!(!command_problems("mcp-triage probes URL", &mut help).is_empty());
     assert!(command_problems("mcp-triage diff A B [--json | --markdown]", &mut help).is_empty());
     assert!(command_of("cargo install --locked twiggy").is_none());
+}
+
+/// The numbers of the rules in SECURITY.md: every line that opens with `N. ` outside code blocks
+/// (the numbered list under "The rules"; nothing else in the file is a numbered list).
+fn security_rules(text: &str) -> BTreeSet<u32> {
+    let mut rules = BTreeSet::new();
+    let mut fence = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fence = !fence;
+            continue;
+        }
+        if fence {
+            continue;
+        }
+        if let Some((n, _)) = line.split_once(". ")
+            && let Ok(n) = n.parse()
+        {
+            rules.insert(n);
+        }
+    }
+    rules
+}
+
+/// What is wrong with the rule citations in one file's text: a "SECURITY.md rule N" whose N is not
+/// a rule, or a citation of the old copy outside the repository (the one in `../shared`). Returns
+/// the problems and how many citations were read. "SECURITY.md rule" followed by anything but a
+/// number (as in this comment) is no citation.
+fn citation_problems(file: &str, text: &str, rules: &BTreeSet<u32>) -> (Vec<String>, usize) {
+    const CITE: &str = "SECURITY.md rule ";
+    // Spelled in two pieces so that this file does not cite the old copy itself.
+    const OLD: &str = concat!("shared/", "SECURITY.md");
+    let mut problems = Vec::new();
+    let mut cited = 0;
+    for (n, line) in text.lines().enumerate() {
+        let at = format!("{file}:{}", n + 1);
+        if line.contains(OLD) {
+            problems.push(format!(
+                "{at}: cites {OLD}, not the repository's SECURITY.md"
+            ));
+        }
+        for (i, _) in line.match_indices(CITE) {
+            let digits: String = line[i + CITE.len()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            let Ok(rule) = digits.parse::<u32>() else {
+                continue;
+            };
+            cited += 1;
+            if !rules.contains(&rule) {
+                problems.push(format!("{at}: SECURITY.md has no rule {rule}"));
+            }
+        }
+    }
+    (problems, cited)
+}
+
+/// The source files whose comments may cite a rule: under crates/, web/src, packages/, scripts/
+/// and e2e/ (no node_modules, .venv or build output), and the documents.
+fn citing_files(root: &Path) -> Vec<PathBuf> {
+    const EXTENSIONS: &[&str] = &["rs", "mjs", "cjs", "js", "ts", "py", "sh", "md", "toml"];
+    const SKIPPED: &[&str] = &["node_modules", ".venv", "target", "dist", "__pycache__"];
+    let mut out = documents(root);
+    let mut dirs: Vec<PathBuf> = ["crates", "web/src", "packages", "scripts", "e2e"]
+        .iter()
+        .map(|d| root.join(d))
+        .collect();
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let name = e.file_name().to_string_lossy().to_string();
+            if p.is_dir() {
+                if !SKIPPED.contains(&name.as_str()) {
+                    dirs.push(p);
+                }
+            } else if p
+                .extension()
+                .is_some_and(|x| EXTENSIONS.contains(&x.to_string_lossy().as_ref()))
+            {
+                out.push(p.strip_prefix(root).unwrap().to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_security_rule_cited_in_the_code_is_in_security_md() {
+    let root = root();
+    let rules = security_rules(&std::fs::read_to_string(root.join("SECURITY.md")).unwrap());
+    assert!(rules.len() >= 11, "rules found in SECURITY.md: {rules:?}");
+    let mut problems = Vec::new();
+    let mut cited = 0;
+    let files = citing_files(&root);
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(root.join(f)) else {
+            continue;
+        };
+        let (p, n) = citation_problems(&f.display().to_string(), &text, &rules);
+        problems.extend(p);
+        cited += n;
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(cited >= 5, "only {cited} rule citations found");
+    println!(
+        "{cited} rule citations in {} files, {} rules",
+        files.len(),
+        rules.len()
+    );
+}
+
+#[test]
+fn a_citation_of_a_missing_rule_or_the_old_copy_is_caught() {
+    let rules = security_rules(&std::fs::read_to_string(root().join("SECURITY.md")).unwrap());
+    let missing = rules.last().unwrap() + 1;
+    let present = rules.first().unwrap();
+    let cite = |n: u32| format!("// what SECURITY.md rule {n} allows");
+    let (p, n) = citation_problems("a.rs", &cite(*present), &rules);
+    assert!(p.is_empty() && n == 1, "{p:?}");
+    let (p, n) = citation_problems("a.rs", &cite(missing), &rules);
+    assert_eq!(n, 1);
+    assert!(
+        p.iter()
+            .any(|p| p.contains(&format!("has no rule {missing}"))),
+        "{p:?}"
+    );
+    let old = format!("//! (`../shared/{}` rule {present})", "SECURITY.md");
+    assert!(!citation_problems("a.rs", &old, &rules).0.is_empty());
 }

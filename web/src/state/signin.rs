@@ -1,6 +1,6 @@
 //! Signing in from the page: the core's sign-in (`mcp_triage::auth::SignIn`) with this page as its
 //! redirect URI. Before leaving for the authorization server the page stores the core's one
-//! round-trip record in `sessionStorage` (`../shared/SECURITY.md` rule 11) and abandons the run;
+//! round-trip record in `sessionStorage` (SECURITY.md rule 11) and abandons the run;
 //! the page that comes back (the loader starts the app module at once for a `?code` or `?error`)
 //! strips the callback from the address, reads and deletes the record, lets the core check the
 //! callback and build the token request, and puts the token in the form, in memory, as if pasted.

@@ -1,4 +1,5 @@
-//! The caps every decoder and reader applies to untrusted input (values from SECURITY.md).
+//! The caps every decoder and reader applies to untrusted input: the caps of SECURITY.md (its
+//! "Caps and deadlines" table lists these values).
 
 /// The shortest secret a run accepts (token and secret headers), and the shortest run of a secret
 /// form that redaction removes: any 8 consecutive characters of a secret, in any encoding, are a leak.

@@ -1,6 +1,6 @@
 //! A page's sign-in leaves the page for the authorization server and comes back to a fresh load
 //! of it. What the sign-in needs after the return is the one record a page stores
-//! (`../shared/SECURITY.md` rule 11): written to `sessionStorage` just before leaving, read and
+//! (SECURITY.md rule 11): written to `sessionStorage` just before leaving, read and
 //! deleted on return. It holds the round trip's values (state, verifier, expected issuer, token
 //! endpoint, redirect URI, resource, client id) and the form's endpoint, era and time limit, never
 //! a token or a header value; it is versioned, capped, and refused when stale or inconsistent.
