@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# No shell decides how a request ends (ARCHITECTURE.md, "How a request ends"): the shells' sources
+# No shell decides how a request ends (crates/mcp-triage/src/decode/reader/mod.rs): the shells' sources
 # (the page, the CLI, and every binding crate) name no media type, no content header they would read
 # themselves, no status range, no cap or deadline of the limits, no ending, and none of the core's
 # reading internals. The control: every pattern must fire on scripts/fixtures/deciding-shell.rs.txt.

@@ -3,8 +3,8 @@
 // GET check, the no-token check) and passes everything else through. Each row runs through the CLI
 // (`mcp-triage probe`) and through the page (headless Chromium), both with the same shortened test
 // limits, and both must record the same ending for the request the fault hit and the same verdicts
-// for the whole run. The browser cannot observe everything (ARCHITECTURE.md, "What a browser cannot
-// see"): where a row's evidence differs, the difference is asserted as documented.
+// for the whole run. The browser cannot observe everything (the core reader's module doc,
+// crates/mcp-triage/src/decode/reader/mod.rs, "What a browser cannot see"): where a row's evidence differs, the difference is asserted as documented.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

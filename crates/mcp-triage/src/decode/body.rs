@@ -1,6 +1,6 @@
 //! Body decoding: bytes → JSON message(s) | SSE events | HTML | text | empty | malformed, never failing.
 //!
-//! Decisions documented here (and in ARCHITECTURE.md):
+//! Decisions documented here:
 //! - Invalid UTF-8 is never replaced: a JSON or text body that is not UTF-8 is `Malformed` with the byte
 //!   offset; an SSE stream keeps the events before the bad bytes and reports the offset.
 //! - A JSON string holding a lone surrogate escape (`"\ud800"`) is not valid Unicode: the message is

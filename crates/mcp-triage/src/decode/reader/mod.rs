@@ -12,6 +12,24 @@
 //! Files import their siblings by name, never this file; it only gathers what the crate uses.
 //!
 //! May import: `vocabulary`, `secrets`, and `decode`'s body, jsonrpc and sse files.
+//!
+//! # What a browser cannot see
+//!
+//! `fetch` hides facts the CLI has; the page reports the nearest event and the ending stays the
+//! same in both shells:
+//!
+//! - a reset, a body cut short of its length or chunking, and a TLS failure are one rejected
+//!   promise: `Failed { kind: Other }`, so mid-body they are `connection_lost` in both shells (the
+//!   CLI's client reads a reset mid-body as the peer closing, too);
+//! - a connection closed before any answer is a rejected `fetch`, like a CORS refusal: `network` in
+//!   both shells, and the page alone then runs the CORS doctor;
+//! - a redirect is opaque to the page (`OpaqueRedirect`): both record `redirect_refused`, and only
+//!   the CLI's detail gives the status;
+//! - a repeated header is one comma-joined value in a browser and separate lines in the CLI; the
+//!   media type read from either is the same.
+//!
+//! The fault table (`e2e/faults.mjs`, run by `e2e/tests/faults.mjs`) holds both shells to the same
+//! endings under real faults, with these differences.
 
 mod body_reader;
 mod clock;

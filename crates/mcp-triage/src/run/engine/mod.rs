@@ -13,6 +13,32 @@
 //! Files import their siblings by name, never this file; it only gathers what the crate uses.
 //!
 //! May import: `vocabulary`, `secrets`, `decode`, `judge`, and `run`'s catalogue, consent and plan files.
+//!
+//! # The shell contract
+//!
+//! A shell (the page's `state/run.rs` and `net.rs`; the CLI's `run/drive.rs` with
+//! `transports/http.rs` or `transports/stdio.rs`; `replay::replay` in the core) moves bytes and keeps
+//! time, and decides nothing the core could. Its loop:
+//!
+//! 1. `Engine::poll(now)` gives a `Poll`: send every `Outgoing` in `send` as it is (the token only
+//!    when `with_token`), abort everything in flight on `abort_all`, and on `done` take
+//!    `Engine::report()`.
+//! 2. Read each request through a `RequestReader` (see `decode::reader`), then hand the record back,
+//!    whatever happened to it, with `Engine::handle(step, exchange)`; tell the engine when headers
+//!    arrive (`Engine::headers_arrived`) and answer the server requests the reader hands out with
+//!    `Engine::reply`.
+//! 3. Between answers, wake at `Engine::poll_timeout()` (the run's deadline) and poll again.
+//! 4. Render where the run is from `Engine::phase()` alone (`Connecting`, `Running`, `Review`,
+//!    `Consent`, `Stopping(how)`, `Ended(how)`). At `Review` and `Consent` a person answers through
+//!    `apply_plan` / `answer_consent`; a run nobody watches calls `Engine::go_on` with who speaks
+//!    for the person (`Unattended`: no plan, a committed `--plan`, a census), the same for every
+//!    native loop.
+//! 5. Render what the core says: `progress()`, `report()`, the CORS doctor when
+//!    `RunReport::needs_cors_doctor()`, and the exports, share link and replays of `output`.
+//!
+//! A run starts from `run::input::check_run` (what a person typed, read by the shell's URL parser)
+//! or, for an endpoint already checked (a census target, a stdio command), `EngineConfig::new`.
+//! Over stdio the engine plans no headers, no token, no GET stream, no no-token check and no DELETE.
 
 mod config;
 pub mod exit;

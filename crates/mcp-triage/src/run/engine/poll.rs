@@ -23,8 +23,8 @@ impl Engine {
 
     /// Requests to send now. `now_ms` is the shell's clock; the run deadline is checked against it.
     ///
-    /// The shell contract (ARCHITECTURE.md): call `poll` at the start, after every
-    /// [`Engine::handle`], after the user answers a review or consent step, and when
+    /// The shell contract (in the docs of `run/engine/mod.rs`): call `poll` at the start, after
+    /// every [`Engine::handle`], after the user answers a review or consent step, and when
     /// [`Engine::poll_timeout`] comes; send every request it returns as it is, abort everything in
     /// flight when `abort_all`, and stop when `done`.
     pub fn poll(&mut self, now_ms: f64) -> Poll {
