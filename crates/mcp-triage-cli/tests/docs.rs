@@ -2,9 +2,10 @@
 //! top-level documents and docs/ resolves (to a file, and with a fragment to one of its headings),
 //! and every `mcp-triage …` line in their code blocks names a command whose `--help` lists each
 //! option the line uses (a help-level check: nothing is run, so lines that need the network are
-//! checked too), and every "SECURITY.md rule N" a source file or document cites is a rule of
-//! SECURITY.md. Controls: a moved file, a made-up option and a citation of a missing rule are
-//! caught.
+//! checked too), every "SECURITY.md rule N" a source file or document cites is a rule of
+//! SECURITY.md, and ARCHITECTURE.md names every public module of the core. Controls: a moved file
+//! (in docs/ and on the map), a made-up option, a citation of a missing rule and a module taken off
+//! the map are caught.
 
 // Test code: a panic is a failed test, not a crash on network data.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -484,4 +485,134 @@ fn a_citation_of_a_missing_rule_or_the_old_copy_is_caught() {
     );
     let old = format!("//! (`../shared/{}` rule {present})", "SECURITY.md");
     assert!(!citation_problems("a.rs", &old, &rules).0.is_empty());
+}
+
+/// The core's public modules, read from its lib.rs: every `pub mod NAME` at the start of a line
+/// (an item of the crate root, whatever `#[cfg]` is above it, so `testing` counts), and every
+/// `pub use PATH as NAME;` at the start of a line (a module re-exported under a name of its own; a
+/// renamed function or type would count too, which only asks for one word more on the map). Plain
+/// `pub use` lines re-export functions and types, not modules, and indented lines are inside a
+/// module.
+fn public_modules(lib_rs: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out = Vec::new();
+    for line in lib_rs.lines() {
+        if let Some(rest) = line.strip_prefix("pub mod ") {
+            out.push(ident(rest));
+        } else if line.starts_with("pub use ")
+            && let Some((_, alias)) = line.rsplit_once(" as ")
+        {
+            out.push(ident(alias));
+        }
+    }
+    out.retain(|m| !m.is_empty());
+    out
+}
+
+/// The modules of `modules` the map does not name. A module is named when the map has the inline
+/// code `mcp_triage::NAME`, so a folder or a file of the same name (`output/replay/`, `stdio.rs`)
+/// does not stand in for it.
+fn missing_from_map(modules: &[String], map: &str) -> Vec<String> {
+    let mut spans = BTreeSet::new();
+    for event in Parser::new_ext(map, Options::ENABLE_TABLES) {
+        if let Event::Code(c) = event {
+            spans.insert(c.to_string());
+        }
+    }
+    modules
+        .iter()
+        .filter(|m| !spans.contains(&format!("mcp_triage::{m}")))
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn every_public_module_of_the_core_is_on_the_map() {
+    let root = root();
+    let lib = std::fs::read_to_string(root.join("crates/mcp-triage/src/lib.rs")).unwrap();
+    let modules = public_modules(&lib);
+    assert!(
+        modules.len() >= 19 && modules.contains(&"testing".to_string()),
+        "public modules read from lib.rs: {modules:?}"
+    );
+    let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let missing = missing_from_map(&modules, &map);
+    assert!(
+        missing.is_empty(),
+        "public modules of the core that ARCHITECTURE.md does not name as `mcp_triage::NAME`: \
+         {missing:?}"
+    );
+    println!("{} public modules on the map", modules.len());
+}
+
+#[test]
+fn a_module_missing_from_the_map_is_caught() {
+    // The reading of lib.rs: crate-root `pub mod`s (cfg-gated too) and renamed re-exports, not
+    // nested modules or plain re-exports.
+    let lib = "mod private;\n#[cfg(feature = \"x\")]\npub mod gated;\npub mod inline {\n    \
+               pub mod nested {}\n}\npub use a::b::{Item, func};\npub use a::c as renamed;\n";
+    assert_eq!(public_modules(lib), ["gated", "inline", "renamed"]);
+    // The real map, with one module's name taken out, fails.
+    let root = root();
+    let modules = public_modules(
+        &std::fs::read_to_string(root.join("crates/mcp-triage/src/lib.rs")).unwrap(),
+    );
+    let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    assert!(missing_from_map(&modules, &map).is_empty());
+    let without = map.replace("`mcp_triage::stdio`", "`stdio`");
+    assert_ne!(without, map, "the map names `mcp_triage::stdio`");
+    assert_eq!(missing_from_map(&modules, &without), ["stdio"]);
+}
+
+#[test]
+fn a_moved_file_linked_from_the_map_turns_the_link_check_red() {
+    // The control: ARCHITECTURE.md in a scratch tree that holds every path it links to (documents
+    // copied, other files empty, folders made), which must pass; then one linked file moves.
+    let root = root();
+    let scratch = std::env::temp_dir().join(format!("mcp-triage-map-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    let map = PathBuf::from("ARCHITECTURE.md");
+    std::fs::copy(root.join(&map), scratch.join(&map)).unwrap();
+    let links = read_doc(&std::fs::read_to_string(root.join(&map)).unwrap()).links;
+    let mut made = 0;
+    for link in links.iter().filter(|l| !l.contains("://")) {
+        let path = normalise(Path::new(link.split('#').next().unwrap_or(link)));
+        let (from, to) = (root.join(&path), scratch.join(&path));
+        if from.is_dir() {
+            std::fs::create_dir_all(&to).unwrap();
+        } else {
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            if path.extension().is_some_and(|x| x == "md") {
+                std::fs::copy(&from, &to).unwrap();
+            } else {
+                std::fs::write(&to, "").unwrap();
+            }
+        }
+        made += 1;
+    }
+    let (before, checked) = broken_links(&scratch, std::slice::from_ref(&map));
+    let moved = "crates/mcp-triage-cli/src/transports/stdio.rs";
+    std::fs::rename(
+        scratch.join(moved),
+        scratch.join("crates/mcp-triage-cli/src/stdio.rs"),
+    )
+    .unwrap();
+    let (after, _) = broken_links(&scratch, std::slice::from_ref(&map));
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(before.is_empty(), "the scratch tree: {before:?}");
+    assert!(
+        made >= 50 && checked == made,
+        "{made} paths made, {checked} links checked"
+    );
+    assert_eq!(
+        after,
+        [format!("ARCHITECTURE.md: {moved} (no such file)")],
+        "{after:?}"
+    );
+    println!("{made} paths linked from the map, one moved");
 }
