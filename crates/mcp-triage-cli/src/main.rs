@@ -1,5 +1,7 @@
-//! `mcp-triage`: the native command line. `probe` checks a live server over HTTP; `replay` runs the
-//! check again over recorded answers; `classify` reads `mcp-exchange/1` files and prints verdicts.
+//! `mcp-triage`: the native command line. `probe` checks a live server over HTTP or stdio (with
+//! `--auth-check`, the OAuth doctor; with `--oauth`, a sign-in first); `replay` runs the check
+//! again over recorded answers; `diff` compares two runs; `census` checks a list of servers;
+//! `classify`, handled here, reads `mcp-exchange/1` files and prints verdicts.
 
 mod commands;
 mod run;
