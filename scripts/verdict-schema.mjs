@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// verdict-schema.mjs: validates every mcp-triage-verdict/1 the test command produced against the
-// committed JSON Schema (docs/mcp-triage-verdict-1.schema.json, which a core test holds equal to
+// verdict-schema.mjs: validates every mcp-triage-verdict/2 the test command produced against the
+// committed JSON Schema (docs/mcp-triage-verdict-2.schema.json, which a core test holds equal to
 // the code's), with Ajv (draft 2020-12):
 //   - target/verdicts/*.jsonl, written by the core's tests (classify over every capture,
 //     classify_outcome over their SDK forms);
-//   - `mcp-triage classify --json` over every capture, as the command prints it;
+//   - `mcp-triage classify --json` over every capture, as the command prints it, and with
+//     `--verdict-format 1` against docs/mcp-triage-verdict-1.schema.json (kept for one version);
 //   - the census lines the CLI's census test wrote (target/census/census.jsonl), against
 //     docs/mcp-triage-census-1.schema.json.
 // Each source is one test; a control shows the check can fail (a verdict with an unknown cause, an
@@ -17,9 +18,11 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { captureFiles } from './captures.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
-const schema = JSON.parse(readFileSync(join(ROOT, 'docs/mcp-triage-verdict-1.schema.json'), 'utf8'));
+const schema = JSON.parse(readFileSync(join(ROOT, 'docs/mcp-triage-verdict-2.schema.json'), 'utf8'));
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 const validate = ajv.compile(schema);
+// /1, for `--verdict-format 1` and the census lines (mcp-triage-census/1 refers to it).
+const validate1 = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'docs/mcp-triage-verdict-1.schema.json'), 'utf8')));
 const censusSchema = JSON.parse(readFileSync(join(ROOT, 'docs/mcp-triage-census-1.schema.json'), 'utf8'));
 const validateCensus = ajv.compile(censusSchema);
 const cliAt = process.argv.indexOf('--cli');
@@ -58,6 +61,7 @@ if (written.length < 2) {
 
 const captures = captureFiles(ROOT);
 check(`mcp-triage classify --json over ${captures.length} captures`, lines(execFileSync(cli, ['classify', '--json', ...captures], { maxBuffer: 64 << 20 }).toString()));
+check(`mcp-triage classify --json --verdict-format 1 over ${captures.length} captures (against /1)`, lines(execFileSync(cli, ['classify', '--json', '--verdict-format', '1', ...captures], { maxBuffer: 64 << 20 }).toString()), validate1);
 
 // The census lines the CLI's census test wrote (real servers and faults), against their schema,
 // whose verdicts are the verdict schema's; the control: a line with an unknown reach is refused.

@@ -39,7 +39,8 @@ export interface RetryDecision {
 
 /** The verdict for a captured exchange (`intent` A..D and `protocolVersion` add the spec verdict). */
 export function classify(exchange: Exchange, options?: { intent?: 'A' | 'B' | 'C' | 'D'; protocolVersion?: string }): Verdict;
-/** The verdict for what an agent's MCP client library handed it after a call. */
+/** The verdict for what an agent's MCP client library handed it after a call. Never throws for
+ * what it is handed: a call it cannot read gets the `unknown` verdict whose `said` says why. */
 export function classifyOutcome(call: AgentCall | string): Verdict;
 /** Whether to send the same call again after `attempt` tries (1 for the first) of `maxAttempts`. */
 export function shouldRetry(verdict: Verdict | string, attempt: number, maxAttempts: number): RetryDecision;

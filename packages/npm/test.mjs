@@ -66,7 +66,7 @@ const v = m.classify(fs.readFileSync(${JSON.stringify(unknownTool)}, 'utf8'), { 
 const o = m.classifyOutcome(${JSON.stringify(call)});
 console.log(JSON.stringify({ v: [v.format, v.cause, v.action, v.spec.conformance], o: [o.cause, o.retry], retry: m.shouldRetry(o, 1, 3).retry, line: m.messageForModel(o) }));
 `;
-const expected = { v: ['mcp-triage-verdict/1', 'unknown_tool', 'pick_another_tool', 'deviates'], o: ['unknown_tool', 'futile'], retry: false };
+const expected = { v: ['mcp-triage-verdict/2', 'unknown_tool', 'pick_another_tool', 'deviates'], o: ['unknown_tool', 'futile'], retry: false };
 await test('Node ESM: import, no init call', () => {
   const got = script('esm.mjs', probe("import * as m from 'mcp-triage';\nimport { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);"));
   eq({ v: got.v, o: got.o, retry: got.retry }, expected, 'ESM');
@@ -76,12 +76,19 @@ await test('Node CommonJS: require, no init call', () => {
   const got = script('cjs.cjs', probe("const m = require('mcp-triage');"));
   eq({ v: got.v, o: got.o, retry: got.retry }, expected, 'CJS');
 });
-await test('a call described wrongly throws the core\'s words', () => {
+await test('a call it cannot read gets the unknown verdict that says why, never an exception', () => {
   const got = script('bad.cjs', `const m = require('mcp-triage');
-let said = '';
-try { m.classifyOutcome({ tool: 'x' }); } catch (e) { said = String(e.message); }
-console.log(JSON.stringify(said));`);
-  if (!got.includes('exactly one of result, error, transport, client_error and raised')) throw new Error(got);
+const out = [];
+for (const call of [{ tool: 'x' }, 'not json', { tool: 'x', error: { code: 'NaN' } }]) {
+  try {
+    const v = m.classifyOutcome(call);
+    out.push([v.made_on, v.cause, v.retry, v.tool ?? null, v.said, m.shouldRetry(v, 1, 3).retry]);
+  } catch (e) { out.push(['threw', String(e.message)]); }
+}
+console.log(JSON.stringify(out));`);
+  eq(got.map((r) => r.slice(0, 4)), [['client', 'unknown', 'futile', 'x'], ['client', 'unknown', 'futile', null], ['client', 'unknown', 'futile', 'x']], 'the verdicts');
+  if (!got[0][4].includes('exactly one of result, error, transport, client_error and raised')) throw new Error(got[0][4]);
+  eq(got.map((r) => r[5]), [false, false, false], 'never retried');
 });
 
 await test('TypeScript: tsc --noEmit over a typed example that uses every export', () => {

@@ -20,7 +20,7 @@ const USAGE: &str = r#"usage: mcp-triage probe URL [options]     (see mcp-triage
        mcp-triage diff BEFORE AFTER [--json | --markdown] (see mcp-triage diff --help)
        mcp-triage census TARGETS --out RESULTS.jsonl [options] (see mcp-triage census --help)
        mcp-triage census report RESULTS.jsonl [--html FILE] [--markdown FILE]
-       mcp-triage classify [--json | --legacy-json] [--summary] [--intent A|B|C|D] [--protocol-version V] FILE...
+       mcp-triage classify [--json [--verdict-format 1]] [--summary] [--intent A|B|C|D] [--protocol-version V] FILE...
        mcp-triage classify --outcome [--json] CALL...
        (FILE may be - for standard input)
        mcp-triage --version | -V
@@ -32,9 +32,9 @@ own "intent") and a protocol version (--protocol-version, "negotiated_version",
 or the request's MCP-Protocol-Version), also the spec verdict. --summary adds the
 distinguishability of probes A, B and C (from the inputs' intents).
 
---json prints one mcp-triage-verdict/1 object per file (docs/mcp-triage-verdict-1.schema.json),
-with the file's name in "file". --legacy-json prints the assessment as before
-verdict/1 (kept for one version: see docs/formats.md).
+--json prints one mcp-triage-verdict/2 object per file (docs/mcp-triage-verdict-2.schema.json),
+with the file's name in "file". --verdict-format 1 prints mcp-triage-verdict/1 instead
+(kept for one version: see docs/formats.md).
 
 --outcome reads instead what an agent's MCP client library handed it after a
 tools/call (a JSON object: "tool", "arguments", optionally "definition", and one
@@ -49,7 +49,7 @@ fn usage() -> String {
 
 struct Args {
     json: bool,
-    legacy: bool,
+    format_1: bool,
     outcome: bool,
     summary: bool,
     intent: Option<String>,
@@ -66,7 +66,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     }
     let mut out = Args {
         json: false,
-        legacy: false,
+        format_1: false,
         outcome: false,
         summary: false,
         intent: None,
@@ -76,10 +76,16 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--json" => out.json = true,
-            "--legacy-json" => {
-                out.json = true;
-                out.legacy = true;
-            }
+            "--verdict-format" => match args.next().as_deref() {
+                Some("1") => out.format_1 = true,
+                Some("2") => {}
+                other => {
+                    return Err(format!(
+                        "--verdict-format is 1 or 2 (the default), not {:?}",
+                        other.unwrap_or_default()
+                    ));
+                }
+            },
             "--summary" => out.summary = true,
             "--outcome" => out.outcome = true,
             "--intent" => {
@@ -108,9 +114,12 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     if out.files.is_empty() {
         return Err("no input files".into());
     }
-    if out.outcome && (out.legacy || out.summary || out.intent.is_some() || out.version.is_some()) {
+    if out.format_1 && !out.json {
+        return Err("--verdict-format applies to --json".into());
+    }
+    if out.outcome && (out.summary || out.intent.is_some() || out.version.is_some()) {
         return Err(
-            "--outcome reads agent calls: --legacy-json, --summary, --intent and --protocol-version apply to exchanges only"
+            "--outcome reads agent calls: --summary, --intent and --protocol-version apply to exchanges only"
                 .into(),
         );
     }
@@ -128,13 +137,10 @@ fn read_input(name: &str) -> Result<Vec<u8>, String> {
     std::fs::read(name).map_err(|e| format!("cannot read: {e}"))
 }
 
-fn json_line(file: &str, a: &Assessment, legacy: bool) -> String {
-    let mut obj = if legacy {
-        serde_json::to_value(a)
-    } else {
-        serde_json::to_value(mcp_triage::verdict::VerdictDoc::of_assessment(a))
-    }
-    .unwrap_or_default();
+fn json_line(file: &str, a: &Assessment, format_1: bool) -> String {
+    let doc = mcp_triage::verdict::VerdictDoc::of_assessment(a);
+    let doc = if format_1 { doc.as_format_1(None) } else { doc };
+    let mut obj = serde_json::to_value(doc).unwrap_or_default();
     if let Some(map) = obj.as_object_mut() {
         map.insert("file".into(), serde_json::Value::String(file.to_string()));
     }
@@ -156,7 +162,12 @@ fn classify_outcomes(args: &Args, out: &mut impl Write) -> u8 {
         let verdict = read_input(file).and_then(|bytes| {
             let call: AgentCall =
                 serde_json::from_slice(&bytes).map_err(|e| format!("not an agent call: {e}"))?;
-            classify_outcome(&call).map_err(|e| format!("not an agent call: {e}"))
+            let doc = classify_outcome(&call).map_err(|e| format!("not an agent call: {e}"))?;
+            Ok(if args.format_1 {
+                doc.as_format_1(call.definition.as_ref())
+            } else {
+                doc
+            })
         });
         match verdict {
             Ok(v) => {
@@ -292,7 +303,7 @@ fn main() -> ExitCode {
                     by_probe[i] = Some(a.verdict.clone());
                 }
                 let line = if args.json {
-                    json_line(file, &a, args.legacy)
+                    json_line(file, &a, args.format_1)
                 } else {
                     human_row(file, &a)
                 };

@@ -115,8 +115,8 @@ fn json_lines_carry_the_verdict_fields_in_input_order() {
     assert_eq!(a["file"], files[0].to_string_lossy().as_ref());
     assert_eq!(a["channel"], "tool_error");
     assert_eq!(a["cause"], "unknown_tool");
-    // mcp-triage-verdict/1: what is not known is absent, never null.
-    assert_eq!(a["format"], "mcp-triage-verdict/1");
+    // mcp-triage-verdict/2: what is not known is absent, never null.
+    assert_eq!(a["format"], "mcp-triage-verdict/2");
     assert_eq!(a.get("jsonrpc_code"), None, "absent, not null");
     assert_eq!(a["action"], "pick_another_tool");
     assert_eq!(a["retry"], "futile");
@@ -258,7 +258,7 @@ fn advice_spec_verdicts_and_summary_for_the_seed() {
     assert_eq!(get(2, "/spec/conformance"), "conforms");
     assert_eq!(get(3, "/spec/conformance"), "conforms");
     assert_eq!(get(0, "/protocol_version"), "2025-11-25");
-    assert_eq!(get(0, "/format"), "mcp-triage-verdict/1");
+    assert_eq!(get(0, "/format"), "mcp-triage-verdict/2");
     assert_eq!(get(0, "/flags/0"), "code_in_text");
     assert!(
         get(0, "/spec/link")
@@ -292,21 +292,26 @@ fn version_rules_flip_the_b_verdict() {
 }
 
 #[test]
-fn the_assessment_printed_before_verdict_1_is_kept_behind_legacy_json() {
+fn verdict_1_is_kept_behind_verdict_format_1_for_one_version() {
     let f = fixtures().join("ts-1.29.0-stateless/A_unknown_tool.pv2025-06-18.json");
-    let run = |flag: &str| -> serde_json::Value {
-        let out = bin().args(["classify", flag]).arg(&f).output().unwrap();
+    let run = |args: &[&str]| -> serde_json::Value {
+        let out = bin().arg("classify").args(args).arg(&f).output().unwrap();
         serde_json::from_slice(&out.stdout).unwrap()
     };
-    let old = run("--legacy-json");
-    assert_eq!(old["advice"]["action"], "pick_another_tool");
-    assert!(old.get("format").is_none());
-    let new = run("--json");
-    assert_eq!(new["action"], old["advice"]["action"]);
-    assert_eq!(
-        (&new["channel"], &new["cause"]),
-        (&old["channel"], &old["cause"])
-    );
+    let old = run(&["--json", "--verdict-format", "1"]);
+    assert_eq!(old["format"], "mcp-triage-verdict/1");
+    let new = run(&["--json"]);
+    assert_eq!(new["format"], "mcp-triage-verdict/2");
+    for field in ["channel", "cause", "action", "party", "retry"] {
+        assert_eq!(old[field], new[field], "{field}");
+    }
+    // A bare --legacy-json is gone, and says so as a usage error.
+    let out = bin()
+        .args(["classify", "--legacy-json"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
@@ -334,7 +339,7 @@ fn outcome_reads_an_agents_call_as_the_packages_do_and_refuses_a_wrong_one_in_wo
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(lines.len(), 2);
-    assert_eq!(lines[0]["format"], "mcp-triage-verdict/1");
+    assert_eq!(lines[0]["format"], "mcp-triage-verdict/2");
     assert_eq!(lines[0]["cause"], "unknown_tool");
     assert_eq!(lines[0]["channel"], "jsonrpc_error");
     assert_eq!(lines[0]["retry"], "futile");

@@ -5,12 +5,12 @@
 use mcp_triage::verdict;
 use wasm_bindgen::prelude::wasm_bindgen;
 
-/// An error as the package throws it: the core's words.
+/// An error as the package throws it (a captured exchange that is not one): the core's words.
 fn refuse(why: String) -> wasm_bindgen::JsError {
     wasm_bindgen::JsError::new(&why)
 }
 
-/// A captured exchange (`mcp-exchange/1`, JSON text) → its verdict (`mcp-triage-verdict/1`, JSON
+/// A captured exchange (`mcp-exchange/1`, JSON text) → its verdict (`mcp-triage-verdict/2`, JSON
 /// text); `intent` (`A`..`D`) and `protocol_version` as `mcp-triage classify` takes them.
 #[wasm_bindgen]
 pub fn classify(
@@ -22,24 +22,21 @@ pub fn classify(
 }
 
 /// What an agent's MCP client library handed it after a call (JSON text, see the core's
-/// `AgentCall`) → its verdict (JSON text).
+/// `AgentCall`) → its verdict (JSON text); a call it cannot read → the `unknown` verdict that
+/// says why, never an exception (the core's one decision, `verdict_text`).
 #[wasm_bindgen(js_name = classifyOutcome)]
-pub fn classify_outcome_json(call: &str) -> Result<String, wasm_bindgen::JsError> {
-    verdict::classify_outcome_text(call).map_err(refuse)
+pub fn classify_outcome_json(call: &str) -> String {
+    verdict::classify_outcome_text(call)
 }
 
 /// Whether to send the same call again (JSON text: `retry`, `after_ms`, `why`).
 #[wasm_bindgen(js_name = shouldRetry)]
-pub fn should_retry_json(
-    verdict_json: &str,
-    attempt: u32,
-    max_attempts: u32,
-) -> Result<String, wasm_bindgen::JsError> {
-    verdict::should_retry_text(verdict_json, attempt, max_attempts).map_err(refuse)
+pub fn should_retry_json(verdict_json: &str, attempt: u32, max_attempts: u32) -> String {
+    verdict::should_retry_text(verdict_json, attempt, max_attempts)
 }
 
 /// One line for the model in place of "An error occurred".
 #[wasm_bindgen(js_name = messageForModel)]
-pub fn message_for_model_json(verdict_json: &str) -> Result<String, wasm_bindgen::JsError> {
-    verdict::message_for_model_text(verdict_json).map_err(refuse)
+pub fn message_for_model_json(verdict_json: &str) -> String {
+    verdict::message_for_model_text(verdict_json)
 }

@@ -108,7 +108,7 @@ pub use vocabulary::cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};
 pub use vocabulary::exchange::{Exchange, ExchangeError, Request, Response};
 pub use vocabulary::limits::Limits;
 
-/// One verdict as every surface hands it on (`mcp-triage-verdict/1`), for an exchange
+/// One verdict as every surface hands it on (`mcp-triage-verdict/2`), for an exchange
 /// ([`VerdictDoc::of_assessment`](verdict::VerdictDoc::of_assessment)) or for what an agent's MCP
 /// client library handed it after a call ([`classify_outcome`](verdict::classify_outcome)), and
 /// what an agent does with one: [`should_retry`](verdict::should_retry) and
@@ -118,13 +118,15 @@ pub mod verdict {
         AgentCall, ClientError, MAX_CAUSES, MadeOn, Raised, RetrySafety, RpcError, TransportFailure,
     };
     pub use crate::output::verdict_doc::{
-        RetryDecision, SpecDoc, VERDICT_FORMAT, VerdictDoc, classify_outcome, message_for_model,
-        should_retry, verdict_schema,
+        RetryDecision, SpecDoc, VERDICT_FORMAT, VERDICT_FORMAT_1, VerdictDoc, classify_outcome,
+        message_for_model, should_retry, verdict_schema,
     };
     /// The packages' boundary: JSON text in and out.
     pub use crate::output::verdict_text::{
         classify_outcome_text, classify_text, message_for_model_text, should_retry_text,
+        unreadable_text,
     };
+    pub use crate::vocabulary::cause::Delivery;
 }
 
 /// What to tell an agent: the advice table, apart from detection.

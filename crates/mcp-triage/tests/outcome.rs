@@ -365,7 +365,7 @@ fn every_capture_gets_a_verdict_of_the_one_format_written_for_the_schema_check()
 #[test]
 fn the_committed_schema_is_the_one_the_code_makes() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../docs/mcp-triage-verdict-1.schema.json");
+        .join("../../docs/mcp-triage-verdict-2.schema.json");
     let made = serde_json::to_string_pretty(&verdict_schema()).unwrap() + "\n";
     if std::env::var_os("MCP_TRIAGE_WRITE_SCHEMA").is_some() {
         std::fs::write(&path, &made).unwrap();
@@ -606,12 +606,170 @@ fn a_connection_lost_mid_call_may_have_run_and_only_a_repeatable_tool_is_retried
             }
         }
     }
-    // The control: with nothing said of when it broke, a bare fetch failure is still read as no
-    // answer at all (telling "not sent" from "may have run" there needs the verdict's next version).
-    let bare = classify_outcome(&call(json!({"tool": "t", "raised": {"name": "TypeError", "message": "fetch failed",
-        "causes": [{"name": "Error", "code": "ECONNREFUSED", "message": "connect ECONNREFUSED 127.0.0.1:9"}]}})))
+}
+
+#[test]
+fn a_call_that_got_no_answer_says_whether_it_was_sent_and_retries_by_that() {
+    let read_only = json!({"name": "t", "annotations": {"readOnlyHint": true}});
+    let unannotated = json!({"name": "t"});
+    let judge = |outcome: Value, definition: &Value| {
+        let mut c = json!({"tool": "t", "arguments": {}, "definition": definition});
+        for (k, v) in outcome.as_object().unwrap() {
+            c[k] = v.clone();
+        }
+        classify_outcome(&call(c)).unwrap()
+    };
+    for (outcome, delivery, cause, retry_unannotated, retry_read_only) in [
+        // Nothing listens: the connection never opened.
+        (
+            json!({"raised": {"name": "TypeError", "message": "fetch failed", "causes": [
+                {"name": "Error", "code": "ECONNREFUSED", "message": "connect ECONNREFUSED 127.0.0.1:9"}]}}),
+            Some("not_sent"),
+            "network_or_cors",
+            "safe",
+            "safe",
+        ),
+        (
+            json!({"raised": {"name": "ConnectError", "message": "All connection attempts failed"}}),
+            Some("not_sent"),
+            "network_or_cors",
+            "safe",
+            "safe",
+        ),
+        // A framework's own refusals before any request: their cause, never sent again as is.
+        (
+            json!({"raised": {"name": "UserError", "message": "Failed to call tool 't' on MCP server 'x': missing required parameters: id"}}),
+            Some("not_sent"),
+            "invalid_arguments",
+            "futile",
+            "futile",
+        ),
+        (
+            json!({"raised": {"name": "AI_NoSuchToolError", "message": "Model tried to call unavailable tool 't'. Available tools: a, b."}}),
+            Some("not_sent"),
+            "unknown_tool",
+            "futile",
+            "futile",
+        ),
+        // A bare fetch failure says nothing of when it broke: the request may have been written.
+        (
+            json!({"raised": {"name": "TypeError", "message": "fetch failed"}}),
+            Some("may_have_run"),
+            "network_or_cors",
+            "outcome_unknown",
+            "safe",
+        ),
+        (
+            json!({"transport": {"kind": "network", "message": "socket hang up"}}),
+            Some("may_have_run"),
+            "network_or_cors",
+            "outcome_unknown",
+            "safe",
+        ),
+        (
+            json!({"raised": {"name": "SdkError", "code": "REQUEST_TIMEOUT", "message": "Request timed out"}}),
+            Some("may_have_run"),
+            "timeout",
+            "outcome_unknown",
+            "safe",
+        ),
+        // An answer came: no delivery, and the advice decides.
+        (
+            json!({"transport": {"status": 503, "message": "Service Unavailable"}}),
+            None,
+            "server_error",
+            "outcome_unknown",
+            "safe",
+        ),
+        (
+            json!({"result": {"content": [{"type": "text", "text": "ok"}]}}),
+            None,
+            "none",
+            "not_needed",
+            "not_needed",
+        ),
+    ] {
+        for (definition, retry) in [
+            (&unannotated, retry_unannotated),
+            (&read_only, retry_read_only),
+        ] {
+            let doc = judge(outcome.clone(), definition);
+            assert_eq!(
+                (
+                    doc.delivery.map(|d| d.as_str()),
+                    doc.cause.as_str(),
+                    doc.retry.as_str()
+                ),
+                (delivery, cause, retry),
+                "{outcome} on {definition}"
+            );
+            let line = message_for_model(&doc);
+            match delivery {
+                Some("may_have_run") => {
+                    assert!(line.contains("may") && line.contains("run"), "{line}")
+                }
+                Some("not_sent") if cause == "network_or_cors" => {
+                    assert!(
+                        line.contains("nothing ran") && !line.contains("may have run"),
+                        "{line}"
+                    )
+                }
+                _ => {}
+            }
+        }
+    }
+    // No sentence says "could not be reached" of a request that may have been written.
+    let lost = judge(
+        json!({"raised": {"name": "TypeError", "message": "fetch failed"}}),
+        &unannotated,
+    );
+    assert!(!message_for_model(&lost).contains("could not be reached"));
+    assert!(!lost.agent_advice.contains("CORS"), "{}", lost.agent_advice);
+}
+
+#[test]
+fn a_call_a_package_cannot_read_gets_the_unknown_verdict_that_says_why() {
+    use mcp_triage::verdict::{classify_outcome_text, message_for_model_text, should_retry_text};
+    for (input, says, tool) in [
+        ("not json", "expected", None),
+        (
+            r#"{"tool": "get_forecast"}"#,
+            "exactly one of",
+            Some("get_forecast"),
+        ),
+        (
+            r#"{"tool": "t", "error": {"code": "x"}}"#,
+            "invalid type",
+            Some("t"),
+        ),
+        (r#"[1, 2]"#, "invalid type", None),
+    ] {
+        let text = classify_outcome_text(input);
+        let doc: VerdictDoc =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{input}: {e}: {text}"));
+        assert_eq!(doc.format, VERDICT_FORMAT);
+        assert_eq!(
+            (doc.made_on.as_str(), doc.cause.as_str(), doc.retry.as_str()),
+            ("client", "unknown", "futile"),
+            "{input}"
+        );
+        assert!(
+            doc.said.as_deref().unwrap_or_default().contains(says),
+            "{input}: {:?}",
+            doc.said
+        );
+        assert_eq!(doc.tool.as_deref(), tool, "{input}");
+    }
+    // A verdict that cannot be read back is not retried, and the model hears the outcome is unknown.
+    let decision: Value = serde_json::from_str(&should_retry_text("{}", 1, 3)).unwrap();
+    assert_eq!(decision["retry"], false);
+    assert!(message_for_model_text("nope").contains("unknown reason"));
+    // The control: a readable call is judged, not turned into the unknown verdict.
+    let good: VerdictDoc = serde_json::from_str(&classify_outcome_text(
+        r#"{"tool": "t", "error": {"code": -32602, "message": "Unknown tool: t"}}"#,
+    ))
     .unwrap();
-    assert_eq!(bare.cause.as_str(), "network_or_cors");
+    assert_eq!(good.cause.as_str(), "unknown_tool");
 }
 
 #[test]

@@ -71,24 +71,34 @@ def test_a_verdict_is_frozen_and_reads_back_from_its_dict() -> None:
         v.cause = m.Cause.NONE  # type: ignore[misc]
     assert m.Verdict.from_dict(v.to_dict()) == v
     assert m.Verdict.from_dict(json.loads(v.to_json())) == v
-    with pytest.raises(ValueError, match="not an mcp-triage-verdict/1"):
+    with pytest.raises(ValueError, match="not an mcp-triage-verdict/2"):
         m.Verdict.from_dict({"format": "x"})
     with pytest.raises(ValueError):
         m.Verdict.from_dict({**v.to_dict(), "cause": "no_such_cause"})
 
 
+def test_a_call_it_cannot_read_gets_the_unknown_verdict_never_an_exception() -> None:
+    # An agent calls classify_outcome on its error path: what it hands over gets a verdict.
+    for call, says, tool in [
+        ({"tool": "x"}, "exactly one of result, error, transport, client_error and raised", "x"),
+        ({"tool": "", "result": {}}, "tool's name is empty", None),
+        ({"tool": "x", "arguments": {"n": float("nan")}, "result": {}}, "not JSON", "x"),
+        ({"tool": 3, "result": {}}, "invalid type", None),
+    ]:
+        v = m.classify_outcome(call)  # type: ignore[arg-type]
+        assert (v.made_on, v.cause, v.retry) == (m.MadeOn.CLIENT, m.Cause.UNKNOWN, m.RetrySafety.FUTILE), call
+        assert says in (v.said or ""), (call, v.said)
+        assert v.tool == tool
+        assert not m.should_retry(v, 1, 3).retry
+
+
 def test_bad_input_raises_value_error_in_the_cores_words() -> None:
-    with pytest.raises(ValueError, match="exactly one of result, error, transport, client_error and raised"):
-        m.classify_outcome({"tool": "x"})
+    # A captured exchange is a developer's input, not an agent's outcome: refused in words.
     with pytest.raises(ValueError):
         m.classify("{not json")
     with pytest.raises(ValueError):
         m.classify(b"\xff\xfe")
-    with pytest.raises(ValueError, match="tool's name"):
-        m.classify_outcome({"tool": "x" * 2000, "result": {}})
     # Only ValueError, whatever the input: no JSON form, a count below zero, not a verdict.
-    with pytest.raises(ValueError):
-        m.classify_outcome({"tool": "x", "arguments": {"n": float("nan")}, "result": {}})
     with pytest.raises(ValueError):
         m.classify({"a": float("inf")})
     v = m.classify_outcome(CALL)

@@ -14,6 +14,7 @@ from mcp_triage_verdict import (
     Channel,
     Conformance,
     DecidedBy,
+    Delivery,
     Evidence,
     Flag,
     MadeOn,
@@ -41,6 +42,7 @@ made_on: MadeOn = v.made_on
 action: Action = v.action
 party: Party = v.party
 retry: RetrySafety = v.retry
+delivery: Delivery | None = v.delivery
 flags: tuple[Flag, ...] = v.flags
 first: Evidence = v.evidence[0]
 kind: DecidedBy = first.kind

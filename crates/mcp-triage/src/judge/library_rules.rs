@@ -3,15 +3,17 @@
 //! its words, and for the Python SDK's stand-ins its code, since it raises them and the server's
 //! errors as one class). `client_rule` is the one matcher both readers use.
 
-use crate::vocabulary::cause::{Cause, Channel};
+use crate::vocabulary::cause::{Cause, Channel, Delivery};
 
 /// What a thrown exception stands for, by its class (and, for a bare `TypeError`, its words).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum RaisedAs {
     /// A transport's error: its `code` is the HTTP status.
     Transport,
-    /// `fetch` itself failed: no response.
+    /// `fetch` itself failed: no response, and nothing says whether the request was written.
     Network,
+    /// The connection never opened: the request was not sent.
+    Unreached,
     /// The server's JSON-RPC error, relayed with its code.
     ServerError,
     /// The library gave up waiting.
@@ -59,7 +61,7 @@ pub(crate) const RAISED_RULES: &[(&str, Option<&str>, RaisedAs, &str)] = &[
     (
         "ConnectError",
         None,
-        RaisedAs::Network,
+        RaisedAs::Unreached,
         "httpx (under mcp's streamable_http_client, Python)",
     ),
     (
@@ -89,7 +91,7 @@ pub(crate) const RAISED_RULES: &[(&str, Option<&str>, RaisedAs, &str)] = &[
     (
         "ConnectTimeout",
         None,
-        RaisedAs::Timeout,
+        RaisedAs::Unreached,
         "httpx / httpx2 (Python)",
     ),
     (
@@ -107,7 +109,7 @@ pub(crate) const RAISED_RULES: &[(&str, Option<&str>, RaisedAs, &str)] = &[
     (
         "PoolTimeout",
         None,
-        RaisedAs::Timeout,
+        RaisedAs::Unreached,
         "httpx / httpx2 (Python)",
     ),
 ];
@@ -129,6 +131,9 @@ pub(crate) struct ClientRule {
     pub(crate) whole: bool,
     pub(crate) channel: Channel,
     pub(crate) cause: Cause,
+    /// Whether the request was sent, when no answer came: `None` when the library raised it over
+    /// an answer (an output schema's check, a refusal's status).
+    pub(crate) delivery: Option<Delivery>,
     /// Where the phrase is raised (package, version, file).
     pub(crate) provenance: &'static str,
 }
@@ -143,6 +148,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Malformed,
         cause: Cause::MalformedResponse,
+        delivery: None,
         provenance: "@modelcontextprotocol/sdk 1.32.2 client/index.js callTool; mcp 2.3.0 client/session.py",
     },
     ClientRule {
@@ -153,6 +159,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Malformed,
         cause: Cause::MalformedResponse,
+        delivery: None,
         provenance: "@modelcontextprotocol/sdk 1.32.2 client/index.js callTool",
     },
     ClientRule {
@@ -163,6 +170,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Malformed,
         cause: Cause::MalformedResponse,
+        delivery: None,
         provenance: "mcp 2.3.0 client/session.py _validate_tool_result",
     },
     ClientRule {
@@ -173,6 +181,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Malformed,
         cause: Cause::MalformedResponse,
+        delivery: None,
         provenance: "@modelcontextprotocol/sdk 1.32.2 client/index.js callTool",
     },
     ClientRule {
@@ -183,6 +192,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Network,
         cause: Cause::Timeout,
+        delivery: Some(Delivery::MayHaveRun),
         provenance: "@modelcontextprotocol/sdk 1.32.2 shared/protocol.js request (RequestTimeout)",
     },
     ClientRule {
@@ -193,6 +203,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Network,
         cause: Cause::Timeout,
+        delivery: Some(Delivery::MayHaveRun),
         provenance: "@modelcontextprotocol/sdk 1.32.2 shared/protocol.js request (maxTotalTimeout)",
     },
     ClientRule {
@@ -203,6 +214,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Malformed,
         cause: Cause::ProtocolVersionUnsupported,
+        delivery: None,
         provenance: "mcp 2.3.0 client/session.py initialize",
     },
     ClientRule {
@@ -213,6 +225,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Network,
         cause: Cause::Timeout,
+        delivery: Some(Delivery::MayHaveRun),
         provenance: "mcp 2.3.0 (Python) shared/jsonrpc_dispatcher.py (REQUEST_TIMEOUT, \"Request 'tools/call' timed out\")",
     },
     ClientRule {
@@ -223,6 +236,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: true,
         channel: Channel::Network,
         cause: Cause::ConnectionLost,
+        delivery: Some(Delivery::MayHaveRun),
         provenance: "mcp 2.3.0 (Python) shared/jsonrpc_dispatcher.py (CONNECTION_CLOSED)",
     },
     ClientRule {
@@ -233,6 +247,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: true,
         channel: Channel::Http,
         cause: Cause::SessionNotFound,
+        delivery: None,
         provenance: "mcp 2.3.0 (Python) client/streamable_http.py (a 404 once a session exists)",
     },
     ClientRule {
@@ -243,6 +258,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: true,
         channel: Channel::Http,
         cause: Cause::Unknown,
+        delivery: None,
         provenance: "mcp 2.3.0 (Python) client/streamable_http.py (any other status >= 400 without a JSON-RPC body; the status is not kept)",
     },
     ClientRule {
@@ -253,6 +269,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: true,
         channel: Channel::Malformed,
         cause: Cause::MalformedResponse,
+        delivery: None,
         provenance: "mcp 2.3.0 (Python) client/streamable_http.py",
     },
     ClientRule {
@@ -263,6 +280,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Malformed,
         cause: Cause::MalformedResponse,
+        delivery: None,
         provenance: "mcp 2.3.0 (Python) client/streamable_http.py",
     },
     ClientRule {
@@ -273,6 +291,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Malformed,
         cause: Cause::InvalidRequest,
+        delivery: None,
         provenance: "@modelcontextprotocol/sdk 1.32.2 client/index.js callTool",
     },
     ClientRule {
@@ -283,6 +302,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: true,
         channel: Channel::Malformed,
         cause: Cause::MalformedResponse,
+        delivery: None,
         provenance: "mcp 2.3.0 (Python) client/streamable_http.py (a response body that is not JSON-RPC)",
     },
     ClientRule {
@@ -293,6 +313,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: true,
         channel: Channel::Malformed,
         cause: Cause::MalformedResponse,
+        delivery: None,
         provenance: "mcp 2.3.0 (Python) client/streamable_http.py",
     },
     ClientRule {
@@ -303,6 +324,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: true,
         channel: Channel::Network,
         cause: Cause::ConnectionLost,
+        delivery: Some(Delivery::MayHaveRun),
         provenance: "mcp 2.3.0 (Python) client/streamable_http.py",
     },
     ClientRule {
@@ -313,6 +335,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: true,
         channel: Channel::Network,
         cause: Cause::ConnectionLost,
+        delivery: Some(Delivery::MayHaveRun),
         provenance: "mcp 2.3.0 (Python) client/streamable_http.py",
     },
     ClientRule {
@@ -323,6 +346,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: true,
         channel: Channel::Http,
         cause: Cause::Redirect,
+        delivery: None,
         provenance: "mcp 2.3.0 (Python) client/streamable_http.py (a redirect off the endpoint's origin is not followed)",
     },
     ClientRule {
@@ -333,6 +357,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: true,
         channel: Channel::Http,
         cause: Cause::EndpointNotFound,
+        delivery: None,
         provenance: "mcp 2.3.0 (Python) client/streamable_http.py (a 404 before any session)",
     },
     ClientRule {
@@ -343,6 +368,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: true,
         channel: Channel::Network,
         cause: Cause::ConnectionLost,
+        delivery: Some(Delivery::MayHaveRun),
         provenance: "@modelcontextprotocol/sdk 1.32.2 shared/protocol.js _onclose (McpError ConnectionClosed, \"MCP error -32000: Connection closed\")",
     },
     ClientRule {
@@ -353,6 +379,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Network,
         cause: Cause::ConnectionLost,
+        delivery: Some(Delivery::MayHaveRun),
         provenance: "undici (Node's fetch) SocketError \"other side closed\", the cause of TypeError: fetch failed or terminated once the request was written",
     },
     ClientRule {
@@ -363,6 +390,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Network,
         cause: Cause::ConnectionLost,
+        delivery: Some(Delivery::MayHaveRun),
         provenance: "Node net (errno ECONNRESET), the cause of TypeError: fetch failed",
     },
     ClientRule {
@@ -373,6 +401,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Network,
         cause: Cause::ConnectionLost,
+        delivery: Some(Delivery::MayHaveRun),
         provenance: "Node net (errno EPIPE), the cause of TypeError: fetch failed",
     },
     ClientRule {
@@ -383,6 +412,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Network,
         cause: Cause::Timeout,
+        delivery: Some(Delivery::MayHaveRun),
         provenance: "undici (Node's fetch) HeadersTimeoutError, the cause of TypeError: fetch failed",
     },
     ClientRule {
@@ -393,6 +423,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Network,
         cause: Cause::Timeout,
+        delivery: Some(Delivery::MayHaveRun),
         provenance: "undici (Node's fetch) BodyTimeoutError, the cause of TypeError: terminated",
     },
     ClientRule {
@@ -403,6 +434,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Network,
         cause: Cause::Timeout,
+        delivery: Some(Delivery::MayHaveRun),
         provenance: "@modelcontextprotocol/client 2.x SdkError (its own request timeout, code \"REQUEST_TIMEOUT\")",
     },
     ClientRule {
@@ -413,6 +445,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: true,
         channel: Channel::Network,
         cause: Cause::ConnectionLost,
+        delivery: Some(Delivery::MayHaveRun),
         provenance: "undici (Node's fetch) lib/web/fetch: reading a body whose connection ended (TypeError: terminated)",
     },
     ClientRule {
@@ -423,6 +456,7 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: true,
         channel: Channel::Network,
         cause: Cause::ConnectionLost,
+        delivery: Some(Delivery::MayHaveRun),
         provenance: "undici (Node's fetch) SocketError, the cause of TypeError: fetch failed",
     },
     ClientRule {
@@ -433,7 +467,63 @@ const CLIENT_RULES: &[ClientRule] = &[
         whole: false,
         channel: Channel::Network,
         cause: Cause::ConnectionLost,
+        delivery: Some(Delivery::MayHaveRun),
         provenance: "httpcore / httpx (Python) RemoteProtocolError, once the request was written",
+    },
+    ClientRule {
+        id: "client-node-connection-refused",
+        phrase: "",
+        code: None,
+        code_name: Some("ECONNREFUSED"),
+        whole: false,
+        channel: Channel::Network,
+        cause: Cause::NetworkOrCors,
+        delivery: Some(Delivery::NotSent),
+        provenance: "Node net (errno ECONNREFUSED), the cause of TypeError: fetch failed: nothing listens there",
+    },
+    ClientRule {
+        id: "client-node-host-not-found",
+        phrase: "",
+        code: None,
+        code_name: Some("ENOTFOUND"),
+        whole: false,
+        channel: Channel::Network,
+        cause: Cause::NetworkOrCors,
+        delivery: Some(Delivery::NotSent),
+        provenance: "Node dns (ENOTFOUND), the cause of TypeError: fetch failed",
+    },
+    ClientRule {
+        id: "client-node-connect-timeout",
+        phrase: "",
+        code: None,
+        code_name: Some("UND_ERR_CONNECT_TIMEOUT"),
+        whole: false,
+        channel: Channel::Network,
+        cause: Cause::NetworkOrCors,
+        delivery: Some(Delivery::NotSent),
+        provenance: "undici (Node's fetch) ConnectTimeoutError, the cause of TypeError: fetch failed",
+    },
+    ClientRule {
+        id: "client-agents-missing-parameters",
+        phrase: "missing required parameters: ",
+        code: None,
+        code_name: None,
+        whole: false,
+        channel: Channel::Network,
+        cause: Cause::InvalidArguments,
+        delivery: Some(Delivery::NotSent),
+        provenance: "openai-agents 0.24.0 agents/mcp/server.py (UserError raised before the call is sent)",
+    },
+    ClientRule {
+        id: "client-ai-sdk-no-such-tool",
+        phrase: "model tried to call unavailable tool",
+        code: None,
+        code_name: None,
+        whole: false,
+        channel: Channel::Network,
+        cause: Cause::UnknownTool,
+        delivery: Some(Delivery::NotSent),
+        provenance: "ai (Vercel AI SDK) NoSuchToolError (AI_NoSuchToolError), raised before any MCP request",
     },
 ];
 
@@ -470,4 +560,31 @@ pub(crate) fn client_rule(
         };
         Some((rule, lower[..at].chars().count()))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::CLIENT_RULES;
+
+    #[test]
+    fn every_client_rules_delivery_fits_its_cause() {
+        for rule in CLIENT_RULES {
+            if let Some(d) = rule.delivery {
+                assert!(
+                    d.fits(rule.cause),
+                    "{}: {d:?} with {:?}",
+                    rule.id,
+                    rule.cause
+                );
+            }
+        }
+        // The control: a pair no call can have is refused.
+        assert!(
+            !crate::vocabulary::cause::Delivery::NotSent
+                .fits(crate::vocabulary::cause::Cause::ToolExecution)
+        );
+    }
 }

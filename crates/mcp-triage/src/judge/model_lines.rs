@@ -1,7 +1,7 @@
 //! What to tell the model that made a call, by cause: one line in place of "An error occurred"
 //! (`message_for_model`), a table apart from detection like the advice.
 
-use crate::vocabulary::cause::Cause;
+use crate::vocabulary::cause::{Cause, Delivery};
 
 /// One line per cause for the model that made the call, in place of "An error occurred": what
 /// happened and what to do instead (`{tool}` is the tool's name). In the order of [`Cause::ALL`].
@@ -132,6 +132,36 @@ pub(crate) const MODEL_LINES: &[(Cause, &str)] = &[
         "The call to \"{tool}\" failed for an unknown reason. Do not assume it ran or did not run; tell the user.",
     ),
 ];
+
+/// The lines a connection failure gets once it is known whether the request was sent, in place of
+/// the cause's ("could not be reached" is false for a request that was written): for the model,
+/// and for the agent's author.
+const NETWORK_BY_DELIVERY: [(Delivery, &str, &str); 2] = [
+    (
+        Delivery::MayHaveRun,
+        "No answer came for \"{tool}\", and the request may have reached the server: it may have run. Check before calling it again.",
+        "No complete answer came, and the request may have reached the server, so the tool may have run: send it again only to a tool declared read-only or idempotent; otherwise check its effect first.",
+    ),
+    (
+        Delivery::NotSent,
+        "\"{tool}\" was not called: the server could not be reached, so nothing ran. Trying again later may work; tell the user if it keeps failing.",
+        "The request was not sent (the connection never opened), so nothing ran: send it again later, and check the server's address if it keeps failing.",
+    ),
+];
+
+/// For a connection failure whose delivery is known: the model's line and the agent's advice.
+pub(crate) fn network_lines(
+    delivery: Delivery,
+    cause: Cause,
+) -> Option<(&'static str, &'static str)> {
+    if cause != Cause::NetworkOrCors {
+        return None;
+    }
+    NETWORK_BY_DELIVERY
+        .iter()
+        .find(|(d, _, _)| *d == delivery)
+        .map(|(_, model, agent)| (*model, *agent))
+}
 
 /// The model's line for a cause ([`MODEL_LINES`]).
 pub(crate) fn model_line(cause: Cause) -> &'static str {

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use crate::judge::advice::AgentAction;
 use crate::judge::classify::{Options, Verdict, classify};
 use crate::judge::library_rules::{MAX_MESSAGE_CHARS, RAISED_RULES, RaisedAs, client_rule};
-use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};
+use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Delivery, Evidence, EvidenceKind};
 use crate::vocabulary::exchange::{Exchange, Request, Response, TransportError, Vantage};
 
 labelled_enum! {
@@ -138,10 +138,25 @@ pub const MAX_CAUSES: usize = 8;
 
 /// The call with a thrown exception read as the outcome it stands for (the call itself otherwise).
 pub(crate) fn resolved(call: &AgentCall) -> AgentCall {
-    match &call.raised {
+    let mut read = match &call.raised {
         Some(raised) => read_raised(call, raised),
         None => call.clone(),
+    };
+    read.tool = capped_tool(&read.tool);
+    read
+}
+
+/// The longest tool name a verdict carries, in bytes.
+const MAX_TOOL_BYTES: usize = 1024;
+
+/// A tool's name cut at [`MAX_TOOL_BYTES`] (on a character's edge): a longer name is still judged,
+/// so a call that ran always gets its verdict.
+pub(crate) fn capped_tool(tool: &str) -> String {
+    let mut end = tool.len().min(MAX_TOOL_BYTES);
+    while !tool.is_char_boundary(end) {
+        end -= 1;
     }
+    tool[..end].to_string()
 }
 
 /// The client rule a link of a chain matches.
@@ -204,6 +219,9 @@ fn read_raised(call: &AgentCall, raised: &Raised) -> AgentCall {
         (false, Some(RaisedAs::Network), _) => {
             read.transport = Some(transport(None, Some("network")));
         }
+        (false, Some(RaisedAs::Unreached), _) => {
+            read.transport = Some(transport(None, Some(NOT_SENT)));
+        }
         (false, Some(RaisedAs::Timeout), _) => {
             read.transport = Some(transport(None, Some("timeout")));
         }
@@ -244,7 +262,8 @@ pub struct TransportFailure {
     /// The HTTP status, when a response came.
     #[serde(default)]
     pub status: Option<u16>,
-    /// What broke when no response came: `network`, `timeout`, `aborted`.
+    /// What broke when no response came: `network`, `timeout`, `aborted`, or `not_sent` (the
+    /// connection never opened: the request was not written).
     #[serde(default)]
     pub kind: Option<String>,
     /// The library's words.
@@ -265,10 +284,15 @@ pub struct ClientError {
     pub message: String,
 }
 
-/// A call judged: the verdict, where it was made, and whether to send the call again.
+/// The transport failure's kind for a connection that never opened.
+const NOT_SENT: &str = "not_sent";
+
+/// A call judged: the verdict, where it was made, whether the request reached the server when no
+/// answer came, and whether to send the call again.
 pub(crate) struct Judged {
     pub verdict: Verdict,
     pub made_on: MadeOn,
+    pub delivery: Option<Delivery>,
     pub missing_fields: Vec<String>,
 }
 
@@ -354,8 +378,8 @@ pub(crate) fn judge_call(call: &AgentCall) -> Result<Judged, String> {
             "exactly one of result, error, transport, client_error and raised describes how the call ended ({given} given)"
         ));
     }
-    if call.tool.is_empty() || call.tool.len() > 1024 {
-        return Err("the tool's name is empty or longer than 1024 bytes".into());
+    if call.tool.is_empty() {
+        return Err("the tool's name is empty".into());
     }
     if let Some(raised) = &call.raised {
         return judge_call(&read_raised(call, raised));
@@ -365,14 +389,15 @@ pub(crate) fn judge_call(call: &AgentCall) -> Result<Judged, String> {
         missing_fields: missing.clone(),
         ..Options::default()
     };
-    let judged = |verdict, made_on| Judged {
+    let judged = |verdict, made_on, delivery| Judged {
         verdict,
         made_on,
+        delivery,
         missing_fields: missing.clone(),
     };
     if let Some(result) = &call.result {
         let ex = exchange(call, Some((200, Some(frame("result", result.clone())))));
-        return Ok(judged(classify(&ex, &opts), MadeOn::Server));
+        return Ok(judged(classify(&ex, &opts), MadeOn::Server, None));
     }
     if let Some(e) = &call.error {
         let mut error = json!({"code": e.code, "message": e.message});
@@ -380,7 +405,7 @@ pub(crate) fn judge_call(call: &AgentCall) -> Result<Judged, String> {
             map.insert("data".into(), data.clone());
         }
         let ex = exchange(call, Some((200, Some(frame("error", error)))));
-        return Ok(judged(classify(&ex, &opts), MadeOn::Server));
+        return Ok(judged(classify(&ex, &opts), MadeOn::Server, None));
     }
     if let Some(t) = &call.transport {
         // The library's words stand for the body it read (the TypeScript SDK puts the body's text
@@ -406,6 +431,7 @@ pub(crate) fn judge_call(call: &AgentCall) -> Result<Judged, String> {
                 .into(),
             )];
         }
+        let not_sent = t.kind.as_deref() == Some(NOT_SENT);
         if t.status.is_none() {
             ex.transport_error = Some(
                 t.kind
@@ -413,25 +439,35 @@ pub(crate) fn judge_call(call: &AgentCall) -> Result<Judged, String> {
                     .and_then(TransportError::parse)
                     .unwrap_or(TransportError::Network),
             );
-        }
-        if t.status.is_none() {
             ex.transport_error_detail = words;
         }
-        return Ok(judged(classify(&ex, &opts), MadeOn::Server));
+        // No answer: the request was written unless the connection never opened.
+        let delivery = t.status.is_none().then_some(if not_sent {
+            Delivery::NotSent
+        } else {
+            Delivery::MayHaveRun
+        });
+        return Ok(judged(classify(&ex, &opts), MadeOn::Server, delivery));
     }
     let Some(raised) = &call.client_error else {
         return Err("no outcome given".into());
     };
-    Ok(judged(client_verdict(call, raised, &opts), MadeOn::Client))
+    let (verdict, delivery) = client_verdict(call, raised, &opts);
+    Ok(judged(verdict, MadeOn::Client, delivery))
 }
 
 fn capped(text: &str) -> String {
     text.chars().take(MAX_MESSAGE_CHARS).collect()
 }
 
-/// An error the client library made: its rule when one matches; else, with a code, the error
-/// read as the server's frame would be; else unknown.
-fn client_verdict(call: &AgentCall, raised: &ClientError, opts: &Options) -> Verdict {
+/// An error the client library made: its rule when one matches (with whether the request was
+/// sent, as the rule says); else, with a code, the error read as the server's frame would be;
+/// else unknown.
+fn client_verdict(
+    call: &AgentCall,
+    raised: &ClientError,
+    opts: &Options,
+) -> (Verdict, Option<Delivery>) {
     let message = capped(&raised.message);
     let code_name: Option<String> = raised
         .code_name
@@ -450,7 +486,7 @@ fn client_verdict(call: &AgentCall, raised: &ClientError, opts: &Options) -> Ver
             0,
             Evidence::structure("the client library raised this error itself"),
         );
-        return v;
+        return (v, None);
     }
     // A skeleton verdict (no answer at all), filled in below.
     let mut ex = exchange(call, None);
@@ -504,7 +540,16 @@ fn client_verdict(call: &AgentCall, raised: &ClientError, opts: &Options) -> Ver
             v.evidence = vec![said];
         }
     }
-    v
+    (v, rule.and_then(|(rule, _)| rule.delivery))
+}
+
+/// Whether a captured exchange's request reached the server, from its verdict: an answer that did
+/// not come, or came cut short, may have run (a page or a command line cannot tell a request the
+/// network refused from one it lost); absent when an answer came.
+pub(crate) fn delivery_of_verdict(v: &Verdict) -> Option<Delivery> {
+    let unanswered = Delivery::MayHaveRun.fits(v.cause)
+        && !matches!(v.channel, Channel::Http | Channel::JsonrpcError);
+    unanswered.then_some(Delivery::MayHaveRun)
 }
 
 /// The tool's annotations say it only reads, or that running it twice does what running it once
@@ -537,13 +582,27 @@ fn may_have_run(cause: Cause) -> bool {
     )
 }
 
-/// Whether the same call may be sent again, from the advice's action, the cause and (where the
-/// call may have run) the tool's annotations; `definition` is the tool's, when known.
+/// Whether the same call may be sent again, from whether the request was sent (when no answer
+/// came), the advice's action, the cause and (where the call may have run) the tool's
+/// annotations; `definition` is the tool's, when known. A call that may have run is sent again
+/// only to a tool declared read-only or idempotent; one never sent, when nothing but the
+/// connection stopped it.
 pub(crate) fn retry_safety(
+    delivery: Option<Delivery>,
     action: AgentAction,
     cause: Cause,
     definition: Option<&Value>,
 ) -> RetrySafety {
+    match delivery {
+        // A call the agent itself let go of (aborted: proceed) is its own choice, not a failure.
+        Some(Delivery::MayHaveRun) if action == AgentAction::Proceed => {}
+        Some(Delivery::MayHaveRun) if !repeatable(definition) => {
+            return RetrySafety::OutcomeUnknown;
+        }
+        Some(Delivery::MayHaveRun) => return RetrySafety::Safe,
+        Some(Delivery::NotSent) if cause == Cause::NetworkOrCors => return RetrySafety::Safe,
+        _ => {}
+    }
     match action {
         AgentAction::Proceed => RetrySafety::NotNeeded,
         AgentAction::PickAnotherTool

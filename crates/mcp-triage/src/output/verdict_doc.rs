@@ -1,8 +1,9 @@
-//! `mcp-triage-verdict/1`: one verdict as every surface hands it on (the CLI's `classify --json`,
+//! `mcp-triage-verdict/2`: one verdict as every surface hands it on (the CLI's `classify --json`,
 //! the packages, an agent's call through [`classify_outcome`]). One shape for both entry points:
 //! what an exchange alone tells (the probe's intent, the spec verdict at a protocol version, the
-//! HTTP status) is present only when known, never guessed. Its JSON Schema is
-//! `docs/mcp-triage-verdict-1.schema.json`. Two helpers read a verdict for an agent:
+//! HTTP status, whether an unanswered request was sent) is present only when known, never guessed.
+//! Its JSON Schema is `docs/mcp-triage-verdict-2.schema.json` (what changed from /1:
+//! `docs/formats.md`). Two helpers read a verdict for an agent:
 //! [`should_retry`] and [`message_for_model`].
 
 use serde::{Deserialize, Serialize};
@@ -11,14 +12,20 @@ use serde_json::Value;
 use crate::judge::advice::{Advice, AgentAction, Party};
 use crate::judge::assess::Assessment;
 use crate::judge::classify::Verdict;
-use crate::judge::model_lines::model_line;
-use crate::judge::outcome::{AgentCall, MadeOn, RetrySafety, judge_call, resolved, retry_safety};
+use crate::judge::model_lines::{model_line, network_lines};
+use crate::judge::outcome::{
+    AgentCall, MadeOn, RetrySafety, capped_tool, delivery_of_verdict, judge_call, resolved,
+    retry_safety,
+};
 use crate::judge::server_advice::fitted;
 use crate::judge::spec::{Conformance, Probe, SpecVerdict};
-use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Evidence, Flag};
+use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Delivery, Evidence, Flag};
 
 /// The format id every verdict carries.
-pub const VERDICT_FORMAT: &str = "mcp-triage-verdict/1";
+pub const VERDICT_FORMAT: &str = "mcp-triage-verdict/2";
+
+/// The format before `delivery` (`classify --json --verdict-format 1` prints it, for one version).
+pub const VERDICT_FORMAT_1: &str = "mcp-triage-verdict/1";
 
 /// The longest quote of the server's (or the library's) words a verdict carries.
 const MAX_SAID_CHARS: usize = 500;
@@ -61,6 +68,10 @@ pub struct VerdictDoc {
     pub action: AgentAction,
     /// Who must act for the call to succeed.
     pub party: Party,
+    /// For a call that got no answer: whether the request reached the server (`not_sent`,
+    /// `may_have_run`); absent when an answer came.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivery: Option<Delivery>,
     /// Whether the same call may be sent again.
     pub retry: RetrySafety,
     /// One sentence for the agent's author.
@@ -133,7 +144,13 @@ fn said_of(message: Option<&Value>) -> Option<String> {
 impl VerdictDoc {
     /// The fields both entry points fill alike, from a verdict and its advice; what only an
     /// exchange tells (intent, version, spec) is left absent.
-    fn of(v: &Verdict, advice: &Advice, made_on: MadeOn, retry: RetrySafety) -> VerdictDoc {
+    fn of(
+        v: &Verdict,
+        advice: &Advice,
+        made_on: MadeOn,
+        delivery: Option<Delivery>,
+        retry: RetrySafety,
+    ) -> VerdictDoc {
         VerdictDoc {
             format: VERDICT_FORMAT.into(),
             tool: v.tool_name.clone(),
@@ -149,8 +166,13 @@ impl VerdictDoc {
             said: said_of(v.message.as_ref()),
             action: advice.action,
             party: advice.party,
+            delivery,
             retry,
-            agent_advice: advice.agent.into(),
+            // A connection failure says what it knows of the request once delivery is known.
+            agent_advice: delivery
+                .and_then(|d| network_lines(d, v.cause))
+                .map_or(advice.agent, |(_, agent)| agent)
+                .into(),
             intent: None,
             protocol_version: None,
             spec: None,
@@ -160,12 +182,57 @@ impl VerdictDoc {
     /// An exchange's assessment as a verdict (`mcp-triage classify`); the tool's definition is not
     /// known there, so retry safety assumes nothing of its annotations.
     pub fn of_assessment(a: &Assessment) -> VerdictDoc {
-        let retry = retry_safety(a.advice.action, a.verdict.cause, None);
+        let delivery = delivery_of_verdict(&a.verdict);
+        let retry = retry_safety(delivery, a.advice.action, a.verdict.cause, None);
         VerdictDoc {
             intent: a.intent,
             protocol_version: a.spec.as_ref().and(a.version.clone()),
             spec: a.spec.as_ref().map(SpecDoc::from),
-            ..VerdictDoc::of(&a.verdict, &a.advice, MadeOn::Server, retry)
+            ..VerdictDoc::of(&a.verdict, &a.advice, MadeOn::Server, delivery, retry)
+        }
+    }
+
+    /// The verdict for a call a package could not read (not JSON, no tool, not exactly one outcome):
+    /// `unknown`, made on the client, what was missing said in `said` and in the evidence, never
+    /// sent again. Both packages return it in place of an exception, so an agent's error path gets
+    /// a verdict whatever it handed over (`tool` when the input named one).
+    pub fn unreadable(tool: Option<String>, why: &str) -> VerdictDoc {
+        let said: String = why.chars().take(MAX_SAID_CHARS).collect();
+        VerdictDoc {
+            format: VERDICT_FORMAT.into(),
+            tool: tool.as_deref().map(capped_tool).filter(|t| !t.is_empty()),
+            made_on: MadeOn::Client,
+            channel: Channel::Network,
+            cause: Cause::Unknown,
+            decided_by: DecidedBy::Structure,
+            rule: None,
+            evidence: vec![Evidence::structure(format!(
+                "the call handed over could not be read: {said}"
+            ))],
+            flags: Vec::new(),
+            jsonrpc_code: None,
+            http_status: None,
+            said: Some(said),
+            action: AgentAction::ShowUserDoNotRetry,
+            party: Party::AgentClient,
+            delivery: None,
+            retry: RetrySafety::Futile,
+            agent_advice: "The outcome was not handed over in a form the classifier reads: give the tool's name and exactly one of result, error, transport, client_error or raised.".into(),
+            intent: None,
+            protocol_version: None,
+            spec: None,
+        }
+    }
+
+    /// This verdict as `mcp-triage-verdict/1` (for one version, behind `--verdict-format 1`):
+    /// without `delivery`, its retry as /1 judged it (from the advice and the tool's annotations,
+    /// `definition`, alone).
+    pub fn as_format_1(&self, definition: Option<&Value>) -> VerdictDoc {
+        VerdictDoc {
+            format: VERDICT_FORMAT_1.into(),
+            delivery: None,
+            retry: retry_safety(None, self.action, self.cause, definition),
+            ..self.clone()
         }
     }
 }
@@ -195,7 +262,12 @@ pub fn classify_outcome(call: &AgentCall) -> Result<VerdictDoc, String> {
     let v = &judged.verdict;
     let advice = fitted(v, &judged.missing_fields);
     let from_transport = call.transport.as_ref();
-    let retry = retry_safety(advice.action, v.cause, call.definition.as_ref());
+    let retry = retry_safety(
+        judged.delivery,
+        advice.action,
+        v.cause,
+        call.definition.as_ref(),
+    );
     Ok(VerdictDoc {
         tool: Some(call.tool.clone()),
         http_status: from_transport.and_then(|t| t.status),
@@ -204,7 +276,7 @@ pub fn classify_outcome(call: &AgentCall) -> Result<VerdictDoc, String> {
             (None, Some(t)) => t.message.as_deref().map(library_words),
             (None, None) => said_of(v.message.as_ref()),
         },
-        ..VerdictDoc::of(v, &advice, judged.made_on, retry)
+        ..VerdictDoc::of(v, &advice, judged.made_on, judged.delivery, retry)
     })
 }
 
@@ -270,7 +342,11 @@ pub fn message_for_model(verdict: &VerdictDoc) -> String {
         .as_deref()
         .map(|s| format!(" The server said: \"{s}\"."))
         .unwrap_or_default();
-    let line = model_line(verdict.cause).replace("{tool}", tool);
+    let line = verdict
+        .delivery
+        .and_then(|d| network_lines(d, verdict.cause))
+        .map_or_else(|| model_line(verdict.cause), |(model, _)| model)
+        .replace("{tool}", tool);
     if verdict.made_on == MadeOn::Client {
         return format!("{line} (Raised by the MCP client library.){said}");
     }
@@ -282,18 +358,33 @@ fn names<T: Copy>(all: &[T], name: impl Fn(T) -> &'static str) -> Value {
     Value::Array(all.iter().map(|v| Value::String(name(*v).into())).collect())
 }
 
-/// Per action, the retry safeties a verdict with it can carry (every cause, with and without a
-/// tool declared safe to repeat, through [`retry_safety`]): the schema's `allOf`, from which the
-/// npm package's types make their union on the action.
+/// Per action, the retry safeties a verdict with it can carry (every cause, answered or not, with
+/// and without a tool declared safe to repeat, through [`retry_safety`]): the schema's `allOf`,
+/// from which the npm package's types make their union on the action.
 fn retry_by_action() -> Value {
     let repeatable = serde_json::json!({"annotations": {"readOnlyHint": true}});
+    let repeatable = &repeatable;
+    let deliveries = [None, Some(Delivery::NotSent), Some(Delivery::MayHaveRun)];
     let rows: Vec<Value> = AgentAction::ALL
         .iter()
         .map(|action| {
             let mut safeties: Vec<RetrySafety> = Cause::ALL
                 .iter()
                 .flat_map(|cause| {
-                    [None, Some(&repeatable)].map(|d| retry_safety(*action, *cause, d))
+                    deliveries
+                        .iter()
+                        .filter(move |delivery| {
+                            // An unanswered call has a cause its delivery fits, and that
+                            // cause's advice.
+                            delivery.is_none_or(|d| {
+                                d.fits(*cause)
+                                    && crate::judge::advice::for_cause(*cause).action == *action
+                            })
+                        })
+                        .flat_map(move |delivery| {
+                            [None, Some(repeatable)]
+                                .map(|d| retry_safety(*delivery, *action, *cause, d))
+                        })
                 })
                 .collect();
             safeties.sort();
@@ -307,14 +398,15 @@ fn retry_by_action() -> Value {
     Value::Array(rows)
 }
 
-/// The JSON Schema of `mcp-triage-verdict/1` (draft 2020-12), its vocabularies read from the
+/// The JSON Schema of `mcp-triage-verdict/2` (draft 2020-12), its vocabularies read from the
 /// tables they are defined in, so the schema cannot name a value the code does not (the committed
-/// copy is `docs/mcp-triage-verdict-1.schema.json`, checked equal to this by a test).
+/// copy is `docs/mcp-triage-verdict-2.schema.json`, checked equal to this by a test; /1's stays
+/// committed beside it).
 pub fn verdict_schema() -> Value {
     let text = serde_json::json!({"type": "string"});
     serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://github.com/mcp-triage/mcp-triage/blob/main/docs/mcp-triage-verdict-1.schema.json",
+        "$id": "https://github.com/mcp-triage/mcp-triage/blob/main/docs/mcp-triage-verdict-2.schema.json",
         "title": VERDICT_FORMAT,
         "description": "One MCP Triage verdict: for a captured exchange (mcp-triage classify) or for what an agent's MCP client library handed it after a tools/call (classify_outcome). What is not known is absent, never null.",
         "type": "object",
@@ -353,6 +445,7 @@ pub fn verdict_schema() -> Value {
             "said": {"type": "string", "maxLength": MAX_SAID_CHARS},
             "action": {"enum": names(AgentAction::ALL, AgentAction::as_str)},
             "party": {"enum": names(Party::ALL, Party::as_str)},
+            "delivery": {"enum": names(Delivery::ALL, Delivery::as_str), "description": "For a call that got no answer: not_sent (refused before the request was written, or the connection never opened: the tool did not run) or may_have_run (the request was or may have been written). Absent when an answer came."},
             "retry": {"enum": names(RetrySafety::ALL, RetrySafety::as_str)},
             "agent_advice": text,
             "intent": {"enum": names(Probe::ALL, Probe::as_str)},

@@ -287,3 +287,37 @@ impl Evidence {
         }
     }
 }
+
+labelled_enum! {
+    /// Whether the request reached the server, for a call that got no answer.
+    Delivery {
+        /// Refused before the request was written (by the client library or the agent's
+        /// framework), or the connection never opened: the tool did not run.
+        NotSent = "not_sent",
+        /// The request was (or may have been) written, and no answer came: the tool may have run.
+        MayHaveRun = "may_have_run",
+    }
+}
+
+impl Delivery {
+    /// The causes a call of this delivery can have: what no answer leaves (may have run), and what
+    /// stops a call before it is sent (the connection, a framework's own checks). Every client
+    /// rule's pair is one of these (a test holds them), and the schema's retry table is made from
+    /// them.
+    pub(crate) fn fits(self, cause: Cause) -> bool {
+        match self {
+            Delivery::MayHaveRun => matches!(
+                cause,
+                Cause::NetworkOrCors
+                    | Cause::Timeout
+                    | Cause::Aborted
+                    | Cause::ConnectionLost
+                    | Cause::ServerExited
+            ),
+            Delivery::NotSent => matches!(
+                cause,
+                Cause::NetworkOrCors | Cause::UnknownTool | Cause::InvalidArguments
+            ),
+        }
+    }
+}

@@ -27,6 +27,7 @@ from ._vocabulary import (
     Channel,
     Conformance,
     DecidedBy,
+    Delivery,
     Flag,
     MadeOn,
     Party,
@@ -42,6 +43,7 @@ __all__ = [
     "Channel",
     "Conformance",
     "DecidedBy",
+    "Delivery",
     "Evidence",
     "Flag",
     "MadeOn",
@@ -110,7 +112,7 @@ class SpecVerdict:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """One verdict (``mcp-triage-verdict/1``); ``to_dict()`` gives the format's JSON object."""
+    """One verdict (``mcp-triage-verdict/2``); ``to_dict()`` gives the format's JSON object."""
 
     made_on: MadeOn
     channel: Channel
@@ -121,6 +123,7 @@ class Verdict:
     party: Party
     retry: RetrySafety
     agent_advice: str
+    delivery: Delivery | None = None
     format: str = VERDICT_FORMAT
     tool: str | None = None
     rule: str | None = None
@@ -165,6 +168,7 @@ class Verdict:
                 action=Action(d["action"]),
                 party=Party(d["party"]),
                 retry=RetrySafety(d["retry"]),
+                delivery=Delivery(d["delivery"]) if "delivery" in d else None,
                 agent_advice=d["agent_advice"],
                 intent=Probe(d["intent"]) if "intent" in d else None,
                 protocol_version=d.get("protocol_version"),
@@ -191,6 +195,7 @@ class Verdict:
             "jsonrpc_code": self.jsonrpc_code,
             "http_status": self.http_status,
             "said": self.said,
+            "delivery": None if self.delivery is None else str(self.delivery),
             "intent": None if self.intent is None else str(self.intent),
             "protocol_version": self.protocol_version,
             "spec": None if self.spec is None else self.spec.to_dict(),
@@ -260,9 +265,15 @@ def classify(
 
 
 def classify_outcome(call: AgentCall) -> Verdict:
-    """What an agent's MCP client library handed it after a ``tools/call`` → its verdict.
-    ``ValueError`` (in the core's words) when the call is described wrongly."""
-    return Verdict.from_dict(json.loads(_core.classify_outcome(_json(call))))
+    """What an agent's MCP client library handed it after a ``tools/call`` → its verdict. Never
+    raises for what it is handed: a call it cannot read gets the ``unknown`` verdict whose ``said``
+    says what was missing (the core's one decision for both packages)."""
+    try:
+        text = _json(call)
+    except ValueError as e:
+        tool = call.get("tool") if isinstance(call, Mapping) else None
+        return Verdict.from_dict(json.loads(_core.unreadable(tool if isinstance(tool, str) else None, str(e))))
+    return Verdict.from_dict(json.loads(_core.classify_outcome(text)))
 
 
 def should_retry(verdict: Verdict, attempt: int, max_attempts: int) -> RetryDecision:

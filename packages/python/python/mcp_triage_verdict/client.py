@@ -51,21 +51,9 @@ def _as_json(value: Any) -> Any:
 
 
 def _judge(call: AgentCall) -> Verdict:
-    """The call's verdict; a call the core refuses (a tool name over 1024 bytes, say) is judged
-    again with what it can read, so a call that ran always gets one."""
-    try:
-        return classify_outcome(call)
-    except ValueError as refused:
-        short = (call.get("tool") or "").encode()[:1024].decode(errors="ignore") or "(unnamed tool)"
-        retry: AgentCall = {"tool": short}
-        if "result" in call:
-            retry["result"] = call["result"]
-        elif "raised" in call:
-            retry["raised"] = call["raised"]
-        try:
-            return classify_outcome(retry)
-        except ValueError:
-            return classify_outcome({"tool": short, "raised": {"name": "ValueError", "message": str(refused)}})
+    """The call's verdict: the core judges whatever it is handed (a tool name over 1024 bytes is
+    cut, a call it cannot read gets the ``unknown`` verdict), so a call that ran always gets one."""
+    return classify_outcome(call)
 
 
 def verdict_for_exception(tool: str, arguments: Any, error: BaseException) -> Verdict:

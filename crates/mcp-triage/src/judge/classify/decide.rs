@@ -26,7 +26,7 @@ use crate::vocabulary::exchange::{BodyEnd, Exchange, Vantage};
 /// }"#).unwrap();
 /// let v = classify(&ex, &Options::default());
 /// assert_eq!((v.channel.as_str(), v.cause.as_str()), ("jsonrpc_error", "unknown_tool"));
-/// // The same verdict as every surface hands it on (`mcp-triage-verdict/1`):
+/// // The same verdict as every surface hands it on (`mcp-triage-verdict/2`):
 /// let doc = mcp_triage::verdict::VerdictDoc::of_assessment(&mcp_triage::assess(&ex, &Options::default()));
 /// assert_eq!(doc.action.as_str(), "pick_another_tool");
 /// ```

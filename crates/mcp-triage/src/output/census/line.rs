@@ -153,10 +153,12 @@ fn clean(text: &str) -> String {
         .collect()
 }
 
-/// A verdict as a census line keeps it: a success's words are the server's content, not ours to
-/// publish, so only a failure quotes what was said.
+/// A verdict as a census line keeps it: `mcp-triage-verdict/1`, the format `mcp-triage-census/1`
+/// refers to (a census of servers concerns no agent's call, so /2's `delivery` adds nothing); a
+/// success's words are the server's content, not ours to publish, so only a failure quotes what
+/// was said.
 fn verdict(a: &crate::judge::assess::Assessment) -> VerdictDoc {
-    let mut doc = VerdictDoc::of_assessment(a);
+    let mut doc = VerdictDoc::of_assessment(a).as_format_1(None);
     if doc.channel == Channel::Success {
         doc.said = None;
     }
