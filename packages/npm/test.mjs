@@ -76,20 +76,24 @@ await test('Node CommonJS: require, no init call', () => {
   const got = script('cjs.cjs', probe("const m = require('mcp-triage');"));
   eq({ v: got.v, o: got.o, retry: got.retry }, expected, 'CJS');
 });
-await test('a call it cannot read gets the unknown verdict that says why, never an exception', () => {
-  const got = script('bad.cjs', `const m = require('mcp-triage');
+for (const [file, load] of [['bad.cjs', "const m = require('mcp-triage');"], ['bad.mjs', "import * as m from 'mcp-triage';"]]) {
+await test(`a call it cannot read gets the unknown verdict that says why, never an exception (${file})`, () => {
+  const got = script(file, `${load}
 const out = [];
-for (const call of [{ tool: 'x' }, 'not json', { tool: 'x', error: { code: 'NaN' } }]) {
+const cyclic = { tool: 'x', raised: { message: 'm' } };
+cyclic.raised.data = cyclic;
+for (const call of [{ tool: 'x' }, 'not json', { tool: 'x', error: { code: 'NaN' } }, cyclic, { tool: 'x', arguments: { n: 1n }, result: {} }, undefined]) {
   try {
     const v = m.classifyOutcome(call);
     out.push([v.made_on, v.cause, v.retry, v.tool ?? null, v.said, m.shouldRetry(v, 1, 3).retry]);
   } catch (e) { out.push(['threw', String(e.message)]); }
 }
 console.log(JSON.stringify(out));`);
-  eq(got.map((r) => r.slice(0, 4)), [['client', 'unknown', 'futile', 'x'], ['client', 'unknown', 'futile', null], ['client', 'unknown', 'futile', 'x']], 'the verdicts');
+  eq(got.map((r) => r.slice(0, 4)), [['client', 'unknown', 'futile', 'x'], ['client', 'unknown', 'futile', null], ['client', 'unknown', 'futile', 'x'], ['client', 'unknown', 'futile', 'x'], ['client', 'unknown', 'futile', 'x'], ['client', 'unknown', 'futile', null]], 'the verdicts');
   if (!got[0][4].includes('exactly one of result, error, transport, client_error and raised')) throw new Error(got[0][4]);
-  eq(got.map((r) => r[5]), [false, false, false], 'never retried');
+  eq(got.map((r) => r[5]), [false, false, false, false, false, false], 'never retried');
 });
+}
 
 await test('TypeScript: tsc --noEmit over a typed example that uses every export', () => {
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ['typed.mts'] }));

@@ -29,6 +29,13 @@ pub fn classify_outcome_json(call: &str) -> String {
     verdict::classify_outcome_text(call)
 }
 
+/// The `unknown` verdict for a call the package could not turn into JSON text (a cycle, a BigInt):
+/// its `tool` when it named one, and why, as the core words it.
+#[wasm_bindgen]
+pub fn unreadable(tool: Option<String>, why: &str) -> String {
+    verdict::unreadable_text(tool, why)
+}
+
 /// Whether to send the same call again (JSON text: `retry`, `after_ms`, `why`).
 #[wasm_bindgen(js_name = shouldRetry)]
 pub fn should_retry_json(verdict_json: &str, attempt: u32, max_attempts: u32) -> String {
