@@ -58,7 +58,8 @@ fi
 
 # 5. npm packages: binaryen 132 (wasm-opt), playwright-core, axe-core; the demo server's SDK; the
 #    reference server (@modelcontextprotocol/server-everything) as a live peer for the browser tests;
-#    the TypeScript SDK 1.32.2 for the ecosystem peer (demo/server.mjs --sdk); oidc-provider 9 with the
+#    the TypeScript SDK 1.32.2 for the ecosystem peer (demo/server.mjs --sdk) and its v2 client 2.4.0 for
+#    the npm package's tests (e2e/peers/ts-client-2); oidc-provider 9 with the
 #    SDK for the sign-in check's OAuth peer (e2e/peers/oauth/server.mjs).
 # A stamp holding the lockfile's hash says whether node_modules matches it.
 npm_ci() {
@@ -81,6 +82,7 @@ if [ -n "$SERVE" ]; then
 fi
 npm_ci e2e/everything
 npm_ci e2e/peers/ts-1.32.2
+npm_ci e2e/peers/ts-client-2
 npm_ci e2e/peers/oauth
 
 # 6. The Python MCP peer for the browser tests, in its own virtualenv (pinned by requirements.txt).

@@ -232,14 +232,21 @@ for (const peer of running) peer.child.kill();
 
 // A connection lost while the tool runs: a server of these tests (TypeScript SDK 1.32.2, JSON
 // responses, packages/npm/fixtures/slow-tools.mjs) is killed once the call has reached its tool;
-// through withTriage and the TypeScript SDK 1.32.2 client the call may have run, so it is retried
-// only for the tools declared read-only or idempotent, and the model is told to check first.
-await test('a server killed mid-call, TypeScript SDK 1.32.2 client: the call may have run; only a repeatable tool is retried', () => {
-  const base = join(ROOT, 'e2e/peers/ts-1.32.2/node_modules/@modelcontextprotocol/sdk/dist/esm');
-  const got = script('killed.mjs', `import { withTriage, shouldRetry, messageForModel } from 'mcp-triage';
+// through withTriage and the TypeScript SDK clients (1.32.2, and the v2 client 2.4.0) the call may
+// have run, so it is retried only for the tools declared read-only or idempotent, and the model is
+// told to check first. With the v2 client, its own timeout (a code that is a name) too.
+const clients = [
+  ['TypeScript SDK 1.32.2 client', join(ROOT, 'e2e/peers/ts-1.32.2/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js'), join(ROOT, 'e2e/peers/ts-1.32.2/node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.js')],
+  ['TypeScript v2 client 2.4.0', join(ROOT, 'e2e/peers/ts-client-2/node_modules/@modelcontextprotocol/client/dist/index.mjs'), join(ROOT, 'e2e/peers/ts-client-2/node_modules/@modelcontextprotocol/client/dist/index.mjs')],
+];
+for (const [client, clientModule, transportModule] of clients) {
+  for (const ending of ['killed', 'timeout']) {
+    if (ending === 'timeout' && !client.includes('v2')) continue;
+    await test(`${client}, a call that ${ending === 'killed' ? 'loses its server mid-call' : 'times out on the client'}: it may have run; only a repeatable tool is retried`, () => {
+      const got = script(`${ending}-${client.includes('v2') ? 'v2' : 'v1'}.mjs`, `import { withTriage, shouldRetry, messageForModel } from 'mcp-triage';
 import { spawn } from 'node:child_process';
-import { Client } from ${JSON.stringify(join(base, 'client/index.js'))};
-import { StreamableHTTPClientTransport } from ${JSON.stringify(join(base, 'client/streamableHttp.js'))};
+import { Client } from ${JSON.stringify(clientModule)};
+import { StreamableHTTPClientTransport } from ${JSON.stringify(transportModule)};
 const out = {};
 for (const name of ['read_slowly', 'set_slowly', 'send_slowly']) {
   const events = [];
@@ -249,25 +256,35 @@ for (const name of ['read_slowly', 'set_slowly', 'send_slowly']) {
     seen += c;
     const m = seen.match(/slow tools on (\\d+)/);
     if (m) resolve(Number(m[1]));
-    if (seen.includes('called ' + name) && !events.includes('tool ran')) { events.push('tool ran'); server.kill('SIGKILL'); events.push('server killed'); }
+    if (seen.includes('called ' + name) && !events.includes('tool ran')) {
+      events.push('tool ran');
+      if (${JSON.stringify(ending)} === 'killed') { server.kill('SIGKILL'); events.push('server killed'); }
+    }
   }));
   const client = withTriage(new Client({ name: 'mcp-triage-npm-test', version: '1.0.0' }));
   await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:' + port + '/mcp')));
   await client.listTools();
-  const { verdict } = await client.callTool({ name, arguments: {} }, undefined, { timeout: 20000 });
+  const options = { timeout: ${ending === 'killed' ? 20000 : 1000} };
+  // v1's callTool(params, resultSchema, options); v2's callTool(params, options).
+  const { verdict } = await client.callTool({ name, arguments: {} }, ${client.includes('v2') ? 'options' : 'undefined, options'});
   events.push('verdict');
-  out[name] = { events, cause: verdict.cause, made_on: verdict.made_on, retry: verdict.retry, again: shouldRetry(verdict, 1, 3).retry, line: messageForModel(verdict) };
+  server.kill('SIGKILL');
+  out[name] = { events, cause: verdict.cause, made_on: verdict.made_on, delivery: verdict.delivery, retry: verdict.retry, again: shouldRetry(verdict, 1, 3).retry, line: messageForModel(verdict) };
 }
 console.log(JSON.stringify(out));
 process.exit(0);
 `);
-  for (const [name, retry] of [['read_slowly', 'safe'], ['set_slowly', 'safe'], ['send_slowly', 'outcome_unknown']]) {
-    const r = got[name];
-    eq(r.events, ['tool ran', 'server killed', 'verdict'], `${name}: the call reached its tool, then the server died, then the verdict came`);
-    eq([r.made_on, r.cause, r.retry, r.again], ['client', 'connection_lost', retry, retry === 'safe'], `${name}: the verdict`);
-    eq(r.line.includes("may have run; check before calling it again"), true, `${name}: the model's line: ${r.line}`);
+      const order = ending === 'killed' ? ['tool ran', 'server killed', 'verdict'] : ['tool ran', 'verdict'];
+      const cause = ending === 'killed' ? 'connection_lost' : 'timeout';
+      for (const [name, retry] of [['read_slowly', 'safe'], ['set_slowly', 'safe'], ['send_slowly', 'outcome_unknown']]) {
+        const r = got[name];
+        eq(r.events, order, `${name}: the call reached its tool, then the verdict came`);
+        eq([r.made_on, r.cause, r.delivery, r.retry, r.again], ['client', cause, 'may_have_run', retry, retry === 'safe'], `${name}: the verdict`);
+        eq(/may (still )?have run; check before calling it again/.test(r.line), true, `${name}: the model's line: ${r.line}`);
+      }
+    });
   }
-});
+}
 
 const wasm = readFileSync(join(installed, 'dist/node/mcp_triage_bg.wasm'));
 const { gzipSync } = await import('node:zlib');
