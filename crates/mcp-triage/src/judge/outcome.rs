@@ -99,7 +99,12 @@ pub struct Raised {
 }
 
 /// The longest error code name kept.
-pub(crate) const MAX_CODE_NAME_CHARS: usize = 64;
+const MAX_CODE_NAME_CHARS: usize = 64;
+
+/// An error code name as the rules read it: cut at [`MAX_CODE_NAME_CHARS`].
+fn capped_code_name(name: &str) -> String {
+    name.chars().take(MAX_CODE_NAME_CHARS).collect()
+}
 
 /// A thrown exception as JSON: its `code` a number or a name.
 #[derive(Deserialize)]
@@ -124,7 +129,7 @@ impl From<RaisedJson> for Raised {
                 .code
                 .as_ref()
                 .and_then(Value::as_str)
-                .map(|c| c.chars().take(MAX_CODE_NAME_CHARS).collect()),
+                .map(capped_code_name),
             name: r.name,
             message: r.message,
             data: r.data,
@@ -469,10 +474,7 @@ fn client_verdict(
     opts: &Options,
 ) -> (Verdict, Option<Delivery>) {
     let message = capped(&raised.message);
-    let code_name: Option<String> = raised
-        .code_name
-        .as_deref()
-        .map(|c| c.chars().take(MAX_CODE_NAME_CHARS).collect());
+    let code_name = raised.code_name.as_deref().map(capped_code_name);
     let rule = client_rule(&message, raised.code, code_name.as_deref());
     if let Some(code) = raised.code
         && rule.is_none()
