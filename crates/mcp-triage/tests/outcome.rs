@@ -651,6 +651,44 @@ fn a_call_that_got_no_answer_says_whether_it_was_sent_and_retries_by_that() {
             "futile",
             "futile",
         ),
+        (
+            json!({"raised": {"name": "InvalidToolInputError", "message": "Invalid input for tool t: JSON parsing failed: Text: {\"id\":.", "causes": [
+                {"name": "JSONParseError", "message": "JSON parsing failed: Text: {\"id\":."}]}}),
+            Some("not_sent"),
+            "invalid_arguments",
+            "futile",
+            "futile",
+        ),
+        // The AI SDK's tool timeout: its MCP client's "Request was aborted", for the signal's
+        // reason (a DOMException whose code, 23, is the DOM's, not JSON-RPC's).
+        (
+            json!({"raised": {"name": "MCPClientError", "message": "Request was aborted", "causes": [
+                {"name": "DOMException", "code": 23, "message": "The operation was aborted due to timeout"}]}}),
+            Some("may_have_run"),
+            "timeout",
+            "outcome_unknown",
+            "safe",
+        ),
+        // The caller's own abort: its choice, not a failure to retry.
+        (
+            json!({"raised": {"name": "MCPClientError", "message": "Request was aborted", "causes": [
+                {"name": "DOMException", "code": 20, "message": "This operation was aborted"}]}}),
+            Some("may_have_run"),
+            "aborted",
+            "not_needed",
+            "not_needed",
+        ),
+        // The AI SDK's MCP client over a JSON answer whose connection closed: the socket's code
+        // two links down decides.
+        (
+            json!({"raised": {"name": "MCPClientError", "message": "Failed to process server response", "causes": [
+                {"name": "TypeError", "message": "fetch failed"},
+                {"name": "SocketError", "code": "UND_ERR_SOCKET", "message": "other side closed"}]}}),
+            Some("may_have_run"),
+            "connection_lost",
+            "outcome_unknown",
+            "safe",
+        ),
         // A bare fetch failure says nothing of when it broke: the request may have been written.
         (
             json!({"raised": {"name": "TypeError", "message": "fetch failed"}}),

@@ -18,6 +18,8 @@ pub(crate) enum RaisedAs {
     ServerError,
     /// The library gave up waiting.
     Timeout,
+    /// The caller let go of the call (an abort signal): the request may have been written.
+    Aborted,
 }
 
 /// The classes of the exceptions client libraries throw, with where they are thrown.
@@ -105,6 +107,18 @@ pub(crate) const RAISED_RULES: &[(&str, Option<&str>, RaisedAs, &str)] = &[
         None,
         RaisedAs::Timeout,
         "httpx / httpx2 (Python)",
+    ),
+    (
+        "DOMException",
+        Some("due to timeout"),
+        RaisedAs::Timeout,
+        "WHATWG AbortSignal.timeout()'s reason (a DOMException named TimeoutError, \"The operation was aborted due to timeout\"), under ai 7.0.173's tool timeout and @ai-sdk/mcp 2.0.99's \"Request was aborted\"",
+    ),
+    (
+        "DOMException",
+        None,
+        RaisedAs::Aborted,
+        "WHATWG AbortController.abort()'s reason (a DOMException named AbortError; its numeric code is the DOM's, not JSON-RPC's)",
     ),
     (
         "PoolTimeout",
@@ -523,7 +537,18 @@ const CLIENT_RULES: &[ClientRule] = &[
         channel: Channel::Network,
         cause: Cause::UnknownTool,
         delivery: Some(Delivery::NotSent),
-        provenance: "ai (Vercel AI SDK) NoSuchToolError (AI_NoSuchToolError), raised before any MCP request",
+        provenance: "ai 7.0.173 dist/index.js:346 NoSuchToolError (AI_NoSuchToolError), raised before any MCP request",
+    },
+    ClientRule {
+        id: "client-ai-sdk-invalid-tool-input",
+        phrase: "invalid input for tool ",
+        code: None,
+        code_name: None,
+        whole: true,
+        channel: Channel::Network,
+        cause: Cause::InvalidArguments,
+        delivery: Some(Delivery::NotSent),
+        provenance: "ai 7.0.173 dist/index.js:108 InvalidToolInputError (AI_InvalidToolInputError: the model's input is not JSON, or fails a schema given to client.tools()), raised before any MCP request",
     },
 ];
 

@@ -230,6 +230,9 @@ fn read_raised(call: &AgentCall, raised: &Raised) -> AgentCall {
         (false, Some(RaisedAs::Timeout), _) => {
             read.transport = Some(transport(None, Some("timeout")));
         }
+        (false, Some(RaisedAs::Aborted), _) => {
+            read.transport = Some(transport(None, Some("aborted")));
+        }
         (false, Some(RaisedAs::ServerError) | None, Some(code)) => {
             read.error = Some(RpcError {
                 code,
