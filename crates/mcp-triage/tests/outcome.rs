@@ -195,8 +195,25 @@ fn an_error_the_client_library_made_is_named_as_the_clients_and_read_by_its_rule
         assert_eq!(doc.rule.as_deref(), rule, "{raised}");
         assert_eq!(doc.party.as_str(), party, "{raised}");
         assert!(doc.http_status.is_none() && doc.intent.is_none() && doc.spec.is_none());
-        assert!(message_for_model(&doc).contains("Raised by the MCP client library"));
+        // The library's words are quoted as the library's, never as the server's.
+        let line = message_for_model(&doc);
+        assert!(
+            line.contains("Raised by the MCP client library: \""),
+            "{line}"
+        );
+        assert!(!line.contains("The server said"), "{line}");
     }
+    // The same for a call that got no answer (Node's fetch failing): the words are the library's.
+    let lost = classify_outcome(&call(
+        json!({"tool": "weather", "raised": {"name": "TypeError", "message": "fetch failed"}}),
+    ))
+    .unwrap();
+    let line = message_for_model(&lost);
+    assert!(
+        line.contains("(Raised by the MCP client library: \"fetch failed\".)")
+            && !line.contains("The server said"),
+        "{line}"
+    );
     // A coded error no client rule knows is read as the server's frame would be, and still named
     // as the client's.
     let doc = classify_outcome(&call(json!({"tool": "weather", "client_error": {"code": -32602, "message": "Invalid arguments for tool weather: city: Required"}})))
@@ -402,10 +419,10 @@ fn whatever_a_library_threw_is_read_as_the_outcome_it_stands_for() {
             "unauthenticated",
             Some(401),
         ),
-        // Node's fetch failing: no answer at all.
+        // Node's fetch failing: no answer at all, so the library raised it, not the server.
         (
             json!({"name": "TypeError", "message": "fetch failed"}),
-            "server",
+            "client",
             "network_or_cors",
             None,
         ),
@@ -444,7 +461,7 @@ fn whatever_a_library_threw_is_read_as_the_outcome_it_stands_for() {
         // httpx failing to connect: no answer at all.
         (
             json!({"name": "ConnectError", "message": "All connection attempts failed"}),
-            "server",
+            "client",
             "network_or_cors",
             None,
         ),
@@ -540,7 +557,7 @@ fn the_python_sdks_stand_ins_need_their_code_and_whole_words_and_a_chain_is_read
     assert!(!message_for_model(&d).contains("sk_live_abcdefghijklmnopqrstuvwx"));
     assert_eq!(
         judge(json!({"name": "ReadTimeout", "message": "timed out"})),
-        ("server", "timeout")
+        ("client", "timeout")
     );
 }
 

@@ -455,7 +455,13 @@ pub(crate) fn judge_call(call: &AgentCall) -> Result<Judged, String> {
         } else {
             Delivery::MayHaveRun
         });
-        return Ok(judged(classify(&ex, &opts), MadeOn::Server, delivery));
+        // No answer came: the library raised it, not the server (its words are the library's).
+        let made_on = if delivery.is_some() {
+            MadeOn::Client
+        } else {
+            MadeOn::Server
+        };
+        return Ok(judged(classify(&ex, &opts), made_on, delivery));
     }
     let Some(raised) = &call.client_error else {
         return Err("no outcome given".into());

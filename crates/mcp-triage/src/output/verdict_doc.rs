@@ -337,20 +337,19 @@ pub fn should_retry(verdict: &VerdictDoc, attempt: u32, max_attempts: u32) -> Re
 /// to do instead, by cause, with the tool's name and the server's words where they help.
 pub fn message_for_model(verdict: &VerdictDoc) -> String {
     let tool = verdict.tool.as_deref().unwrap_or("the tool");
-    let said = verdict
-        .said
-        .as_deref()
-        .map(|s| format!(" The server said: \"{s}\"."))
-        .unwrap_or_default();
     let line = verdict
         .delivery
         .and_then(|d| network_lines(d, verdict.cause))
         .map_or_else(|| model_line(verdict.cause), |(model, _)| model)
         .replace("{tool}", tool);
-    if verdict.made_on == MadeOn::Client {
-        return format!("{line} (Raised by the MCP client library.){said}");
+    let said = verdict.said.as_deref();
+    // The words are whoever made the verdict's: the library's own never quoted as the server's.
+    match (verdict.made_on, said) {
+        (MadeOn::Client, Some(s)) => format!("{line} (Raised by the MCP client library: \"{s}\".)"),
+        (MadeOn::Client, None) => format!("{line} (Raised by the MCP client library.)"),
+        (MadeOn::Server, Some(s)) => format!("{line} The server said: \"{s}\"."),
+        (MadeOn::Server, None) => line,
     }
-    format!("{line}{said}")
 }
 
 /// The names of a labelled enum's values, for a schema's `enum`.
