@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// The npm package as a user gets it: built (packages/npm/build.mjs), packed with `npm pack`,
+// The npm package as a user gets it: packed with `npm pack` from a tree with no build in it (its
+// `prepack` script builds the WebAssembly, packages/npm/build.mjs, as in a fresh clone),
 // installed from the tarball into a temporary project with no network, then used from plain Node
 // ESM, CommonJS, TypeScript (`tsc --noEmit` over a typed example that uses every export) and a page
 // in headless Chromium; and every public capture classified by the package equals the CLI's
 // `classify --json` (the CLI's `file` field aside).
-//   node packages/npm/test.mjs   (after node packages/npm/build.mjs and a debug build of the CLI)
+//   node packages/npm/test.mjs   (after a debug build of the CLI)
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -33,9 +34,12 @@ const eq = (a, b, what) => {
 };
 const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 }).toString();
 
-// Packed, then installed from the tarball alone into a new project, offline.
+// Packed from a tree with no dist/ (as a fresh clone has none: git ignores it), so the tarball's
+// WebAssembly is there only if `prepack` built it; then installed from the tarball alone into a
+// new project, offline.
+rmSync(join(PKG, 'dist'), { recursive: true, force: true });
 const work = mkdtempSync(join(tmpdir(), 'mcp-triage-npm-'));
-const tarball = join(work, sh('npm', ['pack', '--silent', '--pack-destination', work], PKG).trim().split('\n').pop());
+const tarball = join(work, execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: PKG, stdio: ['ignore', 'pipe', 'inherit'] }).toString().trim().split('\n').pop());
 const project = join(work, 'project');
 execFileSync('mkdir', ['-p', project]);
 writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-mcp-triage', private: true, version: '0.0.0' }));
@@ -50,7 +54,7 @@ const call = {
   result: { isError: true, content: [{ type: 'text', text: 'MCP error -32602: Tool get_wether not found' }] },
 };
 
-await test('the tarball holds the package and nothing else (no sources, no tests)', () => {
+await test('the tarball, packed from a tree with no build, holds the package with its WebAssembly and nothing else', () => {
   const files = sh('tar', ['-tzf', tarball], work).trim().split('\n').map((f) => f.replace(/^package\//, '')).sort();
   eq(files, ['README.md', 'adapters.mjs', 'dist/node/mcp_triage.js', 'dist/node/mcp_triage_bg.wasm', 'dist/node/package.json', 'dist/web/mcp_triage.js', 'dist/web/mcp_triage_bg.wasm', 'index.cjs', 'index.d.ts', 'index.mjs', 'package.json', 'verdict.d.ts', 'web.d.ts', 'web.mjs', 'wrap.mjs'], 'files');
 });
