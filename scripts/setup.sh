@@ -60,7 +60,8 @@ fi
 #    reference server (@modelcontextprotocol/server-everything) as a live peer for the browser tests;
 #    the TypeScript SDK 1.32.2 for the ecosystem peer (demo/server.mjs --sdk) and its v2 client 2.4.0 for
 #    the npm package's tests (e2e/peers/ts-client-2); oidc-provider 9 with the
-#    SDK for the sign-in check's OAuth peer (e2e/peers/oauth/server.mjs).
+#    SDK for the sign-in check's OAuth peer (e2e/peers/oauth/server.mjs); the Vercel AI SDK 7 and
+#    its MCP client for the npm package's framework matrix (e2e/peers/ai-sdk).
 # A stamp holding the lockfile's hash says whether node_modules matches it.
 npm_ci() {
   local dir=$1 stamp want
@@ -84,6 +85,7 @@ npm_ci e2e/everything
 npm_ci e2e/peers/ts-1.32.2
 npm_ci e2e/peers/ts-client-2
 npm_ci e2e/peers/oauth
+npm_ci e2e/peers/ai-sdk
 
 # 6. The Python MCP peer for the browser tests, in its own virtualenv (pinned by requirements.txt).
 want=$(sha256sum e2e/py/requirements.txt | cut -d' ' -f1)

@@ -3,6 +3,13 @@
 //     and `listTools`) whose callTool resolves to { result, verdict } or { error, verdict }, never
 //     throwing for the call's failure: results and thrown errors alike get their verdict. The
 //     tools listed through it are remembered, so a verdict knows each tool's annotations.
+//   triageStep(step): for one step of the Vercel AI SDK's agent loop (`result.steps[i]` of
+//     generateText or streamText), a verdict for each MCP tool call in it: from its tool-result
+//     (the MCP CallToolResult, isError included: the SDK hands it on as the output) or its
+//     tool-error (what the tool threw; for a call the SDK refused before any request, such as a
+//     tool that does not exist, the error object it keeps on the tool-call part).
+//   raisedOf(error): a thrown error as classifyOutcome reads it (`raised`): its class, code, message
+//     and data, and the errors it was raised from.
 //   triageFetch(fetch, onExchange): a fetch for the SDK transport's `fetch` option that records each
 //     POST as an exchange (mcp-exchange/1, without the Authorization header's value) and hands it
 //     to onExchange with its verdict from classify.
@@ -54,6 +61,27 @@ export function makeAdapters({ classify, classifyOutcome }) {
     });
   }
 
+  // A tool-result's output that is an MCP CallToolResult (an MCP tool's, not an app's own tool).
+  const isToolResult = (o) => o !== null && typeof o === 'object' && (Array.isArray(o.content) || 'structuredContent' in o || 'isError' in o);
+
+  function triageStep(step) {
+    const parts = Array.isArray(step?.content) ? step.content : [];
+    const out = [];
+    for (const call of parts.filter((p) => p?.type === 'tool-call')) {
+      const ended = parts.find((p) => (p?.type === 'tool-result' || p?.type === 'tool-error') && p.toolCallId === call.toolCallId);
+      const base = { tool: String(call.toolName), arguments: call.input ?? {} };
+      const annotations = (ended ?? call).toolMetadata?.annotations;
+      if (annotations) base.definition = { name: base.tool, annotations };
+      let outcome;
+      if (call.invalid && call.error !== undefined) outcome = { raised: raisedOf(call.error) };
+      else if (ended?.type === 'tool-result' && isToolResult(ended.output)) outcome = { result: ended.output };
+      else if (ended?.type === 'tool-error') outcome = { raised: raisedOf(ended.error) };
+      else continue; // not an MCP tool's outcome, or none yet (approval pending)
+      out.push({ toolCallId: call.toolCallId, toolName: base.tool, verdict: classifyOutcome({ ...base, ...outcome }) });
+    }
+    return out;
+  }
+
   function triageFetch(inner = globalThis.fetch, onExchange = () => {}) {
     return async (input, init = {}) => {
       const request = new Request(input, init);
@@ -72,5 +100,5 @@ export function makeAdapters({ classify, classifyOutcome }) {
     };
   }
 
-  return { withTriage, triageFetch };
+  return { withTriage, triageFetch, triageStep, raisedOf };
 }

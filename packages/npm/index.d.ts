@@ -54,7 +54,15 @@ export interface ToolClient {
   callTool(params: { name: string; arguments?: Record<string, unknown> }, ...rest: any[]): Promise<any>;
   listTools(...args: any[]): Promise<{ tools?: Array<{ name: string } & Record<string, unknown>> }>;
 }
-/** The client, whose callTool resolves to { result, verdict } or { error, verdict } (ESM only). */
-export function withTriage<C extends ToolClient>(client: C): Omit<C, 'callTool'> & { callTool(params: { name: string; arguments?: Record<string, unknown> }, ...rest: any[]): Promise<Triaged> };
+/** The client, whose callTool takes what the client's takes and resolves to { result, verdict } or
+ * { error, verdict } (ESM only). */
+export function withTriage<C extends ToolClient>(client: C): Omit<C, 'callTool'> & { callTool(...args: Parameters<C['callTool']>): Promise<Triaged<Awaited<ReturnType<C['callTool']>>>> };
+/** A verdict for each MCP tool call in one step of the Vercel AI SDK's agent loop (`result.steps[i]`):
+ * its tool result (isError included) or its tool error, the SDK's own refusals before any request
+ * (an unknown tool, input that is not JSON) read as not sent (ESM only). */
+export function triageStep(step: { content: ReadonlyArray<unknown> }): Array<{ toolCallId: string; toolName: string; verdict: Verdict }>;
+/** A thrown error as `classifyOutcome` reads it (`raised`): its class, code, message and data, and
+ * the errors it was raised from (`cause`, at most 8) (ESM only). */
+export function raisedOf(error: unknown): Raised;
 /** A fetch that hands each POST, as an mcp-exchange/1 record, and its verdict to onExchange (ESM only). */
 export function triageFetch(inner?: typeof fetch, onExchange?: (exchange: Record<string, unknown>, verdict: Verdict) => void): typeof fetch;

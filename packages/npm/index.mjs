@@ -5,4 +5,4 @@ import { wrap } from './wrap.mjs';
 
 const api = wrap(createRequire(import.meta.url)('./dist/node/mcp_triage.js'));
 export const { classify, classifyOutcome, shouldRetry, messageForModel } = api;
-export const { withTriage, triageFetch } = makeAdapters(api);
+export const { withTriage, triageFetch, triageStep, raisedOf } = makeAdapters(api);

@@ -7,12 +7,12 @@
 // `classify --json` (the CLI's `file` field aside).
 //   node packages/npm/test.mjs   (after a debug build of the CLI)
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { captureFiles } from '../../scripts/captures.mjs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '../..');
 const PKG = join(ROOT, 'packages/npm');
@@ -101,7 +101,7 @@ console.log(JSON.stringify(out));`);
 
 await test('TypeScript: tsc --noEmit over a typed example that uses every export', () => {
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ['typed.mts'] }));
-  writeFileSync(join(project, 'typed.mts'), `import { classify, classifyOutcome, shouldRetry, messageForModel, withTriage, triageFetch, type Verdict, type RetryWithBackoffVerdict, type Cause } from 'mcp-triage';
+  writeFileSync(join(project, 'typed.mts'), `import { classify, classifyOutcome, shouldRetry, messageForModel, withTriage, triageFetch, triageStep, raisedOf, type Verdict, type RetryWithBackoffVerdict, type Cause } from 'mcp-triage';
 import init, { initSync, classifyOutcome as webClassify } from 'mcp-triage/web';
 const v: Verdict = classifyOutcome({ tool: 't', transport: { kind: 'timeout' } });
 // The union narrows on the action: only retry_with_backoff can be safe to retry.
@@ -109,10 +109,11 @@ if (v.action === 'retry_with_backoff') { const r: RetryWithBackoffVerdict = v; c
 if (v.action === 'proceed') { const n: 'not_needed' = v.retry; void n; }
 const c: Cause = classify('{}').cause;
 const d = shouldRetry(v, 1, 3); const wait: number = d.after_ms; const line: string = messageForModel(v);
-const wrapped = withTriage({ callTool: async () => ({}), listTools: async () => ({ tools: [] }) });
-const triaged = await wrapped.callTool({ name: 't' }); const tv: Verdict = triaged.verdict;
+const wrapped = withTriage({ callTool: async (_params: { name: string }) => ({ content: [] }), listTools: async () => ({ tools: [] }) });
+const triaged = await wrapped.callTool({ name: 't' }); const tv: Verdict = triaged.verdict; const content: unknown[] | undefined = triaged.result?.content;
+const steps: Verdict[] = triageStep({ content: [] }).map((t) => t.verdict); const r = raisedOf(new Error('x')); const named: string | undefined = r.name;
 const f: typeof fetch = triageFetch(fetch, (_e, v) => { const a: Verdict['action'] = v.action; void a; });
-void [c, wait, line, init, initSync, webClassify, tv, f];
+void [c, wait, line, init, initSync, webClassify, tv, f, content, steps, named];
 `);
   sh(join(ROOT, 'node_modules/.bin/tsc'), ['-p', project], project);
   // The control: a wrong use must fail the same check.
@@ -195,6 +196,67 @@ const peers = [
 const running = peers.map((peer) => ({ ...peer, ...peer.start(peer.port) }));
 for (const peer of running) {
   await test(`${peer.name} is up for the adapter tests`, () => peer.up);
+}
+// The README's examples, as the packed README has them: every ```ts block is type-checked with
+// `tsc --strict` against the frameworks' own types, then run against the demo (TypeScript SDK
+// 1.29.0, which needs a token); each must print what its `// prints:` line says, and the same run
+// without the token (the control) must not.
+const FRAMEWORKS = [
+  ['@modelcontextprotocol/sdk', 'e2e/peers/ts-1.32.2'],
+  ['@modelcontextprotocol/client', 'e2e/peers/ts-client-2'],
+  ['ai', 'e2e/peers/ai-sdk'],
+  ['@ai-sdk/mcp', 'e2e/peers/ai-sdk'],
+  ['@types/node', '.'],
+];
+const readmeExamples = [...readFileSync(join(installed, 'README.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+await test(`the README's ${readmeExamples.length} TypeScript examples pass tsc --strict`, () => {
+  if (readmeExamples.length < 3) throw new Error(`${readmeExamples.length} examples found`);
+  for (const [name, dir] of FRAMEWORKS) {
+    const link = join(project, 'node_modules', name);
+    mkdirSync(dirname(link), { recursive: true });
+    rmSync(link, { recursive: true, force: true });
+    symlinkSync(join(ROOT, dir, 'node_modules', name), link);
+  }
+  const dir = join(project, 'readme');
+  mkdirSync(dir, { recursive: true });
+  readmeExamples.forEach((code, i) => writeFileSync(join(dir, `example-${i + 1}.mts`), code));
+  // The agent loop's model, scripted (the AI SDK's own test model): a call to a tool the server
+  // does not have, then a text.
+  writeFileSync(join(dir, 'model.mts'), `import { MockLanguageModelV4 } from 'ai/test';
+const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+export const model = new MockLanguageModelV4({
+  doGenerate: [
+    { content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'get_forecast', input: '{"city":"Oslo"}' }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] },
+    { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] },
+  ],
+});
+`);
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, outDir: 'out', skipLibCheck: true, types: ['node'] },
+    include: ['*.mts'],
+  }));
+  try {
+    sh(join(ROOT, 'node_modules/.bin/tsc'), ['-p', dir], dir);
+  } catch (e) {
+    throw new Error(`tsc --strict refused an example:\n${e.stdout}`);
+  }
+});
+for (const [i, code] of readmeExamples.entries()) {
+  const prints = code.match(/^\/\/ prints: (.+?)(?:…)?$/m)?.[1];
+  await test(`README example ${i + 1} prints what it says, with the token (and not without it)`, () => {
+    if (!prints) throw new Error('no "// prints:" line');
+    const run = (token) => execFileSync('node', [join(project, 'readme/out', `example-${i + 1}.mjs`)], {
+      cwd: project,
+      env: { ...process.env, MCP_URL: 'http://127.0.0.1:18998/mcp', MCP_TOKEN: token },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60000,
+    }).toString();
+    const out = run('demo-token');
+    if (!out.includes(prints)) throw new Error(`expected "${prints}" in:\n${out}`);
+    let without = '';
+    try { without = run('not-the-token'); } catch (e) { without = String(e.stdout ?? '') + String(e.stderr ?? ''); }
+    if (without.includes(prints)) throw new Error(`printed "${prints}" without the token too:\n${without}`);
+  });
 }
 for (const [sdk, dir] of [['1.29.0', 'demo'], ['1.32.2', 'e2e/peers/ts-1.32.2']]) {
   for (const peer of running) {

@@ -6,7 +6,7 @@ import { wrap } from './wrap.mjs';
 
 const api = wrap(raw);
 export const { classify, classifyOutcome, shouldRetry, messageForModel } = api;
-export const { withTriage, triageFetch } = makeAdapters(api);
+export const { withTriage, triageFetch, triageStep, raisedOf } = makeAdapters(api);
 export default function init(input) {
   return initWasm(input === undefined ? undefined : { module_or_path: input });
 }
