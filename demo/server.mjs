@@ -13,6 +13,8 @@
 //     --cors full|none|no-authorization|no-protocol-version|no-expose-session|legacy-headers
 //                          (legacy-headers: Mcp-Method and Mcp-Name not allowed, as most servers before 2026-07-28)
 //     --tool-delay-ms N    tools/call handlers wait N ms (a slow backend, for Cancel)
+//     --slow-tool          one more tool, wait_forever (no annotations), that prints "called
+//                          wait_forever" when its call arrives and never answers (a mid-call kill)
 //     --stats              GET /__stats reports requests per method and tool calls per name
 //     --unannotated        the read tools (lead_get, icp_list, echo) declare no annotations, as most
 //                          servers in the wild: Quick check reaches its consent step
@@ -75,6 +77,7 @@ const base = `http://${host}:${port}`;
 const corsMode = arg('cors', 'full');
 const toolDelay = Number(arg('tool-delay-ms', '0'));
 const withStats = process.argv.includes('--stats');
+const slowTool = process.argv.includes('--slow-tool');
 const unannotated = process.argv.includes('--unannotated');
 const writeLike = process.argv.includes('--write-like');
 const invalidParamsError = process.argv.includes('--invalid-params-error');
@@ -85,6 +88,12 @@ function buildServer() {
   if (invalidParamsError) return buildLowLevelServer();
   const server = new McpServer({ name: 'mcp-triage-demo', version: sdkVersion });
   registerDemoTools(server, { unannotated, writeLike, pause });
+  if (slowTool) {
+    server.registerTool('wait_forever', { description: 'Never answers.' }, async () => {
+      console.log('called wait_forever');
+      return new Promise(() => {});
+    });
+  }
   return server;
 }
 

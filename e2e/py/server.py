@@ -4,8 +4,12 @@
                             [--refuse-origin]   # CORS lets the page read answers, the SDK's Origin check refuses it
                             [--unannotated]     # the tools declare no annotations (most servers in the wild)
                             [--lowlevel]        # the low-level Server instead of MCPServer
+                            [--slow-tool]       # one more tool, wait_forever, that prints "called
+                                                # wait_forever" when called and never answers
 """
 import argparse
+
+import anyio
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
@@ -21,6 +25,7 @@ parser.add_argument("--stateful", action="store_true")
 parser.add_argument("--refuse-origin", action="store_true")
 parser.add_argument("--unannotated", action="store_true")
 parser.add_argument("--lowlevel", action="store_true")
+parser.add_argument("--slow-tool", action="store_true")
 args = parser.parse_args()
 
 if args.lowlevel:
@@ -28,6 +33,13 @@ if args.lowlevel:
 else:
     mcp = MCPServer("mcp-triage-py-peer")
     register(mcp, args.unannotated)
+    if args.slow_tool:
+        @mcp.tool()
+        async def wait_forever() -> str:
+            """Never answers."""
+            print("called wait_forever", flush=True)
+            await anyio.sleep_forever()
+            return ""
 
 allowed = ["http://localhost:5173"] if args.refuse_origin else [args.cors_origin]
 security = TransportSecuritySettings(

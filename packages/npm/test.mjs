@@ -352,6 +352,63 @@ process.exit(0);
   }
 }
 
+// The framework matrix (packages/npm/frameworks.tsv, written from the frameworks' sources): each
+// TypeScript path (fixtures/paths.mjs) against the TypeScript SDK 1.32.2 peer (the demo's tools,
+// behind a token) and the Python `mcp` 2.3.0 peer, probes A-D and a call whose server is killed
+// once the tool runs (E). A fresh server for each path, as E ends it.
+const MATRIX_PEERS = {
+  'ts-1.32.2': (port) => ({ ...startPeer('node', ['demo/server.mjs', '--port', String(port), '--sdk', 'e2e/peers/ts-1.32.2/node_modules/@modelcontextprotocol/sdk', '--slow-tool'], 'demo MCP server'), token: 'demo-token' }),
+  'py-2.3.0': (port) => ({ ...startPeer(join(ROOT, 'e2e/py/.venv/bin/python'), ['e2e/py/server.py', '--port', String(port), '--cors-origin', ORIGIN, '--slow-tool'], 'python MCP peer'), token: '-' }),
+};
+const matrix = readFileSync(join(PKG, 'frameworks.tsv'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t'));
+const [header, ...rows] = matrix;
+const cells = rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])));
+writeFileSync(join(project, 'paths.mjs'), readFileSync(join(PKG, 'fixtures/paths.mjs')));
+const seenCells = [];
+let matrixPort = 18960;
+for (const path of [...new Set(cells.map((e) => e.path))]) {
+  for (const peerName of Object.keys(MATRIX_PEERS)) {
+    await test(`framework matrix: ${path} × ${peerName}, probes A-E as frameworks.tsv says`, async () => {
+      const port = matrixPort++;
+      const peer = MATRIX_PEERS[peerName](port);
+      const events = [];
+      try {
+        await peer.up;
+        peer.child.stdout.on('data', (chunk) => {
+          if (String(chunk).includes('called wait_forever') && !events.includes('tool ran')) {
+            events.push('tool ran');
+            peer.child.kill('SIGKILL');
+            events.push('server killed');
+          }
+        });
+        const child = spawn('node', ['paths.mjs', path, `http://127.0.0.1:${port}/mcp`, peer.token], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (c) => {
+          out += c;
+          if (/"probe":"E"/.test(out) && !events.includes('verdict E')) events.push('verdict E');
+        });
+        child.stderr.on('data', (c) => { err += c; });
+        const code = await new Promise((resolve) => child.on('exit', resolve));
+        const got = out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+        if (code !== 0 || got.length !== 5) throw new Error(`exit ${code}, ${got.length} lines: ${out}\n${err.slice(-800)}`);
+        eq(events, ['tool ran', 'server killed', 'verdict E'], 'E: the tool ran, the server was killed, then the verdict came');
+        const wrong = [];
+        for (const g of got) {
+          const want = cells.find((e) => e.path === path && e.peer === peerName && e.probe === g.probe);
+          const cell = [g.cause, g.delivery, g.made_on, g.retry].join(' ');
+          seenCells.push(`${path}\t${peerName}\t${g.probe}\t${cell}`);
+          if (!want || cell !== [want.cause, want.delivery, want.made_on, want.retry].join(' ')) wrong.push(`${g.probe}: got ${cell}, expected ${want ? [want.cause, want.delivery, want.made_on, want.retry].join(' ') : 'no row'}`);
+        }
+        if (wrong.length) throw new Error(wrong.join('\n'));
+      } finally {
+        peer.child.kill('SIGKILL');
+      }
+    });
+  }
+}
+console.log(`framework matrix cells seen:\n${seenCells.join('\n')}`);
+
 const wasm = readFileSync(join(installed, 'dist/node/mcp_triage_bg.wasm'));
 const { gzipSync } = await import('node:zlib');
 console.log(`package wasm: ${wasm.length} bytes, ${gzipSync(wasm, { level: 9 }).length} gzip -9 (budget 204800)`);
