@@ -662,6 +662,13 @@ fn a_call_that_got_no_answer_says_whether_it_was_sent_and_retries_by_that() {
             "futile",
         ),
         (
+            json!({"raised": {"name": "ModelBehaviorError", "message": "Tool t not found in agent triage"}}),
+            Some("not_sent"),
+            "unknown_tool",
+            "futile",
+            "futile",
+        ),
+        (
             json!({"raised": {"name": "AI_NoSuchToolError", "message": "Model tried to call unavailable tool 't'. Available tools: a, b."}}),
             Some("not_sent"),
             "unknown_tool",
@@ -681,6 +688,15 @@ fn a_call_that_got_no_answer_says_whether_it_was_sent_and_retries_by_that() {
         (
             json!({"raised": {"name": "MCPClientError", "message": "Request was aborted", "causes": [
                 {"name": "DOMException", "code": 23, "message": "The operation was aborted due to timeout"}]}}),
+            Some("may_have_run"),
+            "timeout",
+            "outcome_unknown",
+            "safe",
+        ),
+        // mcp 1.x (Python): its read timeout, a McpError with code 408 (the adapter reads the
+        // code from the error's ErrorData).
+        (
+            json!({"raised": {"name": "McpError", "code": 408, "message": "Timed out while waiting for response to ClientRequest. Waited 3.0 seconds."}}),
             Some("may_have_run"),
             "timeout",
             "outcome_unknown",
