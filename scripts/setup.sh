@@ -117,6 +117,14 @@ if [ "$(cat packages/python/.venv/.mcp-triage-stamp 2>/dev/null)" != "$want" ]; 
   packages/python/.venv/bin/pip install -q --disable-pip-version-check -r packages/python/requirements-dev.txt
   echo "$want" > packages/python/.venv/.mcp-triage-stamp
 fi
+# The same tests' second run, on `mcp` 1.x (packages/python/requirements-mcp1.txt).
+want=$(sha256sum packages/python/requirements-mcp1.txt | cut -d' ' -f1)
+if [ "$(cat packages/python/.venv-mcp1/.mcp-triage-stamp 2>/dev/null)" != "$want" ]; then
+  log "python venv for the Python package's tests on mcp 1.x"
+  python3 -m venv packages/python/.venv-mcp1
+  packages/python/.venv-mcp1/bin/pip install -q --disable-pip-version-check -r packages/python/requirements-mcp1.txt
+  echo "$want" > packages/python/.venv-mcp1/.mcp-triage-stamp
+fi
 
 # 8. Crates for offline Trunk builds.
 cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked

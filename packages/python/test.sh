@@ -36,5 +36,19 @@ fi
 if [ "${1:-}" = "--bench" ]; then
   exec "$venv/bin/python" packages/python/bench.py
 fi
+# Again on `mcp` 1.x (its tools from packages/python/.venv-mcp1): the framework matrix and the
+# README example, which read the error where each version keeps it.
+venv1=${TMPDIR:-/tmp}/mcp-triage-py-venv-mcp1
+rm -rf "$venv1"
+python3 -m venv "$venv1"
+"$venv1/bin/pip" install -q --disable-pip-version-check --no-index --no-deps "$wheel"
+site1=$("$venv1/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+"$root/packages/python/.venv-mcp1/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' > "$site1/mcp-triage-test-tools.pth"
 cd packages/python/tests
-PYTHONDONTWRITEBYTECODE=1 "$venv/bin/python" -m pytest -p no:cacheprovider -q "$@"
+status=0
+PYTHONDONTWRITEBYTECODE=1 "$venv/bin/python" -m pytest -p no:cacheprovider -q "$@" || status=$?
+if [ $# -eq 0 ]; then
+  echo "== again with mcp $("$venv1/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))')"
+  PYTHONDONTWRITEBYTECODE=1 "$venv1/bin/python" -m pytest -p no:cacheprovider -q test_frameworks.py test_readme.py || status=$?
+fi
+exit $status

@@ -20,6 +20,11 @@ def _link(error: BaseException) -> Raised:
     out: Raised = {"name": type(error).__name__, "message": ""}
     try:
         code = getattr(error, "code", None)
+        # mcp 1.x's McpError keeps the JSON-RPC error at .error (an ErrorData), not on itself.
+        inner = getattr(error, "error", None) if code is None else None
+        inner_code = getattr(inner, "code", None)
+        if isinstance(inner_code, int) and not isinstance(inner_code, bool):
+            code = inner_code
         if code is None:
             code = getattr(getattr(error, "response", None), "status_code", None)
         if (isinstance(code, int) and not isinstance(code, bool)) or isinstance(code, str):
@@ -28,6 +33,8 @@ def _link(error: BaseException) -> Raised:
         text = message if isinstance(message, str) else str(error)
         out["message"] = text[:_MAX_MESSAGE]
         data = getattr(error, "data", None)
+        if data is None and inner_code is not None:
+            data = getattr(inner, "data", None)
         if data is not None:
             out["data"] = json_safe(data)
     except Exception as odd:  # an exception whose attributes raise: its class still counts
