@@ -3,6 +3,7 @@ test's control: a wrong use of the same names must be refused)."""
 
 from __future__ import annotations
 
+from agents.mcp import MCPServerStreamableHttp
 from agents.tool import ToolErrorFunction
 from mcp import ClientSession
 
@@ -30,7 +31,7 @@ from mcp_triage_verdict import (
     message_for_model,
     should_retry,
 )
-from mcp_triage_verdict.agents import triage_failure_error_function
+from mcp_triage_verdict.agents import TriageToolCalls, triage_failure_error_function
 from mcp_triage_verdict.client import McpSession, TriagedCall, TriagedSession, verdict_for_exception
 
 raised: Raised = {"name": "MCPError", "code": -32602, "message": "Unknown tool: t"}
@@ -66,3 +67,13 @@ async def use(session: ClientSession) -> None:
     await triaged.list_tools()
     outcome: TriagedCall = await triaged.call_tool("t", {"a": 1})
     print(outcome.verdict.cause, outcome.error, outcome.result, outcome.call["tool"])
+
+
+class TriagedServer(TriageToolCalls, MCPServerStreamableHttp):
+    """The Agents SDK's server class with every call's verdict."""
+
+    def on_verdict(self, tool_name: str, verdict: Verdict) -> None:
+        print(tool_name, verdict.cause)
+
+
+server = TriagedServer({"url": "http://127.0.0.1:1/mcp"}, failure_error_function=triage_failure_error_function)
