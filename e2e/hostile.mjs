@@ -14,6 +14,7 @@
 //   /slow/mcp      probe C answers a ~4 MiB text/plain 500 body of U+0001 and U+200B: its first 64 KiB
 //                  at once, the rest only when the test asks (GET /__slow/sent waits for the first
 //                  chunk; GET /__slow/release sends the rest), so a test can act mid-body
+//   /silent/mcp    reads every request and never answers (a server hung before `initialize`)
 //   /doctor-redirect/CODE/mcp
 //                  no CORS headers at all (so every request of a run fails and the CORS doctor runs),
 //                  and a CODE redirect (301, 302, 307, 308) for the doctor's no-cors request, which
@@ -187,6 +188,7 @@ createServer((req, res) => {
     req.on('end', () => leakAnswer(req, res, (req.url || '').split('/')[2], body));
     return;
   }
+  if (mode === 'silent') { req.resume(); return; }
   if (mode === 'redirect') { res.writeHead(307, { ...cors, Location: redirectTo }); res.end(); return; }
   if (mode === 'doctor-redirect') {
     const code = Number((req.url || '').split('/')[2]);

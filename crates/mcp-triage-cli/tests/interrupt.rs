@@ -237,7 +237,7 @@ fn every_exit_status_is_in_one_precedence_table_that_help_and_the_docs_print() {
         .iter()
         .map(|(c, _)| *c)
         .collect();
-    for code in [0, 1, 2, 3, 4, 5, 6, 7, 130, 143] {
+    for code in [0, 1, 2, 3, 4, 5, 6, 7, 8, 130, 143] {
         assert_eq!(codes.iter().filter(|c| **c == code).count(), 1, "{code}");
     }
     for command in [&["probe", "--help"][..], &["replay", "--help"], &["--help"]] {

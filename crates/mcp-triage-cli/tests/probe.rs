@@ -126,6 +126,28 @@ fn every_exit_status_of_probe_is_reachable() {
 }
 
 #[test]
+fn a_server_that_never_answers_initialize_is_not_a_completed_run() {
+    let _silent = hostile(18997);
+    let out = probe(
+        &[
+            "http://127.0.0.1:18997/silent/mcp",
+            "--json",
+            "--time-limit",
+            "2",
+        ],
+        &[],
+    );
+    let (stdout, stderr) = text(&out);
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["ended"], "deadline_passed", "{stderr}");
+    assert_eq!(
+        out.status.code(),
+        Some(8),
+        "no probe ran: the run never connected"
+    );
+}
+
+#[test]
 fn a_server_that_echoes_the_token_leaves_no_trace_of_it_in_stdout_stderr_or_json() {
     let _hostile = hostile(18965);
     let s = Sentinels::new(0x05ee_dc11_u64);

@@ -249,6 +249,24 @@ fn a_reply_that_never_comes_is_a_timeout_and_the_hung_server_is_ended() {
 }
 
 #[test]
+fn a_server_that_never_answers_initialize_is_not_a_completed_run() {
+    // It reads its stdin and never writes: the run's time limit passes before it connects.
+    let out = probe_stdio(
+        "mute",
+        &["--json", "--time-limit", "2"],
+        &["sh", "-c", "cat >/dev/null"],
+        &[],
+    );
+    let r = report(&out);
+    assert_eq!(r["ended"], "deadline_passed");
+    assert_eq!(
+        out.status.code(),
+        Some(8),
+        "no probe ran: the run never connected"
+    );
+}
+
+#[test]
 fn a_server_behind_a_wrapper_is_ended_with_the_grandchildren_holding_its_stdout() {
     // `sh` stays the parent (two commands), and a background grandchild inherits stdout and would
     // keep it open for ten minutes: only ending the whole process group ends the run cleanly.

@@ -116,9 +116,11 @@ pub(crate) fn python_peer(port: u16) -> Server {
     )
 }
 
-/// The hostile server's token echo on `port`.
+/// The hostile server's token echo on `port` (its redirect target on `port + 100`, so that two
+/// of them can run at once).
 pub(crate) fn hostile(port: u16) -> Server {
     let port_s = port.to_string();
+    let target = format!("http://127.0.0.1:{}/mcp", port + 100);
     start(
         "node",
         &[
@@ -127,6 +129,8 @@ pub(crate) fn hostile(port: u16) -> Server {
             &port_s,
             "--origin",
             "http://127.0.0.1:1",
+            "--redirect-to",
+            &target,
         ],
         port,
     )

@@ -17,6 +17,9 @@ pub const REGRESSED: u8 = 7;
 /// The server could not be reached, or refused the run at connect (a 401, a 403…), or refused
 /// `--oauth`'s sign-in.
 pub const UNREACHABLE: u8 = 3;
+/// The run ended before the server answered its connect (`initialize` or `server/discover`):
+/// the time limit passed on a server that never answered, so no probe ran.
+pub const NEVER_CONNECTED: u8 = 8;
 /// A probe that was planned could not run to an answer (a deadline, the size cap, a refusal).
 pub const PROBE_NOT_RUN: u8 = 4;
 /// The score is below `--fail-under` ("n/a" is below any N of at least 1).
@@ -60,6 +63,10 @@ pub const TABLE: &[(u8, &str)] = &[
         UNREACHABLE,
         "the server could not be reached, or refused the run at connect or --oauth's sign-in",
     ),
+    (
+        NEVER_CONNECTED,
+        "the run ended before the server answered its connect: no probe ran",
+    ),
     (PROBE_NOT_RUN, "a planned probe could not run to an answer"),
     (
         REGRESSED,
@@ -89,7 +96,8 @@ impl RunReport {
     /// The exit status of this run for the command line, by [`TABLE`]'s precedence: the
     /// signal that interrupted it, else [`LOCAL`] when `local_failure` (an output could not
     /// be made or written), else the lowest that applies of [`UNREACHABLE`] (a failed connect, or
-    /// a sign-in refused: [`RunReport::note_sign_in_refused`]),
+    /// a sign-in refused: [`RunReport::note_sign_in_refused`]), [`NEVER_CONNECTED`] (a run,
+    /// not a recording, with no catalogue or probe recorded: its time limit passed first),
     /// [`PROBE_NOT_RUN`], [`REGRESSED`] (`regressed`: the comparison with a baseline found
     /// something worse) and [`BELOW_FAIL_UNDER`], else [`OK`].
     pub fn exit_status(&self, fail_under: Option<u8>, local_failure: bool, regressed: bool) -> u8 {
@@ -101,6 +109,10 @@ impl RunReport {
         }
         if self.ended == Some(RunEnd::ConnectFailed) || self.sign_in_refused {
             return UNREACHABLE;
+        }
+        if self.ended != Some(RunEnd::Recorded) && !super::report::connect_outcome(&self.records).1
+        {
+            return NEVER_CONNECTED;
         }
         let cut = self
             .records
@@ -150,15 +162,27 @@ mod tests {
         assert_eq!(report.exit_status(Some(3), true, false), SIGINT);
         report.interrupted_by = Some(Interrupt::Sigterm);
         assert_eq!(report.exit_status(None, true, false), SIGTERM);
-        // A refused sign-in is unreachable, over what the run without a token found.
+        // A run whose deadline passed before the server answered its connect never exits 0.
         let mut report = RunReport::from_exchanges("https://x.example/mcp", Vec::new());
-        report.ended = Some(RunEnd::Complete);
+        report.ended = Some(RunEnd::DeadlinePassed);
+        assert_eq!(report.exit_status(None, false, false), NEVER_CONNECTED);
+        // A recording is not a run: it is judged by what it holds.
+        report.ended = Some(RunEnd::Recorded);
         assert_eq!(report.exit_status(None, false, false), OK);
+        // A refused sign-in is unreachable, over what the run without a token found.
+        report.ended = Some(RunEnd::Complete);
         report.note_sign_in_refused("the authorization server said no");
         assert_eq!(report.exit_status(Some(3), false, false), UNREACHABLE);
         assert_eq!(report.exit_status(None, true, false), LOCAL);
         let rank = |code: u8| TABLE.iter().position(|(c, _)| *c == code);
-        let order = [SIGINT, LOCAL, UNREACHABLE, PROBE_NOT_RUN, BELOW_FAIL_UNDER];
+        let order = [
+            SIGINT,
+            LOCAL,
+            UNREACHABLE,
+            NEVER_CONNECTED,
+            PROBE_NOT_RUN,
+            BELOW_FAIL_UNDER,
+        ];
         let ranks: Vec<_> = order.iter().map(|c| rank(*c)).collect();
         assert!(ranks.iter().all(Option::is_some), "{ranks:?}");
         assert!(ranks.windows(2).all(|w| w[0] < w[1]), "{ranks:?}");
