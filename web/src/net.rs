@@ -661,7 +661,7 @@ pub async fn load_demo_config() -> Option<DemoConfig> {
     let config = parse_demo_config(&text)?;
     // Only a loopback demo endpoint is accepted from the file.
     let endpoint = parse_endpoint(&config.endpoint).ok()?;
-    endpoint.is_loopback().then_some(config)
+    endpoint.is_page_loopback().then_some(config)
 }
 
 /// Fetches a same-origin example report file (`examples/<name>.json`) on demand.

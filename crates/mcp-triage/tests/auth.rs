@@ -121,6 +121,56 @@ fn demo(edit: impl Fn(&mut Value)) -> impl Fn(&str) -> Exchange {
 }
 
 #[test]
+fn an_endpoint_on_a_loopback_alias_is_off_the_issuers_origin() {
+    // The issuer on 127.0.0.1, its token and registration endpoints on 127.0.0.2: both loopback
+    // (127.0.0.0/8), so http is allowed, and another host, so another origin.
+    let mcp = "http://127.0.0.1:3000/mcp";
+    let challenge = r#"Bearer resource_metadata="http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp""#;
+    let serve = |url: &str| match url {
+        "http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp" => answer(
+            url,
+            200,
+            &[("Content-Type", "application/json")],
+            &prm(mcp, &["http://127.0.0.1:3001/"]),
+        ),
+        "http://127.0.0.1:3001/.well-known/oauth-authorization-server" => {
+            let mut doc = as_doc("http://127.0.0.1:3001/");
+            doc["authorization_endpoint"] = json!("http://127.0.0.1:3001/authorize");
+            doc["token_endpoint"] = json!("http://127.0.0.2:3001/token");
+            doc["registration_endpoint"] = json!("http://127.0.0.2:3001/register");
+            answer(
+                url,
+                200,
+                &[("Content-Type", "application/json")],
+                &doc.to_string(),
+            )
+        }
+        _ => answer(url, 404, &[], "not found"),
+    };
+    let (d, _) = doctor(mcp, "2025-11-25", Some(challenge));
+    let (r, _) = run(d, serve);
+    assert_eq!(
+        verdict(&r, AuthCheck::AsEndpointsHttps),
+        Conformance::Conforms,
+        "{r:#?}"
+    );
+    assert_eq!(
+        verdict(&r, AuthCheck::AsEndpointsOnIssuerOrigin),
+        Conformance::Deviates,
+        "{r:#?}"
+    );
+    let (_, f) = r
+        .findings()
+        .find(|(_, f)| f.check == AuthCheck::AsEndpointsOnIssuerOrigin)
+        .unwrap();
+    assert!(
+        f.detail.contains("token_endpoint") && f.detail.contains("registration_endpoint"),
+        "{}",
+        f.detail
+    );
+}
+
+#[test]
 fn a_conforming_setup_conforms_and_the_doctor_stops_once_it_has_what_a_client_needs() {
     let (d, _) = doctor(MCP, "2025-11-25", Some(CHALLENGE));
     let (r, fetched) = run(d, demo(|_| {}));

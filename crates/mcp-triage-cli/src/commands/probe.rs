@@ -538,6 +538,9 @@ mod tests {
         // Short IPv4 forms are not judged loopback by their text: with a secret over http, refused.
         assert!(endpoint_for("http://127.1:8787/mcp", true).is_err());
         assert!(endpoint_for("http://[::1]:8787/mcp", true).is_ok());
+        // Loopback is 127.0.0.0/8, not only 127.0.0.1.
+        assert!(endpoint_for("http://127.0.0.2:8787/mcp", true).is_ok());
+        assert!(endpoint_for("http://128.0.0.1:8787/mcp", true).is_err());
         assert!(endpoint_for("http://mcp.example.com/mcp", false).is_ok());
     }
 }

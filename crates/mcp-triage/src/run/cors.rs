@@ -299,7 +299,10 @@ pub(crate) fn diagnose(
     results: &[(DiagRequest, DiagOutcome)],
 ) -> Diagnosis {
     let mut context = Vec::new();
-    if page_origin.starts_with("https:") && endpoint.scheme == "http" && !endpoint.is_loopback() {
+    if page_origin.starts_with("https:")
+        && endpoint.scheme == "http"
+        && !endpoint.is_page_loopback()
+    {
         context.push(
             "This https page cannot reach an http:// endpoint (mixed content): use https.".into(),
         );

@@ -3,7 +3,7 @@
 //! The page: `https:` anywhere, or `http:` only to `localhost` or `127.0.0.1` (exactly what the
 //! page's CSP `connect-src` allows: a CSP source cannot name an IPv6 literal, so `http://[::1]` is
 //! refused with that reason; `https://[::1]` is fine). A native shell: `http:` anywhere, but a
-//! secret goes over it only to a loopback host. A token is printable ASCII without CR/LF, at most
+//! secret goes over it only to a loopback host (`localhost`, 127.0.0.0/8, `[::1]`). A token is printable ASCII without CR/LF, at most
 //! the token cap.
 
 use crate::vocabulary::limits::MIN_SECRET_RUN;
@@ -75,9 +75,27 @@ impl Endpoint {
         }
     }
 
-    /// True for `localhost`, `127.0.0.1` and `[::1]`.
+    /// True for a loopback host: `localhost`, an IPv4 literal in 127.0.0.0/8, or the IPv6
+    /// loopback (`[::1]`, in any spelling). What the command line and the OAuth judge call
+    /// loopback; the page's own list is narrower ([`Endpoint::is_page_loopback`]).
     pub fn is_loopback(&self) -> bool {
-        matches!(self.host.as_str(), "localhost" | "127.0.0.1" | "[::1]")
+        if self.host == "localhost" {
+            return true;
+        }
+        if let Ok(v4) = self.host.parse::<std::net::Ipv4Addr>() {
+            return v4.is_loopback();
+        }
+        self.host
+            .strip_prefix('[')
+            .and_then(|h| h.strip_suffix(']'))
+            .and_then(|h| h.parse::<std::net::Ipv6Addr>().ok())
+            .is_some_and(|v6| v6.is_loopback())
+    }
+
+    /// True for the loopback hosts the page's CSP admits over http, `localhost` and `127.0.0.1`
+    /// (SECURITY.md rule 4): the browser's list, for the page's cleartext rule and its hints.
+    pub fn is_page_loopback(&self) -> bool {
+        matches!(self.host.as_str(), "localhost" | "127.0.0.1")
     }
 
     /// True when the host is a private or loopback address a public page needs permission to reach
@@ -158,7 +176,7 @@ impl fmt::Display for EndpointProblem {
             EndpointProblem::CleartextWithSecret { host } => write!(
                 f,
                 "A token or secret header never goes over plain http:// to a host that is not \
-                 loopback (localhost, 127.0.0.1, [::1]); use https:// for {host}, or run without a \
+                 loopback (localhost, 127.0.0.0/8, [::1]); use https:// for {host}, or run without a \
                  secret."
             ),
             EndpointProblem::CleartextIpv6Loopback => write!(
@@ -190,7 +208,7 @@ pub fn parse_endpoint(input: &str) -> Result<Endpoint, EndpointProblem> {
     if endpoint.scheme == "http" && endpoint.host == "[::1]" {
         return Err(EndpointProblem::CleartextIpv6Loopback);
     }
-    if endpoint.scheme == "http" && !endpoint.is_loopback() {
+    if endpoint.scheme == "http" && !endpoint.is_page_loopback() {
         return Err(EndpointProblem::CleartextToRemoteHost {
             host: endpoint.host,
         });
@@ -199,8 +217,9 @@ pub fn parse_endpoint(input: &str) -> Result<Endpoint, EndpointProblem> {
 }
 
 /// Checks a typed endpoint for a native shell, read by that shell's own URL parser (`normalise`,
-/// as in [`parse_endpoint_with`]). The cleartext rule: http only to a loopback host (`[::1]`
-/// included) when a secret is sent; without one, any host.
+/// as in [`parse_endpoint_with`]). The cleartext rule: http only to a loopback host
+/// ([`Endpoint::is_loopback`]: 127.0.0.0/8 and `[::1]` included) when a secret is sent; without
+/// one, any host.
 pub fn parse_endpoint_native(
     typed: &str,
     normalise: impl FnOnce(&str) -> Option<String>,
@@ -209,14 +228,18 @@ pub fn parse_endpoint_native(
     let read = normalise(typed.trim());
     match parse_endpoint_with(typed, |_| read.clone()) {
         Err(EndpointProblem::CleartextIpv6Loopback) => {}
-        Err(EndpointProblem::CleartextToRemoteHost { .. }) if !sends_secret => {}
-        Err(EndpointProblem::CleartextToRemoteHost { host }) => {
-            return Err(EndpointProblem::CleartextWithSecret { host });
-        }
+        Err(EndpointProblem::CleartextToRemoteHost { .. }) => {}
         other => return other,
     }
-    // Only a cleartext refusal gets here, after the parser's reading passed every other rule.
-    parse_parts(&read.ok_or(EndpointProblem::NotAUrl)?)
+    // Only a cleartext refusal of the page's rule gets here, after the parser's reading passed
+    // every other rule; natively, loopback is all of 127.0.0.0/8 and ::1.
+    let endpoint = parse_parts(&read.ok_or(EndpointProblem::NotAUrl)?)?;
+    if sends_secret && !endpoint.is_loopback() {
+        return Err(EndpointProblem::CleartextWithSecret {
+            host: endpoint.host,
+        });
+    }
+    Ok(endpoint)
 }
 
 pub(crate) fn parse_parts(input: &str) -> Result<Endpoint, EndpointProblem> {
@@ -479,6 +502,28 @@ mod tests {
         let e = parse_endpoint("http://127.0.0.1:8787/mcp").unwrap();
         assert_eq!(e.origin(), "http://127.0.0.1:8787");
         assert!(parse_endpoint("https://[::1]:9/mcp").unwrap().is_loopback());
+        // Loopback is 127.0.0.0/8 and ::1; the page's cleartext rule keeps the browser's list.
+        for host in [
+            "127.0.0.2",
+            "127.255.255.254",
+            "[0:0:0:0:0:0:0:1]",
+            "localhost",
+        ] {
+            let e = parse_parts(&format!("http://{host}:9/mcp")).unwrap();
+            assert!(e.is_loopback(), "{host}");
+        }
+        for host in [
+            "128.0.0.1",
+            "127.1",
+            "127.0.0.1.example",
+            "[::2]",
+            "10.0.0.1",
+        ] {
+            let e = parse_parts(&format!("http://{host}:9/mcp")).unwrap();
+            assert!(!e.is_loopback(), "{host}");
+        }
+        assert!(parse_endpoint("http://127.0.0.2:9/mcp").is_err());
+        assert!(parse_endpoint("http://127.0.0.1:9/mcp").is_ok());
         assert_eq!(
             parse_endpoint("http://[::1]:9/mcp"),
             Err(EndpointProblem::CleartextIpv6Loopback)

@@ -404,21 +404,23 @@ pub(crate) fn judge_as(
         "registration_endpoint",
     ] {
         let Some(url) = text(doc, key) else { continue };
+        // Origins compare exactly (scheme, host, port), whether or not the URL may be fetched.
+        let on_origin = match (&issuer_ep, parse_parts(url)) {
+            (Some(i), Ok(ep)) => same_origin(i, &ep),
+            _ => false,
+        };
+        if issuer_ep.is_some() && !on_origin && parse_parts(url).is_ok() {
+            elsewhere.push(format!("{key} = {}", quote(url)));
+        }
         match fetchable(url, endpoint) {
-            Ok(ep) => {
-                let on_origin = issuer_ep.as_ref().is_some_and(|i| same_origin(i, &ep));
-                if issuer_ep.is_some() && !on_origin {
-                    elsewhere.push(format!("{key} = {}", quote(url)));
+            Ok(_) => match key {
+                "authorization_endpoint" => authorization_endpoint = Some(url.to_string()),
+                "token_endpoint" if on_origin => token_endpoint = Some(url.to_string()),
+                "registration_endpoint" if on_origin => {
+                    registration_endpoint = Some(url.to_string())
                 }
-                match key {
-                    "authorization_endpoint" => authorization_endpoint = Some(url.to_string()),
-                    "token_endpoint" if on_origin => token_endpoint = Some(url.to_string()),
-                    "registration_endpoint" if on_origin => {
-                        registration_endpoint = Some(url.to_string())
-                    }
-                    _ => {}
-                }
-            }
+                _ => {}
+            },
             Err(why) => insecure.push(format!("{key} = {}: {why}", quote(url))),
         }
     }
