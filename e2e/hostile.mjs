@@ -6,6 +6,9 @@
 //   /leak/FORM/…   echoes the leak sentinels (token, secret header, path) in one FORM of the leak
 //                  checker's list, in every place a page reads: error.message, error.data, content
 //                  text, structuredContent, serverInfo.name, response headers, HTML and SSE bodies
+//   /leak-bytes/FORM/…
+//                  the /leak route whose other bodies (all but initialize's and tools/list's) end with
+//                  bytes that are not UTF-8 (0xFF 0xFE), so a report keeps them as body_base64
 //   /secretish/mcp error texts holding the server's own secret-shaped data (env pairs, a JSON
 //                  password, a connection string, a private key, a JWT, long base64 and hex runs)
 //   /big/mcp       probes C and D answer 4 MiB text/plain 500 bodies (memory over repeated runs)
@@ -96,7 +99,9 @@ function rpc(mode, msg, token) {
 }
 
 /** The raw answer of the leak route: bodies built as text, so each form stands as a writer put it. */
-function leakAnswer(req, res, form, body) {
+function leakAnswer(req, res, form, body, bytes = false) {
+  const end = res.end.bind(res);
+  if (bytes) res.end = (t) => end(t === undefined ? t : Buffer.concat([Buffer.from(t), Buffer.from([0xff, 0xfe])]));
   // This route serves several pages (the real build and the leak-control build): allow the caller's
   // origin when it is one of --origin's comma-separated list.
   const cors = { ...baseCors, 'Access-Control-Allow-Origin': origins.includes(req.headers.origin) ? req.headers.origin : origins[0] };
@@ -119,10 +124,12 @@ function leakAnswer(req, res, form, body) {
   const name = msg.params && msg.params.name;
   switch (msg.method) {
     case 'initialize':
+      res.end = end;
       return json(`{"jsonrpc":"2.0","id":${id},"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"leak ${e.token.in_json}","version":"0"}}}`);
     case 'notifications/initialized':
       res.writeHead(202, cors); res.end(); return;
     case 'tools/list':
+      res.end = end;
       return json(`{"jsonrpc":"2.0","id":${id},"result":{"tools":[{"name":"lookup","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"annotations":{"readOnlyHint":true}},{"name":"status","inputSchema":{"type":"object","properties":{}},"annotations":{"readOnlyHint":true}}]}}`);
     case 'tools/call':
       if (name === 'status') {
@@ -176,16 +183,16 @@ createServer((req, res) => {
   }
   if (req.url === '/__referers') { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end(JSON.stringify(referers)); return; }
   if (req.headers.referer) referers.push(req.headers.referer);
-  if (mode === 'leak' && req.method === 'OPTIONS') {
+  if ((mode === 'leak' || mode === 'leak-bytes') && req.method === 'OPTIONS') {
     res.writeHead(204, { ...baseCors, 'Access-Control-Allow-Origin': origins.includes(req.headers.origin) ? req.headers.origin : origins[0] });
     res.end();
     return;
   }
   if (req.method === 'OPTIONS') { res.writeHead(204, cors); res.end(); return; }
-  if (mode === 'leak') {
+  if (mode === 'leak' || mode === 'leak-bytes') {
     let body = '';
     req.on('data', (d) => { body += d; });
-    req.on('end', () => leakAnswer(req, res, (req.url || '').split('/')[2], body));
+    req.on('end', () => leakAnswer(req, res, (req.url || '').split('/')[2], body, mode === 'leak-bytes'));
     return;
   }
   if (mode === 'silent') { req.resume(); return; }

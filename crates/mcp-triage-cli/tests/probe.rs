@@ -147,6 +147,100 @@ fn a_server_that_never_answers_initialize_is_not_a_completed_run() {
     );
 }
 
+/// Every `body_base64` of a JSON report, joined.
+fn bodies_base64(report: &serde_json::Value) -> Vec<String> {
+    report["records"]
+        .as_array()
+        .map(|records| {
+            records
+                .iter()
+                .filter_map(|r| r["exchange"]["response"]["body_base64"].as_str())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn an_echo_beside_bytes_that_are_not_utf8_leaves_no_trace_in_body_base64() {
+    let s = Sentinels::new(0x000b_17e5_u64);
+    // The leak server's echoes, from the core's list of forms (as `leakcheck echoes` writes them).
+    let mut echoes = serde_json::Map::new();
+    for form in leak::FORMS {
+        let mut per = serde_json::Map::new();
+        for (name, secret) in s.named() {
+            per.insert(
+                name.into(),
+                serde_json::to_value(leak::echo(form, secret)).unwrap(),
+            );
+        }
+        echoes.insert((*form).into(), per.into());
+    }
+    let file = common::temp("leak-bytes-echoes.json");
+    std::fs::write(&file, serde_json::Value::from(echoes).to_string()).unwrap();
+    let _server = common::start(
+        "node",
+        &[
+            "e2e/hostile.mjs",
+            "--port",
+            "18998",
+            "--origin",
+            "http://127.0.0.1:1",
+            "--redirect-to",
+            "http://127.0.0.1:19098/mcp",
+            "--leak",
+            file.to_str().unwrap(),
+        ],
+        18998,
+    );
+    let env = [("T", s.token.as_str()), ("H", s.header.as_str())];
+    for form in leak::FORMS {
+        let url = format!("http://127.0.0.1:18998/leak-bytes/{form}/mcp");
+        let args = [
+            "probe",
+            &url,
+            "--token-env",
+            "T",
+            "--header-env",
+            "X-Leak-Secret=H",
+            "--json",
+        ];
+        let real = common::run(&args, &env);
+        let (stdout, stderr) = text(&real);
+        let report: serde_json::Value = serde_json::from_str(&stdout)
+            .unwrap_or_else(|e| panic!("{form}: {e}: {stdout}\n{stderr}"));
+        let kept = bodies_base64(&report);
+        assert!(!kept.is_empty(), "{form}: no body kept as body_base64");
+        for (name, secret) in [("token", &s.token), ("header", &s.header)] {
+            assert!(
+                !leak::leaks(&kept.join(" "), secret),
+                "{form}: the {name} in body_base64: {:?}",
+                leak::found(&kept.join(" "), secret)
+            );
+            assert!(
+                !leak::leaks(&stdout, secret),
+                "{form}: the {name} in stdout"
+            );
+            assert!(
+                !leak::leaks(&stderr, secret),
+                "{form}: the {name} in stderr"
+            );
+        }
+        // The control: with redaction switched off, body_base64 holds the token in this form.
+        let control = Command::new(common::leak_control_command())
+            .args(args)
+            .env_remove("MCP_TRIAGE_PAGE")
+            .envs(env)
+            .output()
+            .unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&control.stdout).unwrap();
+        assert!(
+            leak::leaks(&bodies_base64(&report).join(" "), &s.token),
+            "{form}: the control must leak in body_base64"
+        );
+    }
+}
+
 #[test]
 fn a_server_that_echoes_the_token_leaves_no_trace_of_it_in_stdout_stderr_or_json() {
     let _hostile = hostile(18965);

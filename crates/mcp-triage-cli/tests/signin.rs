@@ -11,10 +11,10 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::{Server, log_of, sdk_oauth, start};
+use common::{Server, leak_control_command, log_of, sdk_oauth, start};
 use mcp_triage::testing::leak;
 use serde_json::Value;
 
@@ -35,20 +35,6 @@ fn sign_in(url: &str, extra: &[&str], browse: bool) -> Ran {
         extra,
         browse,
     )
-}
-
-/// The command built with the core's redaction switched off (`--features leak-control`, apart in
-/// `target/leak-control-cli`: the README's test command builds it before these tests).
-fn leak_control_command() -> PathBuf {
-    let path = std::env::var_os("MCP_TRIAGE_LEAK_CONTROL_CLI")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| common::root().join("target/leak-control-cli/debug/mcp-triage"));
-    assert!(
-        path.exists(),
-        "{}: missing; build it with `cargo build -p mcp-triage-cli --bin mcp-triage --features leak-control --target-dir target/leak-control-cli` (./x test does)",
-        path.display()
-    );
-    path
 }
 
 /// [`sign_in`] with the command at `program`.

@@ -190,3 +190,17 @@ pub(crate) fn sdk_oauth(port: u16, strict: bool) -> Server {
         port,
     )
 }
+
+/// The command built with the core's redaction switched off (`--features leak-control`, apart in
+/// `target/leak-control-cli`: the README's test command builds it before these tests).
+pub(crate) fn leak_control_command() -> PathBuf {
+    let path = std::env::var_os("MCP_TRIAGE_LEAK_CONTROL_CLI")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target/leak-control-cli/debug/mcp-triage"));
+    assert!(
+        path.exists(),
+        "{}: missing; build it with `cargo build -p mcp-triage-cli --bin mcp-triage --features leak-control --target-dir target/leak-control-cli` (./x test does)",
+        path.display()
+    );
+    path
+}

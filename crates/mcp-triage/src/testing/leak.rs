@@ -302,7 +302,9 @@ fn markdown_unescape(t: &str) -> String {
 /// The texts a secret is searched in: the text itself and every decoding a reader could apply.
 fn readings(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for base in [text.to_string(), markdown_unescape(text)] {
+    let mut bases = vec![text.to_string(), markdown_unescape(text)];
+    bases.extend(base64_runs(text));
+    for base in bases {
         let once = json_unescape(&base);
         out.push(json_unescape(&once));
         out.push(once);
@@ -311,6 +313,16 @@ fn readings(text: &str) -> Vec<String> {
         out.push(base);
     }
     out
+}
+
+/// What base64 hides: every run of 16 or more base64 letters in `text` that decodes (either
+/// alphabet), read as text (lossily), as a reader of a report's `body_base64` would read it.
+fn base64_runs(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || "+/=-_".contains(c)))
+        .filter(|run| run.len() >= 16)
+        .filter_map(crate::vocabulary::exchange::decode_base64)
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .collect()
 }
 
 /// The strings whose 8-character runs count as the secret: itself, its hex, and the stable cores
@@ -392,6 +404,21 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_checker_reads_inside_base64_of_bytes_that_are_not_utf8() {
+        let s = Sentinels::new(42);
+        for form in FORMS {
+            let e = echo(form, &s.token).unwrap();
+            let mut bytes = format!(r#"{{"message":"bad {}"}}"#, e.in_json).into_bytes();
+            bytes.extend([0xff, 0xfe]);
+            let field = format!(r#"{{"body_base64":"{}"}}"#, base64_std(&bytes));
+            assert!(
+                leaks(&field, &s.token),
+                "{form}: the checker misses {field}"
+            );
         }
     }
 
