@@ -813,8 +813,14 @@ fn a_run_answers_at_most_sixteen_server_requests_and_says_so() {
 }
 
 #[test]
-fn response_bodies_kept_over_a_run_stop_at_the_budget_and_later_ones_keep_their_head() {
-    let mut cfg = config(Era::Legacy("2025-11-25".into()), Mode::Quick, true);
+fn the_run_budget_keeps_heads_but_never_changes_a_verdict_or_blames_a_body() {
+    let whole = config(Era::Legacy("2025-11-25".into()), Mode::Quick, true);
+    let (unlimited, _) = run(
+        Engine::new(whole.clone()),
+        "ts-1.29.0-stateless",
+        "pv2025-06-18",
+    );
+    let mut cfg = whole;
     cfg.limits.max_kept_bytes_per_run = 600;
     let (engine, _) = run(Engine::new(cfg), "ts-1.29.0-stateless", "pv2025-06-18");
     let kept: usize = engine
@@ -823,16 +829,19 @@ fn response_bodies_kept_over_a_run_stop_at_the_budget_and_later_ones_keep_their_
         .filter_map(|r| r.exchange.response.as_ref()?.body.as_ref().map(String::len))
         .sum();
     assert!(kept <= 600, "kept {kept} bytes");
-    let cut: Vec<_> = engine
-        .records()
-        .iter()
-        .filter(|r| {
-            r.exchange.response.as_ref().and_then(|x| x.body_end)
-                == Some(mcp_triage::exchange::BodyEnd::SizeCap)
-        })
-        .collect();
-    assert!(!cut.is_empty(), "some bodies were cut");
-    let notes = engine.report().notes.join("\n");
+    // Each verdict is the one an unlimited run gives: the budget is the run's, not the body's.
+    for p in ProbeName::ALL {
+        assert_eq!(outcome(&engine, *p), outcome(&unlimited, *p), "probe {p:?}");
+    }
+    for r in engine.records() {
+        assert_eq!(r.exchange.stop_reason(), None, "{:?} was blamed", r.step);
+    }
+    let report = engine.report();
+    assert_eq!(
+        report.exit_status(None, false, false),
+        unlimited.report().exit_status(None, false, false)
+    );
+    let notes = report.notes.join("\n");
     assert!(
         notes.contains("later bodies keep only their head"),
         "{notes}"

@@ -100,7 +100,6 @@ impl Engine {
         // (a replayed report is byte for byte the report it was made from).
         exchange.elapsed_ms = exchange.elapsed_ms.map(|ms| (ms * 1000.0).round() / 1000.0);
         let echoed = crate::secrets::redact::redact_exchange(&mut exchange, &self.cfg.secrets);
-        self.keep_within_run_budget(&mut exchange);
         match self.ended {
             Some(RunEnd::DeadlinePassed) => exchange.abort_was_deadline(),
             Some(RunEnd::Interrupted) => exchange.abort_was_interrupt(),
@@ -223,6 +222,9 @@ impl Engine {
                 discover_refusal(&exchange, &assessment.verdict)
             ));
         }
+        // The verdict is made from the whole body (under its own cap); only then does the run's
+        // budget decide how much of it is kept.
+        self.keep_within_run_budget(&mut exchange);
         self.records.push(Arc::new(Record {
             step,
             wave,
@@ -290,7 +292,9 @@ impl Engine {
     }
 
     /// Keeps the run's response bodies within [`Limits::max_kept_bytes_per_run`]: past it, a body
-    /// keeps only what still fits (its head), and the report says how many were cut.
+    /// keeps only what still fits (its head), and the report says how many were cut, in the run's
+    /// own words. The body is not blamed: its ending stays as it was read (no size cap), and its
+    /// verdict was made from the whole of it before.
     pub(super) fn keep_within_run_budget(&mut self, exchange: &mut Exchange) {
         if let Some(io) = exchange.stdio.as_mut() {
             // Stdio lines count against the same budget; past it, the lines that do not fit go.
@@ -309,7 +313,6 @@ impl Engine {
             });
             if io.lines.len() < before {
                 self.bodies_cut += 1;
-                io.end = Some(crate::vocabulary::exchange::BodyEnd::SizeCap);
             }
             self.kept_bytes += io.lines.iter().map(String::len).sum::<usize>();
         }
@@ -339,7 +342,6 @@ impl Engine {
         if cut {
             self.bodies_cut += 1;
             r.body_complete = Some(false);
-            r.body_end = Some(crate::vocabulary::exchange::BodyEnd::SizeCap);
         }
         self.kept_bytes += r.body.as_ref().map_or(0, String::len);
     }

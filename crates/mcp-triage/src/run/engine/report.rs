@@ -41,7 +41,7 @@ impl Engine {
         }
         if self.bodies_cut > 0 {
             notes.push(format!(
-                "this run kept {} MiB of response bodies; {} later bodies keep only their head",
+                "this run kept {} MiB of response bodies; {} later bodies keep only their head (the run's budget, not the server's fault; each verdict was made from the whole body)",
                 self.cfg.limits.max_kept_bytes_per_run / (1024 * 1024),
                 self.bodies_cut
             ));
