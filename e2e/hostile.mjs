@@ -17,6 +17,12 @@
 //   /slow/mcp      probe C answers a ~4 MiB text/plain 500 body of U+0001 and U+200B: its first 64 KiB
 //                  at once, the rest only when the test asks (GET /__slow/sent waits for the first
 //                  chunk; GET /__slow/release sends the rest), so a test can act mid-body
+//   /gzip/mcp      the /echo answers gzip-encoded when the request accepts gzip (as compression
+//                  middleware does), plain otherwise
+//   /gzip-bomb/mcp the /gzip route whose probe C answers a gzip bomb (50 MiB of "x" in ~50 KiB) as a
+//                  text/plain 500, whether or not the request accepts gzip
+//   /fat/mcp       the /echo answers (JSON, not SSE), each padded to just under the 4 MiB body cap,
+//                  and so are its 401 and its GET's 405 (the command line's memory on a whole run)
 //   /silent/mcp    reads every request and never answers (a server hung before `initialize`)
 //   /doctor-redirect/CODE/mcp
 //                  no CORS headers at all (so every request of a run fails and the CORS doctor runs),
@@ -26,6 +32,7 @@
 //                        [--leak ECHOES.json]   (from `leakcheck echoes`)
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
@@ -154,6 +161,9 @@ function leakAnswer(req, res, form, body, bytes = false) {
   }
 }
 
+// The /gzip-bomb route's body, made once when first asked for.
+let bomb = null;
+
 // The /slow route's hold: who waits for the first chunk, and how to send the rest.
 let slow = { sent: false, waiters: [], release: null };
 function slowAnswer(res) {
@@ -211,6 +221,15 @@ createServer((req, res) => {
   }
   const auth = req.headers.authorization || '';
   const token = auth.replace(/^Bearer /, '');
+  // /fat: a body of `text` padded with "x" to just under the 4 MiB cap.
+  const FAT = 4 * 1024 * 1024 - 1024;
+  const fat = (text) => text + 'x'.repeat(Math.max(0, FAT - Buffer.byteLength(text)));
+  if (mode === 'fat' && (req.method === 'GET' || !token)) {
+    req.resume();
+    res.writeHead(req.method === 'GET' ? 405 : 401, { ...cors, 'Content-Type': 'text/html', 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    res.end(fat('<p>no</p>'));
+    return;
+  }
   if (req.method === 'GET') {
     res.writeHead(405, { ...cors, 'Content-Type': 'text/html' });
     res.end(`<html><body><h1>No GET</h1><p>${mode === 'xss' ? XSS.join(' ') : `token=${token}`}</p></body></html>`);
@@ -243,8 +262,28 @@ createServer((req, res) => {
       return;
     }
     if (mode === 'slow' && isC) { slowAnswer(res); return; }
+    if (mode === 'gzip-bomb' && isC) {
+      bomb = bomb || gzipSync(Buffer.alloc(50 * 1024 * 1024, 'x'));
+      res.writeHead(500, { ...cors, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Encoding': 'gzip' });
+      res.end(bomb);
+      return;
+    }
     const answer = rpc(mode, msg, token);
     if (!answer) { res.writeHead(202, cors); res.end(); return; }
+    if (mode === 'fat') {
+      const json = JSON.stringify(answer);
+      // The padding goes in a member of its own: the answer stays the answer.
+      const padded = json.slice(0, -1) + ',"pad":"' + 'x'.repeat(Math.max(0, FAT - json.length - 16)) + '"}';
+      res.writeHead(200, { ...cors, 'Content-Type': 'application/json' });
+      res.end(padded);
+      return;
+    }
+    if ((mode === 'gzip' || mode === 'gzip-bomb') && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+      // X-Gzipped says so where a client that decodes no longer shows Content-Encoding.
+      res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream', 'Content-Encoding': 'gzip', 'X-Gzipped': '1' });
+      res.end(gzipSync(`event: message\ndata: ${JSON.stringify(answer)}\n\n`));
+      return;
+    }
     sse(res, answer, { 'X-Echo': `Bearer ${token}`, 'X-Evil': mode === 'xss' ? XSS[0] : 'none' });
   });
 }).listen(port, '127.0.0.1', () => console.log(`hostile server on http://127.0.0.1:${port}`));

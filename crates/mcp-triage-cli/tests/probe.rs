@@ -241,6 +241,61 @@ fn an_echo_beside_bytes_that_are_not_utf8_leaves_no_trace_in_body_base64() {
     }
 }
 
+/// The record of probe or step `intent` in a JSON report.
+fn record_of<'a>(report: &'a serde_json::Value, intent: &str) -> &'a serde_json::Value {
+    report["records"]
+        .as_array()
+        .and_then(|rs| rs.iter().find(|r| r["exchange"]["intent"] == intent))
+        .unwrap_or_else(|| panic!("no record {intent}: {report}"))
+}
+
+#[test]
+fn a_gzip_answer_is_decoded_and_a_gzip_bomb_stops_at_the_cap() {
+    let _server = hostile(18999);
+    let env = [("T", "gzip-test-token-0123456789")];
+    let out = probe(
+        &[
+            "http://127.0.0.1:18999/gzip/mcp",
+            "--token-env",
+            "T",
+            "--json",
+        ],
+        &env,
+    );
+    let (stdout, stderr) = text(&out);
+    let report: serde_json::Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}\n{stderr}"));
+    // Asked for gzip as a browser asks, the server compressed, and the answer reads as the page's.
+    let a = record_of(&report, "A");
+    let encoded = a["exchange"]["response"]["headers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|h| {
+            h[0].as_str()
+                .is_some_and(|k| k.eq_ignore_ascii_case("x-gzipped"))
+        });
+    assert!(encoded, "the answer was not gzip-encoded: {a}");
+    assert_eq!(a["assessment"]["cause"], "unknown_tool", "{a}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // A bomb is read decoded under the body cap, as the page reads it: cut at the size cap.
+    let bomb = probe(
+        &[
+            "http://127.0.0.1:18999/gzip-bomb/mcp",
+            "--token-env",
+            "T",
+            "--json",
+        ],
+        &env,
+    );
+    let report: serde_json::Value = serde_json::from_slice(&bomb.stdout).unwrap();
+    let c = record_of(&report, "C");
+    assert_eq!(c["exchange"]["response"]["body_end"], "size_cap", "{c}");
+    let kept = c["exchange"]["response"]["body"].as_str().unwrap_or("").len();
+    assert!(kept <= 4 * 1024 * 1024, "kept {kept} bytes");
+    assert_eq!(bomb.status.code(), Some(4), "probe C was cut: not answered");
+}
+
 #[test]
 fn a_server_that_echoes_the_token_leaves_no_trace_of_it_in_stdout_stderr_or_json() {
     let _hostile = hostile(18965);
