@@ -291,9 +291,47 @@ fn a_gzip_answer_is_decoded_and_a_gzip_bomb_stops_at_the_cap() {
     let report: serde_json::Value = serde_json::from_slice(&bomb.stdout).unwrap();
     let c = record_of(&report, "C");
     assert_eq!(c["exchange"]["response"]["body_end"], "size_cap", "{c}");
-    let kept = c["exchange"]["response"]["body"].as_str().unwrap_or("").len();
+    let kept = c["exchange"]["response"]["body"]
+        .as_str()
+        .unwrap_or("")
+        .len();
     assert!(kept <= 4 * 1024 * 1024, "kept {kept} bytes");
     assert_eq!(bomb.status.code(), Some(4), "probe C was cut: not answered");
+}
+
+/// `mcp-triage ARGS…` with its data segment (the heap) limited to `kb` KiB (`ulimit -d`): past
+/// it an allocation fails and the process aborts.
+fn within(kb: u32, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -d {kb} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_mcp-triage"))
+        .args(args)
+        .env_remove("MCP_TRIAGE_PAGE")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_json_report_of_bodies_just_under_the_cap_is_made_within_256_mib() {
+    let _server = hostile(18993);
+    let env = [("T", "fat-test-token-0123456789")];
+    let args = [
+        "probe",
+        "http://127.0.0.1:18993/fat/mcp",
+        "--token-env",
+        "T",
+        "--json",
+    ];
+    let out = within(256 * 1024, &args, &env);
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(record_of(&report, "D")["assessment"]["cause"], "none");
+    // The control: the same run within 32 MiB cannot be made, so the limit is felt.
+    let starved = within(32 * 1024, &args, &env);
+    assert_ne!(starved.status.code(), Some(0), "the limit must bite");
 }
 
 #[test]

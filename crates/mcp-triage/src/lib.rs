@@ -237,7 +237,9 @@ pub mod plan_file {
 
 /// Credentials and redaction.
 pub mod redact {
-    pub use crate::secrets::redact::{Credentials, Secrets, redact, redact_exchange};
+    pub use crate::secrets::redact::{
+        Credentials, Secrets, redact, redact_by_line, redact_exchange,
+    };
 }
 
 /// Replays of recordings, reports and pastes.

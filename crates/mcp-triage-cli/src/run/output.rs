@@ -229,13 +229,22 @@ impl Output {
                 local_failure = true;
             }
         }
-        // Redacted once more on the way out (the core redacts each form; a backstop).
-        let body = mcp_triage::redact::redact(&body, secrets).0;
+        // Redacted once more on the way out (the core redacts each form; a backstop), a line at a
+        // time as it is written, so no second copy of a large report is made.
         let stdout = io::stdout();
         let mut out = stdout.lock();
+        let mut written = Ok(());
+        mcp_triage::redact::redact_by_line(body.trim_end_matches('\n'), secrets, |line| {
+            if written.is_ok() {
+                written = out.write_all(line.as_bytes());
+            }
+        });
+        drop(body);
         // A reader that closed the pipe (`| head`) wanted no more: the run keeps its status.
         // Any other failure to write is a local failure.
-        if let Err(e) = writeln!(out, "{}", body.trim_end_matches('\n')).and_then(|_| out.flush())
+        if let Err(e) = written
+            .and_then(|_| out.write_all(b"\n"))
+            .and_then(|_| out.flush())
             && e.kind() != io::ErrorKind::BrokenPipe
         {
             local_failure = true;

@@ -43,5 +43,5 @@ pub use credentials::Credentials;
 pub(crate) use encodings::encodings;
 pub(crate) use exact::{MARK, redact_exact, redact_exact_with};
 pub use exchange::redact_exchange;
-pub use patterns::redact;
+pub use patterns::{redact, redact_by_line};
 pub use secret_set::Secrets;

@@ -89,6 +89,26 @@ pub fn redact(text: &str, secrets: &Secrets) -> (String, usize) {
     (out, secret_hits + pattern_hits)
 }
 
+/// [`redact`] over a whole output, one line at a time: each redacted line (with its `\n`) goes to
+/// `emit`, so the work needs the memory of the longest line, not of the whole text (a JSON report
+/// of many bodies). The result is [`redact`]'s: no match crosses a line break (a secret holds none,
+/// and neither do `Bearer …` and JWT shapes); when a secret does hold one, the text is redacted
+/// whole. Returns how many spans were replaced.
+pub fn redact_by_line(text: &str, secrets: &Secrets, mut emit: impl FnMut(&str)) -> usize {
+    if secrets.values.iter().any(|v| v.contains(['\n', '\r'])) {
+        let (out, n) = redact(text, secrets);
+        emit(&out);
+        return n;
+    }
+    let mut n = 0;
+    for line in text.split_inclusive('\n') {
+        let (out, k) = redact(line, secrets);
+        n += k;
+        emit(&out);
+    }
+    n
+}
+
 /// [`redact`], counting the run's own secrets apart from the generic `Bearer`/JWT patterns.
 pub(super) fn redact_counted(text: &str, secrets: &Secrets) -> (String, usize, usize) {
     let (out, secret_hits) = redact_exact(text, secrets);

@@ -169,3 +169,23 @@ fn debug_never_prints_secrets() {
     let s = Secrets::new([SENTINEL]);
     assert!(!format!("{s:?}").contains("SENTINEL"));
 }
+
+#[test]
+fn redacting_line_by_line_is_redacting_the_whole_text() {
+    let token = "line-by-line+token/0123456789";
+    let secrets = Secrets::new([token]);
+    let hex: String = token.bytes().map(|b| format!("{b:02x}")).collect();
+    let text = format!(
+        "{{\n  \"a\": \"{token}\",\n  \"b\": \"hex {hex}\",\n  \"c\": \"Bearer abcdefgh12345678\"\n}}\nno newline at the end {token}"
+    );
+    let (whole, n) = super::redact(&text, &secrets);
+    let mut lines = String::new();
+    let m = super::redact_by_line(&text, &secrets, |l| lines.push_str(l));
+    assert_eq!((lines.as_str(), m), (whole.as_str(), n));
+    assert!(n >= 3 && !lines.contains(token) && !lines.contains(&hex));
+    // A secret that holds a line break is found whole.
+    let broken = Secrets::new(["first-half\nsecond-half"]);
+    let mut out = String::new();
+    super::redact_by_line("x first-half\nsecond-half y", &broken, |l| out.push_str(l));
+    assert_eq!(out, super::redact("x first-half\nsecond-half y", &broken).0);
+}
