@@ -22,6 +22,10 @@ pub(crate) fn redact_exact_with(text: &str, secrets: &Secrets, mark: &str) -> (S
     if secrets.values.is_empty() || text.len() < MIN_SECRET_RUN {
         return (text.to_string(), 0);
     }
+    if !Layer::fits(text) {
+        // Past 4 GiB (no cap lets a text get here): hidden whole rather than read.
+        return (mark.to_string(), 1);
+    }
     // Reading 0: the text as it is.
     let raw = Layer::of_text(text);
     let mut spans = Vec::new();
@@ -123,7 +127,7 @@ fn scan(layer: &Layer, secrets: &Secrets, spans: &mut Vec<(usize, usize)>) {
         let hit = secrets.windows.binary_search(&exact).is_ok()
             || secrets.hex_windows.binary_search(&lower).is_ok();
         if hit {
-            let start = layer.starts[i + 1 - n];
+            let start = layer.start(i + 1 - n);
             let end = layer.unit_end(i);
             open = match open {
                 Some((s, e)) if start <= e => Some((s, end.max(e))),

@@ -3,9 +3,11 @@
 
 /// One reading of a text: a character per unit (printable ASCII as itself, anything else as 0) and
 /// where each unit starts in the source text. Units tile the source: a unit ends where the next starts.
+/// A start is a `u32` (5 bytes a character in all, not 9): a text this long is at most 4 GiB
+/// ([`Layer::fits`]).
 pub(super) struct Layer {
     pub(super) chars: Vec<u8>,
-    pub(super) starts: Vec<usize>,
+    pub(super) starts: Vec<u32>,
     end: usize,
 }
 
@@ -69,12 +71,17 @@ const NAMED: &[(&str, u8)] = &[
 ];
 
 impl Layer {
+    /// Whether `text` is short enough for a layer's offsets (4 GiB).
+    pub(super) fn fits(text: &str) -> bool {
+        u32::try_from(text.len()).is_ok()
+    }
+
     pub(super) fn of_text(text: &str) -> Layer {
         let mut chars = Vec::with_capacity(text.len());
         let mut starts = Vec::with_capacity(text.len());
         for (i, c) in text.char_indices() {
             chars.push(printable(c as u32));
-            starts.push(i);
+            starts.push(u32::try_from(i).unwrap_or(u32::MAX));
         }
         Layer {
             chars,
@@ -164,7 +171,12 @@ impl Layer {
         }
     }
 
+    /// Where unit `i` starts in the source text.
+    pub(super) fn start(&self, i: usize) -> usize {
+        self.starts.get(i).map_or(self.end, |&s| s as usize)
+    }
+
     pub(super) fn unit_end(&self, i: usize) -> usize {
-        self.starts.get(i + 1).copied().unwrap_or(self.end)
+        self.start(i + 1)
     }
 }
