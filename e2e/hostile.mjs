@@ -23,6 +23,9 @@
 //                  text/plain 500, whether or not the request accepts gzip
 //   /fat/mcp       the /echo answers (JSON, not SSE), each padded to just under the 4 MiB body cap,
 //                  and so are its 401 and its GET's 405 (the command line's memory on a whole run)
+//   /together/mcp  the /echo answers, but a call of lookup or status (probes B, C, D) is held until
+//                  three are held at once, then all are answered: only a client that sends a wave's
+//                  requests together gets their answers (no clock: the order of arrivals decides)
 //   /silent/mcp    reads every request and never answers (a server hung before `initialize`)
 //   /doctor-redirect/CODE/mcp
 //                  no CORS headers at all (so every request of a run fails and the CORS doctor runs),
@@ -161,6 +164,9 @@ function leakAnswer(req, res, form, body, bytes = false) {
   }
 }
 
+// The /together route's held calls.
+let held = [];
+
 // The /gzip-bomb route's body, made once when first asked for.
 let bomb = null;
 
@@ -262,6 +268,11 @@ createServer((req, res) => {
       return;
     }
     if (mode === 'slow' && isC) { slowAnswer(res); return; }
+    if (mode === 'together' && msg.method === 'tools/call' && msg.params && ['lookup', 'status'].includes(msg.params.name)) {
+      held.push(() => sse(res, rpc(mode, msg, token)));
+      if (held.length >= 3) { const all = held; held = []; all.forEach((answer) => answer()); }
+      return;
+    }
     if (mode === 'gzip-bomb' && isC) {
       bomb = bomb || gzipSync(Buffer.alloc(50 * 1024 * 1024, 'x'));
       res.writeHead(500, { ...cors, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Encoding': 'gzip' });

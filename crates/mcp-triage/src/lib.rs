@@ -222,8 +222,8 @@ pub mod export {
 /// Limits on everything that comes from outside.
 pub mod limits {
     pub use crate::vocabulary::limits::{
-        Limits, MAX_EXTRA_HEADERS, RUN_SECONDS, TEST_LIMITS_ENV, TEST_LIMITS_GLOBAL,
-        parse_run_seconds,
+        Limits, MAX_EXTRA_HEADERS, MAX_IN_FLIGHT_PER_HOST, RUN_SECONDS, TEST_LIMITS_ENV,
+        TEST_LIMITS_GLOBAL, parse_run_seconds,
     };
 }
 

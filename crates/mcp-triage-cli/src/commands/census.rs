@@ -597,7 +597,7 @@ fn run_target(
             &mut engine,
             Unattended::Census,
             &drive::Talk::default(),
-            &mut wire,
+            drive::Sender::OneByOne(&mut wire),
         );
     }
     if interrupt::caught().is_some() {

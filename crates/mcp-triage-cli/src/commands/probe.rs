@@ -3,18 +3,21 @@
 //! `stdio.rs`; both drive the engine through `drive.rs`. It decides nothing the core could.
 
 use std::io::{self, Read};
+use std::sync::mpsc;
 use std::time::Duration;
 
 use mcp_triage::auth::AuthDoctor;
 use mcp_triage::engine::{
-    Engine, EngineConfig, Era, RunInput, RunReport, UrlReader, check_run, exit,
+    Engine, EngineConfig, Era, Outgoing, RunInput, RunReport, Step, UrlReader, check_run, exit,
 };
+use mcp_triage::exchange::Exchange;
+use mcp_triage::limits::MAX_IN_FLIGHT_PER_HOST;
 use mcp_triage::redact::Credentials;
 use mcp_triage::{Limits, endpoint, export};
 
 use super::oauth;
 use crate::run::drive::{
-    OauthArgs, ProbeArgs, drive, hand_back, limits as run_limits, read_url, seed,
+    OauthArgs, ProbeArgs, Sender, drive, hand_back, limits as run_limits, read_url, seed,
 };
 use crate::run::interrupt;
 use crate::run::output::{self, Output};
@@ -442,24 +445,99 @@ fn run(
         &mut engine,
         args.unattended(),
         &talk,
-        &mut |engine, out, run_left| {
+        Sender::Together(&mut |engine, wave, run_left| {
             if run_left == Some(Duration::ZERO) {
-                hand_back(engine, out.step, http::not_sent(&out, &creds));
+                for out in wave {
+                    hand_back(engine, out.step, http::not_sent(&out, &creds));
+                }
                 return;
             }
-            let send = |engine: &mut Engine, creds: &Credentials| {
-                let mut replies = Vec::new();
-                let ex = http::send(
-                    &agent,
-                    &out,
-                    creds,
-                    origin,
-                    limits,
-                    run_left,
-                    &mut |request| {
-                        if let Some(reply) = engine.reply(&request) {
+            // The wave's requests go out together (at most the per-host limit at once), each on
+            // its own thread; a server's request to the client mid-answer comes here, where the
+            // engine decides its reply, and the reply is sent on that request's thread.
+            // With a sign-in, a refused token is renewed once and the requests after it go with
+            // the new one: the wave then goes one request at a time, as before.
+            let width = if session.is_some() {
+                1
+            } else {
+                MAX_IN_FLIGHT_PER_HOST
+            };
+            for part in wave.chunks(width) {
+                let answered = together(engine, part, &agent, &creds, origin, limits, run_left);
+                for (out, ex, replies) in answered {
+                    for (step, reply) in replies {
+                        hand_back(engine, step, reply);
+                    }
+                    let mut ex = ex;
+                    if let Some(s) = session.as_deref_mut()
+                        && let Some(token) = s.renew(out, &ex)
+                    {
+                        engine.add_secrets(&s.secrets());
+                        creds = Credentials::new(
+                            token,
+                            args.secret_headers.clone(),
+                            args.plain_headers.clone(),
+                        );
+                        let again = together(
+                            engine,
+                            std::slice::from_ref(out),
+                            &agent,
+                            &creds,
+                            origin,
+                            limits,
+                            run_left,
+                        );
+                        for (_, again, replies) in again {
+                            for (step, reply) in replies {
+                                hand_back(engine, step, reply);
+                            }
+                            ex = again;
+                        }
+                    }
+                    hand_back(engine, out.step, ex);
+                }
+            }
+        }),
+    )?;
+    Ok(engine.report())
+}
+
+/// What one request of a wave brought back: the request, its record, and the replies sent to the
+/// server's requests during it (each with its record).
+type Answered<'a> = (&'a Outgoing, Exchange, Vec<(Step, Exchange)>);
+
+/// A question from a request's thread: the server asked the client `request`; the engine's reply
+/// (or none) goes back on the channel.
+type Ask = (serde_json::Value, mpsc::Sender<Option<Outgoing>>);
+
+/// Sends `wave` at once, one thread a request, and returns what each brought back in the wave's
+/// order. The engine stays on this thread: it only answers the server's requests as they come.
+fn together<'a>(
+    engine: &mut Engine,
+    wave: &'a [Outgoing],
+    agent: &ureq::Agent,
+    creds: &Credentials,
+    origin: Option<&str>,
+    limits: &Limits,
+    run_left: Option<Duration>,
+) -> Vec<Answered<'a>> {
+    std::thread::scope(|scope| {
+        let (ask_tx, ask_rx) = mpsc::channel::<Ask>();
+        let threads: Vec<_> = wave
+            .iter()
+            .map(|out| {
+                let ask_tx = ask_tx.clone();
+                scope.spawn(move || {
+                    let mut replies = Vec::new();
+                    let ex = http::send(agent, out, creds, origin, limits, run_left, &mut |req| {
+                        let (tx, rx) = mpsc::channel();
+                        let reply = match ask_tx.send((req, tx)) {
+                            Ok(()) => rx.recv().ok().flatten(),
+                            Err(_) => None,
+                        };
+                        if let Some(reply) = reply {
                             let ex = http::send(
-                                &agent,
+                                agent,
                                 &reply,
                                 creds,
                                 origin,
@@ -469,29 +547,25 @@ fn run(
                             );
                             replies.push((reply.step, ex));
                         }
-                    },
-                );
-                for (step, ex) in replies {
-                    hand_back(engine, step, ex);
-                }
-                ex
-            };
-            let mut ex = send(engine, &creds);
-            if let Some(s) = session.as_deref_mut()
-                && let Some(token) = s.renew(&out, &ex)
-            {
-                engine.add_secrets(&s.secrets());
-                creds = Credentials::new(
-                    token,
-                    args.secret_headers.clone(),
-                    args.plain_headers.clone(),
-                );
-                ex = send(engine, &creds);
-            }
-            hand_back(engine, out.step, ex);
-        },
-    )?;
-    Ok(engine.report())
+                    });
+                    (ex, replies)
+                })
+            })
+            .collect();
+        // Every thread holds a sender: the questions end when the last request has ended.
+        drop(ask_tx);
+        for (request, answer) in ask_rx {
+            let _ = answer.send(engine.reply(&request));
+        }
+        wave.iter()
+            .zip(threads)
+            .map(|(out, t)| match t.join() {
+                Ok((ex, replies)) => (out, ex, replies),
+                // A thread that panicked is a request that got no answer (nothing here panics).
+                Err(_) => (out, http::not_sent(out, creds), Vec::new()),
+            })
+            .collect()
+    })
 }
 
 #[cfg(test)]

@@ -122,6 +122,19 @@ pub(crate) fn hand_back(engine: &mut Engine, step: Step, exchange: Exchange) {
 /// (zero: do not send).
 pub(crate) type Wire<'a> = dyn FnMut(&mut Engine, Outgoing, Option<Duration>) + 'a;
 
+/// A wave's requests sent together over the shell's transport, their answers handed to the engine
+/// (in the wave's order, through [`hand_back`]); `run_left` as for [`Wire`], the same for all of
+/// them since they go at once.
+pub(crate) type WaveWire<'a> = dyn FnMut(&mut Engine, Vec<Outgoing>, Option<Duration>) + 'a;
+
+/// How a shell sends what a poll asks for.
+pub(crate) enum Sender<'a, 'b> {
+    /// One request at a time: stdio's one pipe, a census's one request in flight per host.
+    OneByOne(&'a mut Wire<'b>),
+    /// A wave's requests together, as the page sends them (HTTP).
+    Together(&'a mut WaveWire<'b>),
+}
+
 /// What a loop says along the way: `probe`'s progress lines on standard error and its
 /// `--write-plan` file; a census says nothing.
 #[derive(Default)]
@@ -140,7 +153,7 @@ pub(crate) fn drive(
     engine: &mut Engine,
     how: Unattended<'_>,
     talk: &Talk<'_>,
-    wire: &mut Wire<'_>,
+    mut sender: Sender<'_, '_>,
 ) -> Result<(), (u8, String)> {
     let clock = Instant::now();
     let now = || clock.elapsed().as_secs_f64() * 1000.0;
@@ -185,6 +198,32 @@ pub(crate) fn drive(
                 WentOn::Stuck => break,
             }
         }
+        let wire = match &mut sender {
+            Sender::OneByOne(wire) => wire,
+            Sender::Together(wave) => {
+                // The wave goes out at once, as the page sends it: answers are the same in any
+                // order (the core's guarantee), and each request gives up when the run's time
+                // limit does.
+                let run_left = engine
+                    .poll_timeout()
+                    .map(|at| Duration::from_millis((at - now()).max(0.0) as u64));
+                let steps: Vec<Step> = poll.send.iter().map(|o| o.step).collect();
+                if run_left != Some(Duration::ZERO) && interrupt::caught().is_none() {
+                    for step in &steps {
+                        progress(format!("→ {}", step.label()));
+                    }
+                }
+                wave(engine, poll.send, run_left);
+                for step in steps {
+                    progress(format!(
+                        "← {}: {}",
+                        step.label(),
+                        engine.progress_of(step).words()
+                    ));
+                }
+                continue;
+            }
+        };
         // One request at a time: answers are the same in any order (the core's guarantee). Each
         // request gives up when the run's time limit does; what the limit left unsent goes back
         // to the engine as never sent.

@@ -394,14 +394,14 @@ pub(crate) fn probe(args: &ProbeArgs, limits: &Limits) -> u8 {
         &mut engine,
         args.unattended(),
         &talk,
-        &mut |engine, out, run_left| {
+        drive::Sender::OneByOne(&mut |engine, out, run_left| {
             let mut replies = Vec::new();
             let ex = server.exchange(engine, &out, limits, run_left, &mut replies);
             for (step, reply) in replies {
                 drive::hand_back(engine, step, reply);
             }
             drive::hand_back(engine, out.step, ex);
-        },
+        }),
     );
     server.stop();
     if let Err((code, msg)) = result {

@@ -9,6 +9,10 @@ pub(crate) const MIN_SECRET_RUN: usize = 8;
 /// never looked for in text (searching a 100 KB name in MBs of text is how a server stalls a page).
 pub(crate) const MAX_TOOL_NAME_CHARS: usize = 128;
 
+/// The most requests a native shell has in flight to one host at once: a browser's limit of
+/// HTTP/1.1 connections per host, so the command line sends a wave no wider than the page can.
+pub const MAX_IN_FLIGHT_PER_HOST: usize = 6;
+
 /// The most extra request headers a run sends (the form offers no more; the CORS doctor preflights
 /// each one, so this also bounds its requests at six plus this many).
 pub const MAX_EXTRA_HEADERS: usize = 8;
