@@ -128,12 +128,15 @@ fn every_exit_status_of_probe_is_reachable() {
 #[test]
 fn a_server_that_never_answers_initialize_is_not_a_completed_run() {
     let _silent = hostile(18997);
+    let junit = common::temp("never-connected.xml");
     let out = probe(
         &[
             "http://127.0.0.1:18997/silent/mcp",
             "--json",
             "--time-limit",
             "2",
+            "--junit",
+            junit.to_str().unwrap(),
         ],
         &[],
     );
@@ -144,6 +147,12 @@ fn a_server_that_never_answers_initialize_is_not_a_completed_run() {
         out.status.code(),
         Some(8),
         "no probe ran: the run never connected"
+    );
+    // The JUnit file says it as the exit status does: the connection is an error.
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains("<error") && xml.contains("the run could not start"),
+        "{xml}"
     );
 }
 

@@ -69,9 +69,11 @@ pub fn junit(
     let mut cases: Vec<(String, &str, CaseEnd, String)> = Vec::new();
     let groups = report.card_groups();
     // The connection.
-    // An error only when the run stopped at connect (as the exit status says), about the last
-    // connect answer (in auto, a refused discover comes before the initialize that decided).
-    let stopped_at_connect = report.ended == Some(crate::vocabulary::cause::RunEnd::ConnectFailed);
+    // An error only when the run stopped at connect or never got past it (as the exit status
+    // says), about the last connect answer (in auto, a refused discover comes before the
+    // initialize that decided).
+    let stopped_at_connect = report.ended == Some(crate::vocabulary::cause::RunEnd::ConnectFailed)
+        || report.never_connected();
     let connect_end = match groups.connect_failed.last().filter(|_| stopped_at_connect) {
         Some(r) => CaseEnd::Error(format!(
             "the run could not start: {} ({})",

@@ -110,8 +110,7 @@ impl RunReport {
         if self.ended == Some(RunEnd::ConnectFailed) || self.sign_in_refused {
             return UNREACHABLE;
         }
-        if self.ended != Some(RunEnd::Recorded) && !super::report::connect_outcome(&self.records).1
-        {
+        if self.never_connected() {
             return NEVER_CONNECTED;
         }
         let cut = self
@@ -132,6 +131,12 @@ impl RunReport {
             return BELOW_FAIL_UNDER;
         }
         OK
+    }
+
+    /// A run (not a recording) that recorded no catalogue and no probe: the server never answered
+    /// its connect, whether the connect failed or the run's time limit passed first.
+    pub fn never_connected(&self) -> bool {
+        self.ended != Some(RunEnd::Recorded) && !super::report::connect_outcome(&self.records).1
     }
 
     /// The score is below the bar `fail_under` (pairs of A, B, C told apart by structure); "n/a"
