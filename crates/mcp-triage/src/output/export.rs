@@ -162,11 +162,39 @@ impl Scrub {
             Value::String(s) if self.is_ours(s) => {}
             Value::String(s) => *s = self.apply(s),
             Value::Array(items) => items.iter_mut().for_each(|v| self.walk(v)),
-            Value::Object(map) => map.values_mut().for_each(|v| self.walk(v)),
+            Value::Object(map) => {
+                for (key, v) in map.iter_mut() {
+                    match v {
+                        // Bytes that are not UTF-8 are kept as base64: the path is hidden in their
+                        // text stretches, where it would be invisible to a scrub of the string.
+                        Value::String(b64) if key == BODY_BASE64 => {
+                            if let Some(clean) = self.apply_base64(b64) {
+                                *b64 = clean;
+                            }
+                        }
+                        _ => self.walk(v),
+                    }
+                }
+            }
             _ => {}
         }
     }
+
+    /// Base64 bytes with the path hidden in each stretch of valid UTF-8 (the other bytes kept);
+    /// `None` when the text is not base64.
+    fn apply_base64(&self, b64: &str) -> Option<String> {
+        let bytes = crate::vocabulary::exchange::decode_base64(b64)?;
+        let mut out = Vec::with_capacity(bytes.len());
+        for chunk in bytes.utf8_chunks() {
+            out.extend_from_slice(self.apply(chunk.valid()).as_bytes());
+            out.extend_from_slice(chunk.invalid());
+        }
+        Some(redact::base64_std(&out))
+    }
 }
+
+/// The recorded response's field for bytes that are not UTF-8.
+const BODY_BASE64: &str = "body_base64";
 
 /// `text` with each occurrence of `word` that stands alone (no letter, digit or `_` beside it)
 /// replaced by `mark`; `None` when there is none. A word inside a longer run (`redirect` in an
@@ -523,6 +551,38 @@ mod tests {
             let out = scrub.apply(&format!("echo {echo}"));
             assert!(!out.contains(&echo), "{out}");
         }
+    }
+
+    /// Bytes kept as base64 (not UTF-8) are scrubbed in their text: the path echoed beside bytes
+    /// that are not UTF-8, in plain and in hex, is hidden inside `body_base64`; the bytes that are
+    /// not UTF-8 stay.
+    #[test]
+    fn the_path_is_hidden_inside_body_base64_too() {
+        let ep =
+            parse_endpoint("https://mcp.example.com/v1/secretpath/mcp?api_key=abc123xyz").unwrap();
+        let hex: String = "secretpath".bytes().map(|b| format!("{b:02x}")).collect();
+        let mut bytes = format!("echo secretpath {hex} abc123xyz ").into_bytes();
+        bytes.extend_from_slice(&[0xff, 0xfe]);
+        let b64 = crate::secrets::redact::base64_std(&bytes);
+        // The control: hex of the path, kept as base64 under another key, is left to a string
+        // scrub, which cannot see it.
+        let mut hex_bytes = format!("echo {hex} ").into_bytes();
+        hex_bytes.extend_from_slice(&[0xff, 0xfe]);
+        let other = crate::secrets::redact::base64_std(&hex_bytes);
+        let mut v = serde_json::json!({"response": {"body_base64": b64, "other": other}});
+        scrub_endpoint(&mut v, &ep);
+        let decode = |key: &str| {
+            crate::vocabulary::exchange::decode_base64(v["response"][key].as_str().unwrap())
+                .unwrap()
+        };
+        let kept = decode("body_base64");
+        let text = String::from_utf8_lossy(&kept);
+        assert!(
+            !text.contains("secretpath") && !text.contains(&hex) && !text.contains("abc123xyz"),
+            "{text}"
+        );
+        assert!(kept.ends_with(&[0xff, 0xfe]), "{kept:?}");
+        assert!(String::from_utf8_lossy(&decode("other")).contains(&hex));
     }
 
     /// The scrub hides values that hold the path, never our identifiers: on a route like
