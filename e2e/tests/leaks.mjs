@@ -35,11 +35,13 @@ const controlUrl = existsSync(CONTROL_DIST)
   : null;
 const appOrigin = (url) => new URL(url).origin;
 
-const endpointFor = (form) => `${HOSTILE_ORIGIN}/leak/${form}/${S.path}/mcp?key=${S.path}`;
+// `leak-bytes`: the same echoes in bodies that end in bytes that are not UTF-8, so the JSON download
+// keeps them as body_base64 (the echo inside the base64).
+const endpointFor = (form, mode = 'leak') => `${HOSTILE_ORIGIN}/${mode}/${form}/${S.path}/mcp?key=${S.path}`;
 
 /** One Quick check against the echoing server; returns every channel's text. */
-async function capture(appUrl, form) {
-  const endpoint = endpointFor(form);
+async function capture(appUrl, form, mode = 'leak') {
+  const endpoint = endpointFor(form, mode);
   const context = await shared.browser.newContext({ acceptDownloads: true });
   const page = await context.newPage();
   const consoleText = [];
@@ -116,8 +118,9 @@ function check(channels) {
 }
 
 // Chromium logs the URL as sent: the sentinel's non-ASCII letter percent-encoded, in path and query.
-const sentUrl = (form) => endpointFor(form).replaceAll(S.path, encodeURIComponent(S.path));
-const provoked = FORMS.flatMap((f) => [expected.noToken(sentUrl(f)), expected.get405(sentUrl(f)), expected.status(500, sentUrl(f))]);
+const sentUrl = (form, mode) => endpointFor(form, mode).replaceAll(S.path, encodeURIComponent(S.path));
+const provokedBy = (mode) => FORMS.flatMap((f) => [expected.noToken(sentUrl(f, mode)), expected.get405(sentUrl(f, mode)), expected.status(500, sentUrl(f, mode))]);
+const provoked = provokedBy('leak');
 
 test(`leaks: no secret in any of 11 channels, for each of the ${FORMS.length} echo forms, and the echo is a flagged finding`, async () => {
   const dirty = [];
@@ -154,6 +157,24 @@ test('leaks control: with redaction switched off the suite flags exactly the com
   eq([...diff, ...gotDiff].join('\n'), '', 'control matrix');
   // The control build is served from loopback without a demo file, so the page asks for it once.
 }, { allow: [...provoked, expected.status(404, `http://127.0.0.1:${CONTROL_PORT}/demo.json`)] });
+
+test(`leaks, beside bytes that are not UTF-8: no secret in any channel for the ${FORMS.length} forms (the JSON download's body_base64 included); with redaction off the JSON leaks the token in each`, async () => {
+  assert(controlUrl, `the leak-control build is missing at ${CONTROL_DIST} (./x test builds it)`);
+  const dirty = [];
+  const quiet = [];
+  for (const form of FORMS) {
+    const { channels } = await capture(shared.appUrl, form, 'leak-bytes');
+    assert(channels.json.includes('body_base64'), `${form}: the JSON download keeps a body as body_base64`);
+    for (const [channel, secrets] of Object.entries(check(channels))) {
+      if (secrets.length) dirty.push(`${form} × ${channel}: ${secrets.join(', ')}`);
+    }
+    // The control: the same run with redaction off leaves the token in the JSON download.
+    const control = await capture(controlUrl, form, 'leak-bytes');
+    if (!(check(control.channels).json || []).includes('token')) quiet.push(form);
+  }
+  eq(dirty.join('\n'), '', 'leaks found');
+  eq(quiet.join(', '), '', 'forms whose control run left no token in the JSON download');
+}, { allow: [...provokedBy('leak-bytes'), expected.status(404, `http://127.0.0.1:${CONTROL_PORT}/demo.json`)] });
 
 test('the release bundle carries no leak-control code; the control build does', async () => {
   const marker = 'MCP-TRIAGE-LEAK-CONTROL-BUILD';
