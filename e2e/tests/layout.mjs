@@ -130,6 +130,8 @@ test('the footer links the README, the command line\'s documentation and the sou
   const context = await shared.browser.newContext();
   const page = await context.newPage();
   await page.goto(shared.appUrl);
+  // The footer is drawn by the app once it has booted: read it after it is there, not at load.
+  await page.getByTestId('site-footer').locator('a').nth(2).waitFor();
   const links = await page.getByTestId('site-footer').locator('a').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
   eq(links.length, 3, `three links: ${JSON.stringify(links)}`);
   for (const [, href] of links) assert(href.startsWith('https://github.com/mcp-triage/mcp-triage'), `our own address: ${href}`);
