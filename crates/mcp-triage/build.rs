@@ -21,14 +21,16 @@ const GROUPS: &[&str] = &[
     "code_in_text",
     "transport",
     "soft_failure",
+    "validation_shape",
 ];
-const KINDS: &[&str] = &["phrase", "prefix", "whole", "pattern", "code"];
+const KINDS: &[&str] = &["phrase", "prefix", "whole", "pattern", "code", "shape"];
 /// Groups whose rules point to a cause (the others point to a flag).
 const CAUSE_GROUPS: &[&str] = &[
     "unknown_tool",
     "invalid_arguments",
     "tool_execution",
     "transport",
+    "validation_shape",
 ];
 
 /// The labels of one `labelled_enum!` in `src/vocabulary/cause.rs` (`Name = "label",` lines inside `ENUM {`).
@@ -140,7 +142,7 @@ fn parse(text: &str, causes: &[String], flags: &[String]) -> Vec<Rule> {
                         if rule.kind.is_some() {
                             fail(
                                 line,
-                                "a rule has one phrase, prefix, whole, pattern or code",
+                                "a rule has one phrase, prefix, whole, pattern, code or shape",
                             );
                         }
                         rule.kind = Some((key.to_string(), value.to_string()));
@@ -158,9 +160,16 @@ fn parse(text: &str, causes: &[String], flags: &[String]) -> Vec<Rule> {
         let Some((kind, text)) = &r.kind else {
             fail(
                 r.line,
-                "a rule needs phrase, prefix, whole, pattern or code",
+                "a rule needs phrase, prefix, whole, pattern, code or shape",
             );
         };
+        // A shape is read from JSON, never from words, and words are never read as a shape.
+        if (kind == "shape") != (r.group == "validation_shape") {
+            fail(
+                r.line,
+                "shapes, and only shapes, belong to group validation_shape",
+            );
+        }
         let Some((what, label)) = &r.points else {
             fail(r.line, "a rule needs a cause or a flag");
         };
@@ -200,6 +209,11 @@ fn parse(text: &str, causes: &[String], flags: &[String]) -> Vec<Rule> {
             fail(r.line, "a rule lists the fixtures it fires on (`fires`)");
         }
         match kind.as_str() {
+            // The keys of one issue object: what kind of issue, where (the path) and why (the
+            // message), matched without regard to ASCII case.
+            "shape" if text.split(' ').count() != 3 || text.split(' ').any(str::is_empty) => {
+                fail(r.line, "a shape names three keys: kind, path and message")
+            }
             "code" if !text.is_empty() => fail(r.line, "`code` takes no text"),
             "code" => {}
             _ if text.is_empty() => fail(r.line, "empty phrase"),

@@ -27,6 +27,8 @@ pub(crate) enum Group {
     Transport,
     /// A success whose words read like a failure.
     SoftFailure,
+    /// The issue objects validator libraries emit (read from JSON by the validation reader).
+    ValidationShape,
 }
 
 /// Where in an answer a text was found.
@@ -66,6 +68,8 @@ pub(crate) enum Kind {
     Pattern,
     /// A JSON-RPC code (`-32xxx`) written into prose.
     Code,
+    /// The three keys of a validator's issue object (kind, path, message); never matched in text.
+    Shape,
 }
 
 /// What a match points to.
@@ -164,6 +168,13 @@ pub(crate) fn first(group: Group, place: Place, text: &str, tool: Option<&str>) 
         })
 }
 
+/// The issue shapes that apply at `place`, in file order.
+pub(crate) fn shapes(place: Place) -> impl Iterator<Item = &'static Rule> {
+    RULES
+        .iter()
+        .filter(move |r| r.kind == Kind::Shape && r.places & place.bit() != 0)
+}
+
 /// Where `rule` matches: a byte range in `text` (`lower` is its normalised form).
 fn matches(rule: &Rule, text: &str, lower: &str, tool: Option<&str>) -> Option<(usize, usize)> {
     match rule.kind {
@@ -182,6 +193,7 @@ fn matches(rule: &Rule, text: &str, lower: &str, tool: Option<&str>) -> Option<(
         }
         Kind::Pattern => template(lower, rule.text, tool, false),
         Kind::Code => find_code_in_text(text).map(|(_, range)| range),
+        Kind::Shape => None,
     }
 }
 

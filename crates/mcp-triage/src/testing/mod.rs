@@ -62,6 +62,13 @@ pub fn with_first_phrase_rule_off<R>(f: impl FnOnce() -> R) -> R {
     with(SeededBug::FirstPhraseRuleOff, f)
 }
 
+/// Runs `f` with the validation reader switched off (no issue list is ever recognised): the control
+/// of the tests that each validator's shape decides `invalid_arguments`.
+pub fn with_validation_reader_off<R>(f: impl FnOnce() -> R) -> R {
+    use crate::vocabulary::seeded_bug::{SeededBug, with};
+    with(SeededBug::ValidationReaderOff, f)
+}
+
 /// Runs `f` with the OAuth doctor fetching any URL a server names: the control of the tests that
 /// it fetches only what SECURITY.md rule 11 allows.
 pub fn with_auth_fetch_rule_off<R>(f: impl FnOnce() -> R) -> R {

@@ -23,6 +23,8 @@ pub(crate) enum SeededBug {
     ByYouAnywhere,
     /// Changes to make come with the line that says there is nothing to change.
     NothingAmongChanges,
+    /// The validation reader finds no payload: answers fall back to their words and codes.
+    ValidationReaderOff,
 }
 
 #[cfg(any(test, feature = "testing"))]

@@ -58,6 +58,7 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
             rule: None,
             fired: Vec::new(),
         },
+        missing: opts.missing_fields.clone(),
     };
     if ex.is_stdio()
         && let Some(io) = &ex.stdio

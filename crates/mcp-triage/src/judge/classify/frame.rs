@@ -3,6 +3,7 @@
 
 use super::prose::{self, Text};
 use super::request::RequestFacts;
+use super::validation;
 use super::verdict::Builder;
 use crate::decode::jsonrpc::{self, ErrorCode};
 use crate::judge::rules::{self, Group, Place};
@@ -55,18 +56,24 @@ pub(super) fn cause(
         b.structure(format!("our method {method:?} is not an MCP method"));
         return;
     }
-    // The words read below: the message, and `error.data`, where some SDKs put the real words (Ruby:
-    // "Invalid params" + data "Tool not found: x"). Only a tools/call's words are read, so only its
-    // `error.data` is copied out of the message.
+    // `error.data` read as structure comes before the message: the versions a server supports
+    // (2026-07-28: -32022 with `data.supported`) here, a validation list below. Its strings are
+    // words read after the message (Ruby: "Invalid params" + data "Tool not found: x").
     let data_ptr = ptr.replace("/error/message", "/error/data");
-    let data = if method == "tools/call" {
+    let data =
         b.v.message
             .as_ref()
             .and_then(|m| m.pointer(&data_ptr))
-            .cloned()
-    } else {
-        None
-    };
+            .cloned();
+    if let Some(versions) = data.as_ref().and_then(supported_versions) {
+        set(b, Cause::ProtocolVersionUnsupported);
+        b.structure(format!(
+            "{data_ptr}/supported lists the protocol versions the server accepts: {versions}"
+        ));
+        return;
+    }
+    // Only a tools/call's words are read, so only its `error.data` is searched.
+    let data = data.filter(|_| method == "tools/call");
     let mut texts = vec![Text {
         place: Place::Message,
         pointer: ptr.to_string(),
@@ -92,11 +99,15 @@ pub(super) fn cause(
     }
     // On an answer to our tools/call, a transport phrase may be the tool's own words about its
     // arguments: only session refusals count there, and only when they do not quote our arguments.
+    // The request's envelope (2026-07-28 `_meta`) is refused before any tool is looked at, so its
+    // words count too.
     let tool_answer = method == "tools/call" && channel != Channel::Http;
     if let Some(m) = rules::first(Group::Transport, Place::Message, message, None).filter(|m| {
         !tool_answer
-            || (matches!(m.cause, Cause::SessionRequired | Cause::SessionNotFound)
-                && !req.quotes_our_arguments(message))
+            || (matches!(
+                m.cause,
+                Cause::SessionRequired | Cause::SessionNotFound | Cause::InvalidRequest
+            ) && !req.quotes_our_arguments(message))
     }) {
         let m = rules::Match {
             cause: rules::session_cause(m.cause, req.has_session),
@@ -113,8 +124,28 @@ pub(super) fn cause(
         };
         return set(b, cause);
     }
+    let missing = b.missing.clone();
+    // A validation list in `error.data` is structure; one written into the message is words.
+    if let Some(data) = &data
+        && validation::decide(b, channel, data, &data_ptr, Place::Data, None, &missing)
+    {
+        return;
+    }
     prose::code_in_text(b, &texts[..1], false);
     if prose::refusal_cause(b, channel, &texts, req) {
+        return;
+    }
+    if let Some(value) = validation::json_in_text(message)
+        && validation::decide(
+            b,
+            channel,
+            &value,
+            ptr,
+            Place::Message,
+            Some(message),
+            &missing,
+        )
+    {
         return;
     }
     let withheld = prose::withheld(b, &texts[0], req);
@@ -152,4 +183,29 @@ pub(super) fn cause(
             ));
         }
     }
+}
+
+/// At most this many versions are quoted from `data.supported`.
+const MAX_VERSIONS_QUOTED: usize = 8;
+
+/// The versions `error.data.supported` lists (the 2026-07-28 unsupported-version error), quoted and
+/// joined; `None` unless it is a non-empty list of strings.
+pub(super) fn supported_versions(data: &serde_json::Value) -> Option<String> {
+    let list = data.get("supported")?.as_array()?;
+    let versions: Vec<&str> = list
+        .iter()
+        .map(serde_json::Value::as_str)
+        .collect::<Option<Vec<&str>>>()?;
+    if versions.is_empty() || versions.iter().any(|v| v.len() > 32) {
+        return None;
+    }
+    let mut quoted: Vec<String> = versions
+        .iter()
+        .take(MAX_VERSIONS_QUOTED)
+        .map(|v| format!("{v:?}"))
+        .collect();
+    if versions.len() > MAX_VERSIONS_QUOTED {
+        quoted.push(format!("and {} more", versions.len() - MAX_VERSIONS_QUOTED));
+    }
+    Some(quoted.join(", "))
 }

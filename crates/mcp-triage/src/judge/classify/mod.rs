@@ -9,7 +9,8 @@
 //! One module per responsibility: [`request`] reads our own request (and lists the checks of what it
 //! did wrong), [`status`] answers with a status ≥ 300 (the status table), [`frame`] JSON-RPC error
 //! frames, [`result`] results and `isError` results, [`prose`] the one search of the server's words
-//! for an unknown tool or refused arguments, [`stdio`] stdio records. The phrases are data
+//! for an unknown tool or refused arguments, [`validation`] the issue lists validators emit (read by
+//! their shape), [`stdio`] stdio records. The phrases are data
 //! (`rules/phrases.rules`, matched by [`crate::judge::rules`]). `decide.rs` holds the order of
 //! questions and `verdict.rs` the verdict and the builder every part writes into.
 //!
@@ -25,6 +26,7 @@ mod status;
 mod stdio;
 #[cfg(test)]
 mod tests;
+mod validation;
 mod verdict;
 
 pub use decide::classify;

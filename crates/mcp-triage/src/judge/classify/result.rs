@@ -5,6 +5,7 @@ use serde_json::Value;
 use super::frame;
 use super::prose::{self, Text};
 use super::request::RequestFacts;
+use super::validation;
 use super::verdict::{Builder, Found, pointer_for};
 use crate::decode::body::{self, Origin};
 use crate::decode::jsonrpc::{self, Message};
@@ -83,12 +84,41 @@ fn tool_error_cause(b: &mut Builder, result: &Value, origin: Origin, req: &Reque
     let mut texts = content_texts(result, origin, Place::IsError);
     prose::code_in_text(b, &texts, true);
     let content_count = texts.len();
+    let missing = b.missing.clone();
     if let Some(structured) = result.get("structuredContent") {
         let ptr = pointer_for(origin, "/result/structuredContent");
+        // A validation payload in structuredContent is structure: it decides before any words.
+        if validation::decide(
+            b,
+            Channel::ToolError,
+            structured,
+            &ptr,
+            Place::Structured,
+            None,
+            &missing,
+        ) {
+            return;
+        }
         texts.extend(prose::nested_strings(structured, &ptr, Place::Structured));
     }
     if prose::refusal_cause(b, Channel::ToolError, &texts, req) {
         return;
+    }
+    // A validation payload written into a text item, with no words that say so.
+    for t in &texts[..content_count] {
+        if let Some(value) = validation::json_in_text(t.text)
+            && validation::decide(
+                b,
+                Channel::ToolError,
+                &value,
+                &t.pointer,
+                Place::IsError,
+                Some(t.text),
+                &missing,
+            )
+        {
+            return;
+        }
     }
     // Structure decides: isError with no sign of a refusal before the tool ran.
     b.decide(

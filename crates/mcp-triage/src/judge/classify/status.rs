@@ -281,7 +281,41 @@ pub(super) fn refusal(
         return set(b, cause);
     }
 
+    // Explicit statements outrank what the status alone would suggest (ARCHITECTURE.md, "Words
+    // over inference"): the versions `error.data` lists, then a transport refusal in words.
+    if let Some(versions) = frame
+        .and_then(|f| {
+            f.value
+                .pointer(&frame_ptr.replace("/error/message", "/error/data"))
+        })
+        .and_then(frame::supported_versions)
+    {
+        set(b, Cause::ProtocolVersionUnsupported);
+        b.structure(format!(
+            "error.data.supported lists the protocol versions the server accepts: {versions}"
+        ));
+        if status == 404 && req.has_session {
+            mislabelled(
+                b,
+                "HTTP 404 answers an unknown session, yet the answer names another refusal: the answer decides",
+            );
+        }
+        return;
+    }
     if status == 404 {
+        // "An unknown session gets 404" is an inference from the status: words that name another
+        // refusal (a version, an origin, the envelope) outrank it, and the status is flagged.
+        if req.has_session
+            && let Some(p) = &prose
+            && let Some(m) = transport(p)
+                .filter(|m| !matches!(m.cause, Cause::SessionRequired | Cause::SessionNotFound))
+        {
+            mislabelled(
+                b,
+                "HTTP 404 answers an unknown session, yet the words name another refusal: the words decide",
+            );
+            return says_why(b, p, &m);
+        }
         if req.has_session {
             set(b, Cause::SessionNotFound);
             b.structure("we sent an Mcp-Session-Id; an unknown or ended session MUST get 404");

@@ -167,6 +167,8 @@ pub(super) fn scan(decoded: &DecodedBody, our_id: Option<&Value>, limits: &Limit
 /// The builder that accumulates a verdict.
 pub(super) struct Builder {
     pub(super) v: Verdict,
+    /// The required arguments our request left out (from the tool's schema), for the evidence.
+    pub(super) missing: Vec<String>,
 }
 
 impl Builder {
