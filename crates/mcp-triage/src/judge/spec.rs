@@ -338,6 +338,15 @@ pub(crate) fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
                     link,
                     "GET got no readable answer".into(),
                 ),
+                // The server does not serve this revision: its GET rule is not in play.
+                Channel::Http if v.cause == Cause::ProtocolVersionUnsupported => mk(
+                    Conformance::NotApplicable,
+                    RULE_GET,
+                    link,
+                    format!(
+                        "the server refused protocol revision {version} itself, so that revision's GET rule is not in play"
+                    ),
+                ),
                 _ => mk(
                     Conformance::Deviates,
                     RULE_GET,

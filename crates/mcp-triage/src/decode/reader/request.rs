@@ -211,8 +211,10 @@ impl RequestReader {
             body,
             first_event_only: self.headers_only && is_stream,
         };
-        if self.headers_only && !is_stream {
-            // A GET answered with anything but a stream is read no further than its head.
+        if self.headers_only && !is_stream && (status < 300 || status == 405) {
+            // A GET answered with anything but a stream is read no further than its head (405 is
+            // the answer the spec asks for), unless it was refused otherwise: that body says why
+            // (a version refused is not a wrong path), read within the same caps as any other.
             return self.ended(BodyEnd::StoppedAfterResponse);
         }
         if too_long {

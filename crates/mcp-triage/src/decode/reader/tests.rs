@@ -403,3 +403,28 @@ fn invalid_utf8_is_kept_as_base64_and_a_request_given_up_on_is_cancelled() {
         Some(TransportError::Aborted)
     );
 }
+
+#[test]
+fn a_get_refusal_is_read_to_its_end_and_a_get_success_that_is_no_stream_is_not() {
+    let refusal = br#"{"error":"Unsupported protocol version"}"#;
+    let mut r = reader(true);
+    let head = |status| ReadEvent::Head {
+        status,
+        headers: vec![("Content-Type".into(), "application/json".into())],
+    };
+    assert!(matches!(r.on(10.0, head(400)), Next::ReadOn { .. }));
+    r.on(20.0, ReadEvent::Chunk(refusal));
+    r.on(30.0, ReadEvent::End);
+    let ex = r.finish(40.0);
+    let resp = ex.response.as_ref().unwrap();
+    assert_eq!(resp.body_end, Some(BodyEnd::Complete));
+    assert_eq!(resp.body.as_deref().map(str::as_bytes), Some(&refusal[..]));
+    // The control: a 2xx that is not a stream is still left at its head.
+    let mut ok = reader(true);
+    assert_eq!(ok.on(10.0, head(200)), Next::Stop);
+    let ex = ok.finish(20.0);
+    assert_eq!(
+        ex.response.as_ref().unwrap().body_end,
+        Some(BodyEnd::StoppedAfterResponse)
+    );
+}

@@ -119,6 +119,7 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
     if resp.status >= 300 {
         b.v.message = frame.map(|f| f.value.clone());
         status::refusal(&mut b, resp, &req, frame, &decoded);
+        status::sessions_in_a_sessionless_era(&mut b, &req);
         return b.v;
     }
     if resp.status < 200 {

@@ -399,6 +399,24 @@ pub(super) fn refusal(
     b.structure("a 4xx refusal of the request without a more specific sign");
 }
 
+/// The first revision without sessions (2026-07-28: no `initialize`, no `Mcp-Session-Id`).
+const SESSIONLESS_SINCE: &str = "2026-07-28";
+
+/// A refusal that asks for a session, of a request in a revision that has none: the server does not
+/// serve that revision (it answers as an older one would), which is what the verdict says.
+pub(super) fn sessions_in_a_sessionless_era(b: &mut Builder, req: &RequestFacts) {
+    let Some(version) = req.protocol_header.as_deref() else {
+        return;
+    };
+    if b.v.cause != Cause::SessionRequired || version < SESSIONLESS_SINCE {
+        return;
+    }
+    b.v.cause = Cause::ProtocolVersionUnsupported;
+    b.structure(format!(
+        "our request named protocol revision {version}, which has no sessions: a server that asks for one does not serve it"
+    ));
+}
+
 /// The refusal's words decide, on the `http` channel.
 fn says_why(b: &mut Builder, p: &Text<'_>, m: &rules::Match) {
     b.decide_text(Channel::Http, "the refusal says why", &p.pointer, p.text, m);

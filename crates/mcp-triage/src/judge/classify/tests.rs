@@ -292,3 +292,62 @@ fn nested_strings_stay_bounded_on_a_hostile_key_over_a_wide_array() {
     let small = serde_json::json!({ "m": "Tool not found: x", "n": ["y"] });
     assert_eq!(nested_strings(&small, "/d", Place::Data).len(), 2);
 }
+
+/// A GET in the 2026-07-28 revision, answered `status` with `body`.
+fn get_2026(status: u16, body: &str) -> Exchange {
+    let doc = serde_json::json!({
+        "format": "mcp-exchange/1", "vantage": "direct",
+        "request": {"method": "GET", "url": "https://x/mcp",
+            "headers": [["Accept", "text/event-stream"], ["MCP-Protocol-Version", "2026-07-28"]]},
+        "response": {"status": status, "headers": [["content-type", "application/json"]], "body": body}
+    });
+    Exchange::from_json(doc.to_string().as_bytes()).unwrap()
+}
+
+#[test]
+fn a_refused_revision_is_a_refused_revision_on_a_get_too() {
+    // The words of a 404's body say the version, not a wrong path.
+    let v = classify(
+        &get_2026(
+            404,
+            r#"{"error":"Unsupported protocol version: 2026-07-28"}"#,
+        ),
+        &Options::default(),
+    );
+    assert_eq!(v.cause, Cause::ProtocolVersionUnsupported);
+    let spec = crate::judge::spec::verdict(crate::judge::spec::Probe::Get, "2026-07-28", &v);
+    assert_eq!(
+        spec.conformance,
+        crate::judge::spec::Conformance::NotApplicable
+    );
+    // The control: without words, a 404 is a path that does not exist, and the GET rule deviates.
+    let v = classify(&get_2026(404, "{}"), &Options::default());
+    assert_eq!(v.cause, Cause::EndpointNotFound);
+    let spec = crate::judge::spec::verdict(crate::judge::spec::Probe::Get, "2026-07-28", &v);
+    assert_eq!(spec.conformance, crate::judge::spec::Conformance::Deviates);
+}
+
+#[test]
+fn asking_for_a_session_in_a_revision_without_sessions_refuses_the_revision() {
+    let v = classify(
+        &get_2026(400, r#"{"error":"Bad Request: Missing session ID"}"#),
+        &Options::default(),
+    );
+    assert_eq!(v.cause, Cause::ProtocolVersionUnsupported);
+    assert!(
+        v.evidence
+            .iter()
+            .any(|e| e.fact.contains("which has no sessions"))
+    );
+    // The control: the same refusal in 2025-11-25 asks for a session.
+    let mut ex = get_2026(400, r#"{"error":"Bad Request: Missing session ID"}"#);
+    for h in &mut ex.request.headers {
+        if h.0 == "MCP-Protocol-Version" {
+            h.1 = "2025-11-25".into();
+        }
+    }
+    assert_eq!(
+        classify(&ex, &Options::default()).cause,
+        Cause::SessionRequired
+    );
+}
