@@ -315,6 +315,27 @@ pub(crate) fn headline(
             ),
         };
     }
+    // A revision the server refused at connect stops everything after it: that is the headline,
+    // with what to do (the probes that ran were refused the same way).
+    if let Some((v, ex)) = connect
+        && v.cause == crate::vocabulary::cause::Cause::ProtocolVersionUnsupported
+    {
+        let method = v.request_method.as_deref().unwrap_or("initialize");
+        let revision = ex
+            .request
+            .header(crate::vocabulary::header::PROTOCOL_VERSION)
+            .map_or_else(
+                || "this protocol revision".to_string(),
+                |r| format!("protocol revision {r}"),
+            );
+        let status = v
+            .http_status
+            .map(|s| format!(" (HTTP {s})"))
+            .unwrap_or_default();
+        return format!(
+            "The server does not serve {revision}: it refused {method}{status}. Choose an era it serves, or Auto, and run again."
+        );
+    }
     // Lead with how the run ended; the finding's own mention of that reason is then said once.
     let lead = match ended {
         Some(RunEnd::Cancelled) => Some((StopReason::Cancelled, "You cancelled the run.")),
@@ -408,5 +429,32 @@ mod tests {
         let none = summarize(Some(&a), None, None);
         assert_eq!((none.score, none.judged), (None, 0));
         assert_eq!(score_text(none.score, Some(none.judged)), "n/a");
+    }
+
+    #[test]
+    fn a_revision_refused_at_connect_is_the_headline_with_what_to_do() {
+        let connect = |body: &str| {
+            let doc = serde_json::json!({
+                "format": "mcp-exchange/1", "vantage": "direct",
+                "request": {"method": "POST", "url": "http://127.0.0.1:1/mcp",
+                    "headers": [["Content-Type", "application/json"], ["Accept", "application/json, text/event-stream"], ["MCP-Protocol-Version", "2026-07-28"]],
+                    "body": "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\"}"},
+                "response": {"status": 400, "headers": [["content-type", "text/plain"]], "body": body}
+            });
+            let ex = crate::vocabulary::exchange::Exchange::from_json(doc.to_string().as_bytes())
+                .unwrap();
+            let verdict = crate::judge::classify::classify(&ex, &Default::default());
+            (verdict, ex)
+        };
+        let t = v(Channel::ToolError, None, 200);
+        let s = summarize(Some(&t), None, None);
+        let (verdict, ex) = connect("Bad Request: Unsupported protocol version: 2026-07-28");
+        assert_eq!(
+            headline(Some((&verdict, &ex)), true, None, &s),
+            "The server does not serve protocol revision 2026-07-28: it refused server/discover (HTTP 400). Choose an era it serves, or Auto, and run again."
+        );
+        // The control: another refusal at connect leaves the finding as the headline.
+        let (verdict, ex) = connect("Bad Request: something else");
+        assert_eq!(headline(Some((&verdict, &ex)), true, None, &s), s.finding);
     }
 }
