@@ -169,7 +169,7 @@ pub(crate) const ADVICE: &[Advice] = &[
         Proceed,
         Nobody,
         "The server does not offer this HTTP method (e.g. no GET stream): that is allowed; do not use it.",
-        "405 is a valid answer to GET and DELETE when the server offers no stream or session termination.",
+        "Nothing to change: 405 is a valid answer to GET and DELETE when the server offers no stream or session termination.",
         "basic/transports#listening-for-messages-from-the-server"
     ),
     row!(

@@ -94,7 +94,9 @@ pub(crate) fn server_line(v: &Verdict, missing_fields: &[String]) -> ServerLine 
 fn row_line(cause: Cause) -> ServerLine {
     let (id, text) = (cause.as_str(), for_cause(cause).server);
     match cause {
-        Cause::None | Cause::Aborted | Cause::NotAcceptable => nothing(id, text),
+        Cause::None | Cause::Aborted | Cause::NotAcceptable | Cause::MethodNotAllowed => {
+            nothing(id, text)
+        }
         Cause::UnknownTool => moves(id, text, Channel::JsonrpcError),
         Cause::InvalidArguments | Cause::ToolExecution | Cause::ServerExited => {
             moves(id, text, Channel::ToolError)
