@@ -1339,7 +1339,7 @@ fn answers_cut_by_cancel_or_the_size_cap_are_not_compared_and_the_headline_says_
     );
     let finding = &report.summary.finding;
     assert!(
-        finding.starts_with("Probe B not answered (you cancelled the run); probe C not answered (the answer was cut at the size cap)"),
+        finding.starts_with("Probe B not answered: you cancelled the run; probe C not answered: the answer was cut at the size cap"),
         "{finding}"
     );
     assert!(

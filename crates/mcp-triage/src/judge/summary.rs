@@ -163,7 +163,7 @@ pub(crate) fn summarize_answered(outcomes: [Result<&Verdict, Missing>; 3]) -> Ru
             let these = pick(&|m| *m == Missing::Stopped(*why));
             if !these.is_empty() {
                 parts.push(format!(
-                    "{} not answered ({})",
+                    "{} not answered: {}",
                     probe_list(&these),
                     why.describe()
                 ));
@@ -350,7 +350,7 @@ pub(crate) fn headline(
         Some((why, lead)) => {
             let said_once = summary
                 .finding
-                .replace(&format!(" ({})", why.describe()), "");
+                .replace(&format!(": {}", why.describe()), "");
             format!("{lead} {said_once}")
         }
         None => summary.finding.clone(),
@@ -456,5 +456,33 @@ mod tests {
         // The control: another refusal at connect leaves the finding as the headline.
         let (verdict, ex) = connect("Bad Request: something else");
         assert_eq!(headline(Some((&verdict, &ex)), true, None, &s), s.finding);
+    }
+
+    #[test]
+    fn a_finding_never_nests_brackets_whatever_stopped_a_probe() {
+        let depth = |text: &str| {
+            let (mut now, mut most) = (0i32, 0i32);
+            for c in text.chars() {
+                now += match c {
+                    '(' => 1,
+                    ')' => -1,
+                    _ => 0,
+                };
+                most = most.max(now);
+            }
+            most
+        };
+        let t = v(Channel::ToolError, None, 200);
+        for why in StopReason::ALL {
+            let s = summarize_answered([Ok(&t), Err(Missing::Stopped(*why)), Err(Missing::NotRun)]);
+            assert!(depth(&s.finding) <= 1, "{why:?}: {}", s.finding);
+            assert!(s.finding.contains(why.describe()), "{}", s.finding);
+        }
+        // The control: the reason in brackets, as findings were worded before, nests.
+        let old = format!(
+            "Probe B not answered ({})",
+            StopReason::ConnectionLost.describe()
+        );
+        assert_eq!(depth(&old), 2);
     }
 }
