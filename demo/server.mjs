@@ -10,8 +10,10 @@
 //   refused unless an explicit --token other than the public demo token is given; a stateful server
 //   keeps at most --max-sessions sessions (the least recently used one is closed to make room).
 //   Test-only switches (the browser tests start misconfigured real servers with them):
-//     --cors full|none|no-authorization|no-protocol-version|no-expose-session|legacy-headers
-//                          (legacy-headers: Mcp-Method and Mcp-Name not allowed, as most servers before 2026-07-28)
+//     --cors full|none|no-authorization|no-protocol-version|no-expose-session|legacy-headers|error-without-cors
+//                          (legacy-headers: Mcp-Method and Mcp-Name not allowed, as most servers before 2026-07-28;
+//                          error-without-cors: every POST is answered 500 before CORS runs, as a crashed
+//                          handler whose error answer skips the CORS middleware)
 //     --tool-delay-ms N    tools/call handlers wait N ms (a slow backend, for Cancel)
 //     --slow-tool          one more tool, wait_forever (no annotations), that prints "called
 //                          wait_forever" when its call arrives and never answers (a mid-call kill)
@@ -145,6 +147,9 @@ const allowedHeaders = ['Authorization', 'Content-Type', 'Accept', 'Mcp-Session-
   && !(corsMode === 'legacy-headers' && (h === 'Mcp-Method' || h === 'Mcp-Name')));
 const exposedHeaders = ['Mcp-Session-Id', 'Mcp-Protocol-Version', 'WWW-Authenticate'].filter((h) =>
   !(corsMode === 'no-expose-session' && h === 'Mcp-Session-Id'));
+if (corsMode === 'error-without-cors') {
+  app.post('/mcp', (_req, res) => res.status(500).type('text/plain').send('Internal Server Error'));
+}
 if (corsMode !== 'none') {
   app.use(cors({ origin: origins, allowedHeaders, exposedHeaders, methods: ['GET', 'POST', 'DELETE', 'OPTIONS'], maxAge: 600 }));
 }

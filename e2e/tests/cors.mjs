@@ -6,6 +6,7 @@ const servers = {
   'no-authorization': await startDemo(18802, [shared.appOrigin], ['--cors', 'no-authorization']),
   'no-protocol-version': await startDemo(18803, [shared.appOrigin], ['--cors', 'no-protocol-version']),
   'no-expose-session': await startDemo(18804, [shared.appOrigin], ['--cors', 'no-expose-session', '--stateful']),
+  'error-without-cors': await startDemo(18805, [shared.appOrigin], ['--cors', 'error-without-cors']),
 };
 
 async function run(mode) {
@@ -30,6 +31,18 @@ for (const [mode, step] of [['none', 'allow_origin'], ['no-authorization', 'allo
     // The blocked requests and the doctor's probes are the point of this test.
   }, { allow: [expected.cors(servers[mode]), expected.noToken(servers[mode]), expected.get405(servers[mode])] });
 }
+
+test('CORS doctor: a 500 whose answer skips CORS is a server error the browser could not read, not a CORS setting', async () => {
+  const { context, page } = await run('error-without-cors');
+  await page.getByTestId('diagnosis').waitFor({ timeout: 20000 });
+  eq(await page.getByTestId('blocked-step').innerText(), 'allow_origin', 'blocked step');
+  const conclusion = await page.getByTestId('diagnosis-conclusion').innerText();
+  assert(conclusion.startsWith('Most likely the server failed on this request') && !conclusion.includes('add CORS middleware'), conclusion);
+  const text = await page.getByTestId('diagnosis').innerText();
+  assert(!text.includes('Allow these request headers'), 'no CORS snippet for a server error');
+  assert((await page.getByTestId('diagnosis-next').innerText()).includes('mcp-triage probe URL'), 'the command line reads it');
+  await context.close();
+}, { allow: [expected.cors(servers['error-without-cors']), expected.status(500, servers['error-without-cors'])] });
 
 test('CORS doctor: Mcp-Session-Id not exposed → the session id is not readable', async () => {
   const { context, page } = await run('no-expose-session');

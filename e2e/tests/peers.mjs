@@ -1,4 +1,5 @@
 // Python `mcp` 2.3.0 peers (MCPServer, stateless and stateful) and the Origin refusal.
+import { readFileSync } from 'node:fs';
 import { assert, cardOutcome, eq, expected, runQuick, shared, startDemo, startPython, test, watchedPage } from '../lib.mjs';
 
 const stateless = await startPython(18791, shared.appOrigin);
@@ -85,5 +86,16 @@ test('auto era against a server whose CORS refuses the 2026-07-28 headers: disco
   eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['tool_error', 'tool_execution']), 'C');
   eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['success', 'none']), 'D');
   eq((await cardOutcome(page, 'card-no-token'))[1], 'unauthenticated', 'no-token check');
+  // The CORS doctor asks about the request that was blocked (2026-07-28's headers), not the era the
+  // run fell back to, and says the fallback first.
+  await page.getByTestId('diagnosis').waitFor({ timeout: 20000 });
+  eq(await page.getByTestId('blocked-step').innerText(), 'allow_method_name', 'the doctor asks about the blocked era');
+  const conclusion = await page.getByTestId('diagnosis-conclusion').innerText();
+  assert(conclusion.startsWith('The browser blocked 2026-07-28, so the run fell back and ran in 2025-11-25. Most likely the preflight does not allow the Mcp-Method / Mcp-Name headers'), conclusion);
+  // The JSON download carries the doctor's conclusion.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-json').click()]);
+  const report = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  eq(report.cors_doctor?.blocked_step, 'allow_method_name', 'the doctor in the JSON report');
+  eq(report.cors_doctor?.conclusion, conclusion, 'the same conclusion');
   await context.close();
 }, { allow: [expected.cors(legacyCors), expected.noToken(legacyCors), expected.get405(legacyCors)] });

@@ -557,7 +557,7 @@ pub async fn diagnostic(
     flights.add(&controller);
     let _timer = Timer::at(mcp_triage::head_deadline_ms(now_ms(), limits), &controller);
     let init = build_init(
-        "POST",
+        req.method,
         &headers,
         req.body.as_deref(),
         mode,

@@ -180,7 +180,9 @@ pub mod census {
 
 /// The CORS doctor: what a browser's preflight would say, and why.
 pub mod cors {
-    pub use crate::run::cors::{CorsFix, DiagOutcome, DiagRequest, Diagnosis, Doctor, Snippet};
+    pub use crate::run::cors::{
+        CorsFix, DiagOutcome, DiagRequest, Diagnosis, Doctor, DoctorCall, Snippet,
+    };
 }
 
 /// The endpoint a user names (HTTP URL or stdio command), checked.
@@ -213,7 +215,8 @@ pub mod exchange {
 pub mod export {
     pub use crate::output::curl::{curl, header_env_name};
     pub use crate::output::export::{
-        REPORT_FORMAT, Scrub, markdown, markdown_with_share, report_json, report_json_with_share,
+        REPORT_FORMAT, Scrub, markdown, markdown_with_share, report_json, report_json_with_doctor,
+        report_json_with_share,
     };
     pub use crate::output::junit::{ExtraCase, junit};
     pub use crate::output::terminal::text;

@@ -248,3 +248,77 @@ fn junit_carries_server_text_as_escaped_xml_text_never_as_markup() {
     assert!(xml.contains("failures=\"1\""), "{xml}");
     assert!(xml.contains("<skipped message=\"Probe B"), "{xml}");
 }
+
+#[test]
+/// The page's CORS doctor after an Auto run that fell back from 2026-07-28: it asks about the
+/// request that was blocked, says the fallback first, draws nothing when nothing is left blocked, and
+/// the JSON download carries its conclusion.
+fn a_run_that_fell_back_is_diagnosed_for_the_blocked_era_and_only_while_something_is_blocked() {
+    use mcp_triage::cors::{DiagOutcome, Doctor};
+    use mcp_triage::engine::RunReport;
+    use mcp_triage::exchange::Exchange;
+    let exchange =
+        |doc: serde_json::Value| Exchange::from_json(doc.to_string().as_bytes()).unwrap();
+    let blocked = exchange(serde_json::json!({
+        "format": "mcp-exchange/1", "vantage": "browser",
+        "request": {"method": "POST", "url": "https://mcp.example.com/mcp",
+            "headers": [["Content-Type", "application/json"], ["Mcp-Method", "server/discover"]],
+            "body": "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\"}"},
+        "response": null, "transport_error": "network"
+    }));
+    let init = exchange(serde_json::json!({
+        "format": "mcp-exchange/1", "vantage": "browser", "negotiated_version": "2025-11-25",
+        "request": {"method": "POST", "url": "https://mcp.example.com/mcp",
+            "headers": [["Content-Type", "application/json"]],
+            "body": "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"initialize\"}"},
+        "response": {"status": 200, "headers": [["content-type", "application/json"]],
+            "body": "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"protocolVersion\":\"2025-11-25\"}}"}
+    }));
+    let report = RunReport::from_exchanges("https://mcp.example.com/mcp", vec![blocked, init]);
+    // The origin line reads the connect the run went on with, not the blocked one.
+    let origin = report.origin.as_ref().map(|o| o.reason.as_str());
+    assert!(
+        origin.is_some_and(|r| r.contains("was accepted")),
+        "{origin:?}"
+    );
+    let call = report.cors_doctor().unwrap();
+    assert!(call.modern, "the blocked request was 2026-07-28's");
+    assert_eq!(call.fell_back_to.as_deref(), Some("2025-11-25"));
+    let ep = parse_endpoint("https://mcp.example.com/mcp").unwrap();
+    let run = |refuse: &str| {
+        let mut doctor = Doctor::new(call.modern, &[]);
+        while let Some(r) = doctor.next_request().cloned() {
+            doctor.record(if r.step == refuse {
+                DiagOutcome::Rejected {
+                    detail: "blocked".into(),
+                }
+            } else {
+                DiagOutcome::Answered { status: 200 }
+            });
+        }
+        doctor.diagnosis_of_run("https://page.example", &ep, &call)
+    };
+    // Every diagnostic request got through: nothing is left blocked, so no doctor box.
+    assert_eq!(run("none"), None);
+    // The preflight refuses Mcp-Method: that step, with the fallback said first.
+    let d = run("allow_method_name").unwrap();
+    assert_eq!(d.blocked_step, Some("allow_method_name"));
+    // The page's JSON download carries it; without a diagnosis there is no such field.
+    let secrets = Secrets::default();
+    let json = |doctor| {
+        let text = export::report_json_with_doctor(&report, &ep, false, &secrets, doctor);
+        serde_json::from_str::<serde_json::Value>(&text).unwrap()
+    };
+    assert_eq!(
+        json(Some(&d))["cors_doctor"]["blocked_step"],
+        "allow_method_name"
+    );
+    assert!(json(None).get("cors_doctor").is_none());
+    assert!(
+        d.conclusion.starts_with(
+            "The browser blocked 2026-07-28, so the run fell back and ran in 2025-11-25. Most likely"
+        ),
+        "{}",
+        d.conclusion
+    );
+}

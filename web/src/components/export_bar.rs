@@ -37,11 +37,17 @@ pub fn ExportBar(report: RunReport, endpoint: Endpoint) -> impl IntoView {
     let report = StoredValue::new(report);
     let endpoint = StoredValue::new(endpoint);
     let copied = RwSignal::new(false);
-    let secrets = StoredValue::new(expect_context::<crate::state::run::AppState>().secrets());
+    let state = expect_context::<crate::state::run::AppState>();
+    let secrets = StoredValue::new(state.secrets());
+    let diagnosis = state.diagnosis;
     let json = move || {
         let secrets = secrets.get_value();
+        // The doctor may finish after the bar is drawn: read it when the file is made.
+        let doctor = diagnosis.get_untracked();
         report.with_value(|r| {
-            endpoint.with_value(|e| export::report_json(r, e, include_path.get(), &secrets))
+            endpoint.with_value(|e| {
+                export::report_json_with_doctor(r, e, include_path.get(), &secrets, doctor.as_ref())
+            })
         })
     };
     let markdown = move || {

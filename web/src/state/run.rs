@@ -594,9 +594,9 @@ impl AppState {
         let report = run.engine.borrow().report();
         let cancelled = report.ended == Some(RunEnd::Cancelled);
         self.report.set(Some(report.clone()));
-        if report.needs_cors_doctor() {
+        if let Some(call) = report.cors_doctor() {
             self.say("a request got no readable response: running the CORS doctor");
-            self.run_doctor(&run, &report).await;
+            self.run_doctor(&run, &call).await;
         }
         self.show_phase(&run.engine.borrow());
         self.say(if cancelled {
@@ -607,11 +607,11 @@ impl AppState {
         focus_results();
     }
 
-    async fn run_doctor(&self, run: &Run, report: &RunReport) {
+    async fn run_doctor(&self, run: &Run, call: &cors::DoctorCall) {
         let Some(endpoint) = self.endpoint.get_untracked() else {
             return;
         };
-        let mut doctor = cors::Doctor::new(report.speaks_modern(), &run.creds.all_header_names());
+        let mut doctor = cors::Doctor::new(call.modern, &run.creds.all_header_names());
         while let Some(req) = doctor.next_request().cloned() {
             let outcome = net::diagnostic(&endpoint.url, &req, &run.limits, &run.flights).await;
             doctor.record(outcome);
@@ -620,7 +620,7 @@ impl AppState {
             .and_then(|w| w.location().origin().ok())
             .unwrap_or_default();
         self.diagnosis
-            .set(Some(doctor.diagnosis(&origin, &endpoint)));
+            .set(doctor.diagnosis_of_run(&origin, &endpoint, call));
     }
 }
 

@@ -262,6 +262,29 @@ pub fn report_json_with_share(
     secrets: &Secrets,
     share: Option<&str>,
 ) -> String {
+    report_json_with(report, endpoint, include_path, secrets, share, None)
+}
+
+/// [`report_json`] as the page downloads it: with the CORS doctor's diagnosis, when it ran, as a
+/// top-level `"cors_doctor"` field (a field added keeps [`REPORT_FORMAT`]).
+pub fn report_json_with_doctor(
+    report: &RunReport,
+    endpoint: &Endpoint,
+    include_path: bool,
+    secrets: &Secrets,
+    doctor: Option<&crate::run::cors::Diagnosis>,
+) -> String {
+    report_json_with(report, endpoint, include_path, secrets, None, doctor)
+}
+
+fn report_json_with(
+    report: &RunReport,
+    endpoint: &Endpoint,
+    include_path: bool,
+    secrets: &Secrets,
+    share: Option<&str>,
+    doctor: Option<&crate::run::cors::Diagnosis>,
+) -> String {
     let mut v = serde_json::to_value(report).unwrap_or(Value::Null);
     // Each skipped probe's sentence, why and what to do next, beside its reason's id (a field
     // added, as the page and the text report say it).
@@ -278,6 +301,12 @@ pub fn report_json_with_share(
         m.insert("format".into(), Value::String(REPORT_FORMAT.into()));
         if let Some(link) = share {
             m.insert("share".into(), Value::String(link.into()));
+        }
+        if let Some(d) = doctor {
+            m.insert(
+                "cors_doctor".into(),
+                serde_json::to_value(d).unwrap_or(Value::Null),
+            );
         }
     }
     redact_strings(&mut v, secrets);

@@ -36,6 +36,8 @@ pub struct DiagRequest {
     pub question: &'static str,
     /// `no-cors` or `cors`.
     pub mode: &'static str,
+    /// The HTTP method: `POST`, or `OPTIONS` for [`cors_answers`].
+    pub method: &'static str,
     /// Headers to send (never a real token; an extra header carries a dummy value).
     pub headers: Vec<(String, String)>,
     /// Body; `None` for the no-cors request, which follows redirects (the Fetch standard requires
@@ -62,6 +64,7 @@ pub(crate) fn host_answers() -> DiagRequest {
         step: "host_answers",
         question: "does the host answer at all (a no-cors request)?",
         mode: "no-cors",
+        method: "POST",
         headers: Vec::new(),
         body: None,
         header: None,
@@ -75,8 +78,25 @@ pub(crate) fn allow_origin(body: String) -> DiagRequest {
         step: "allow_origin",
         question: "does it send Access-Control-Allow-Origin for this page (a CORS-simple request)?",
         mode: "cors",
+        method: "POST",
         headers: vec![("Content-Type".into(), "text/plain".into())],
         body: Some(body),
+        header: None,
+    }
+}
+
+/// Does the server's CORS answer this page at all? An `OPTIONS` request in `cors` mode (itself
+/// preflighted): it is read only when the server's CORS handling allows this origin. Asked only
+/// after [`allow_origin`] was refused, to tell a server with no CORS for this page from one whose
+/// error answers skip its CORS handling (a crash, or a 5xx from a proxy).
+pub(crate) fn cors_answers() -> DiagRequest {
+    DiagRequest {
+        step: "cors_answers",
+        question: "does its CORS handling answer this page at all (an OPTIONS request)?",
+        mode: "cors",
+        method: "OPTIONS",
+        headers: Vec::new(),
+        body: None,
         header: None,
     }
 }
@@ -105,6 +125,7 @@ pub(crate) fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
             step: "preflight_json",
             question: "does its preflight allow Content-Type: application/json?",
             mode: "cors",
+            method: "POST",
             headers: json(&[]),
             body: Some(body.clone()),
             header: None,
@@ -113,6 +134,7 @@ pub(crate) fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
             step: "allow_authorization",
             question: "does its preflight allow Authorization?",
             mode: "cors",
+            method: "POST",
             headers: json(&[("Authorization", "Bearer probe")]),
             body: Some(body.clone()),
             header: None,
@@ -121,6 +143,7 @@ pub(crate) fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
             step: "allow_protocol_version",
             question: "does its preflight allow Mcp-Protocol-Version?",
             mode: "cors",
+            method: "POST",
             headers: json(&[
                 ("Authorization", "Bearer probe"),
                 (header::PROTOCOL_VERSION, version),
@@ -134,6 +157,7 @@ pub(crate) fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
             step: "allow_method_name",
             question: "does its preflight allow Mcp-Method and Mcp-Name?",
             mode: "cors",
+            method: "POST",
             headers: json(&[
                 ("Authorization", "Bearer probe"),
                 (header::PROTOCOL_VERSION, version),
@@ -148,6 +172,7 @@ pub(crate) fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
             step: "allow_session_id",
             question: "does its preflight allow Mcp-Session-Id?",
             mode: "cors",
+            method: "POST",
             headers: json(&[
                 ("Authorization", "Bearer probe"),
                 (header::PROTOCOL_VERSION, version),
@@ -162,6 +187,7 @@ pub(crate) fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
             step: "allow_extra_header",
             question: "does its preflight allow the extra header you added?",
             mode: "cors",
+            method: "POST",
             headers: json(&[
                 ("Authorization", "Bearer probe"),
                 (header::PROTOCOL_VERSION, version),
@@ -172,6 +198,15 @@ pub(crate) fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
         });
     }
     steps
+}
+
+/// How the page's CORS doctor is to run (`RunReport::cors_doctor`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DoctorCall {
+    /// Ask about 2026-07-28's headers (`Mcp-Method`, `Mcp-Name`) too.
+    pub modern: bool,
+    /// Only 2026-07-28's requests were blocked and the run went on in this older revision.
+    pub fell_back_to: Option<String>,
 }
 
 /// A copy-paste fix for one SDK.
@@ -224,6 +259,11 @@ const NOT_CORS_NEXT: &str = "Check that the server runs and that this address an
      `mcp-triage probe URL` from a terminal says whether the connection is refused or the name does \
      not resolve.";
 
+/// What a server error the browser could not read calls for.
+const SERVER_ERROR_NEXT: &str = "Read the server's log for the error, and run `mcp-triage probe URL` from a \
+     terminal: it reads the answer the browser could not (its status and its words). Send CORS headers \
+     on error answers too, so a browser can read them.";
+
 /// The line every CORS fix ends with.
 const DIRECT: &str = "CORS binds browsers only: `mcp-triage probe URL` from a terminal reaches servers \
      that allow no browser origin, so you can check the server while its CORS is fixed.";
@@ -255,6 +295,7 @@ fn list(headers: &[&str], render: impl Fn(&str) -> String, sep: &str) -> String 
 #[derive(Debug, Clone)]
 pub struct Doctor {
     plan: Vec<DiagRequest>,
+    cors_answers: DiagRequest,
     results: Vec<(DiagRequest, DiagOutcome)>,
     stopped: bool,
 }
@@ -264,17 +305,24 @@ impl Doctor {
     pub fn new(modern: bool, extra_headers: &[String]) -> Doctor {
         Doctor {
             plan: plan(modern, extra_headers),
+            cors_answers: cors_answers(),
             results: Vec::new(),
             stopped: false,
         }
     }
 
-    /// The next request to send, if any.
+    /// The next request to send, if any: the plan in order, up to its first refusal; after a
+    /// refused [`allow_origin`], one [`cors_answers`] question more.
     pub fn next_request(&self) -> Option<&DiagRequest> {
-        if self.stopped {
-            return None;
+        if !self.stopped {
+            return self.plan.get(self.results.len());
         }
-        self.plan.get(self.results.len())
+        match self.results.last() {
+            Some((last, DiagOutcome::Rejected { .. })) if last.step == "allow_origin" => {
+                Some(&self.cors_answers)
+            }
+            _ => None,
+        }
     }
 
     /// The outcome of the request [`Doctor::next_request`] handed out.
@@ -282,13 +330,33 @@ impl Doctor {
         let Some(req) = self.next_request().cloned() else {
             return;
         };
-        self.stopped = matches!(outcome, DiagOutcome::Rejected { .. });
+        self.stopped = self.stopped || matches!(outcome, DiagOutcome::Rejected { .. });
         self.results.push((req, outcome));
     }
 
     /// The diagnosis from what was recorded.
     pub fn diagnosis(&self, page_origin: &str, endpoint: &Endpoint) -> Diagnosis {
         diagnose(page_origin, endpoint, &self.results)
+    }
+
+    /// The diagnosis of a run the doctor was called for ([`DoctorCall`]): when the run recovered by
+    /// falling back to an older era, the conclusion says so first, and when none of the doctor's
+    /// requests was blocked there is nothing left to diagnose (`None`: no doctor box).
+    pub fn diagnosis_of_run(
+        &self,
+        page_origin: &str,
+        endpoint: &Endpoint,
+        call: &DoctorCall,
+    ) -> Option<Diagnosis> {
+        let mut d = self.diagnosis(page_origin, endpoint);
+        if let Some(era) = &call.fell_back_to {
+            d.blocked_step?;
+            d.conclusion = format!(
+                "The browser blocked 2026-07-28, so the run fell back and ran in {era}. {}",
+                d.conclusion
+            );
+        }
+        Some(d)
     }
 }
 
@@ -326,7 +394,18 @@ pub(crate) fn diagnose(
             .filter_map(|(r, _)| r.header.clone())
             .filter(|h| !ALLOW_HEADERS.iter().any(|a| a.eq_ignore_ascii_case(h))),
     );
+    // The server's CORS answered this page, yet a POST's answer had no Access-Control-Allow-Origin.
+    let error_skips_cors = blocked == Some("allow_origin")
+        && results
+            .iter()
+            .any(|(r, o)| r.step == "cors_answers" && matches!(o, DiagOutcome::Answered { .. }));
     let conclusion = match blocked {
+        Some("allow_origin") if error_skips_cors => format!(
+            "Most likely the server failed on this request (a crash, or a 5xx from a proxy) and its error \
+             answer skips its CORS handling: its CORS does answer {page_origin} (an OPTIONS request from this page \
+             was read), yet its answer to a POST carried no Access-Control-Allow-Origin. The browser cannot read \
+             that answer; a terminal can."
+        ),
         Some("allow_extra_header") => format!(
             "Most likely the preflight does not allow the {} header you added: list it in \
              Access-Control-Allow-Headers.",
@@ -394,6 +473,10 @@ pub(crate) fn diagnose(
         CorsFix::NotCors {
             next: NOT_CORS_NEXT,
         }
+    } else if error_skips_cors {
+        CorsFix::NotCors {
+            next: SERVER_ERROR_NEXT,
+        }
     } else {
         CorsFix::Cors {
             allow_headers,
@@ -428,11 +511,49 @@ mod tests {
         doctor.record(DiagOutcome::Rejected {
             detail: "blocked".into(),
         });
-        assert_eq!(doctor.next_request(), None, "nothing after a refusal");
+        // After a refused allow_origin, one question more: does its CORS answer this page at all?
+        assert_eq!(doctor.next_request(), Some(&cors_answers()));
+        doctor.record(DiagOutcome::Rejected {
+            detail: "blocked".into(),
+        });
+        assert_eq!(doctor.next_request(), None, "nothing after that");
         let ep = parse_endpoint("https://mcp.example.com/mcp").unwrap();
         let d = doctor.diagnosis("https://triage.example", &ep);
         assert_eq!(d, diagnose("https://triage.example", &ep, &doctor.results));
-        assert!(d.blocked_step.is_some());
+        assert_eq!(d.blocked_step, Some("allow_origin"));
+        assert!(
+            d.conclusion.contains("add CORS middleware"),
+            "{}",
+            d.conclusion
+        );
+        // Another step refused: nothing after it.
+        let mut doctor = Doctor::new(false, &[]);
+        doctor.record(DiagOutcome::Answered { status: 0 });
+        doctor.record(DiagOutcome::Answered { status: 200 });
+        doctor.record(DiagOutcome::Rejected {
+            detail: "blocked".into(),
+        });
+        assert_eq!(doctor.next_request(), None, "nothing after a refusal");
+    }
+
+    #[test]
+    fn a_post_refused_while_cors_answers_the_page_is_a_server_error_not_a_cors_setting() {
+        let ep = parse_endpoint("https://mcp.example.com/mcp").unwrap();
+        let mut doctor = Doctor::new(false, &[]);
+        doctor.record(DiagOutcome::Answered { status: 0 });
+        doctor.record(DiagOutcome::Rejected {
+            detail: "blocked".into(),
+        });
+        doctor.record(DiagOutcome::Answered { status: 204 });
+        let d = doctor.diagnosis("https://triage.example", &ep);
+        assert_eq!(d.blocked_step, Some("allow_origin"));
+        assert!(
+            d.conclusion.contains("failed on this request"),
+            "{}",
+            d.conclusion
+        );
+        assert!(!d.conclusion.contains("add CORS middleware"));
+        assert!(matches!(d.fix, CorsFix::NotCors { next } if next == SERVER_ERROR_NEXT));
     }
 
     #[test]

@@ -34,7 +34,7 @@
 //!    for the person (`Unattended`: no plan, a committed `--plan`, a census), the same for every
 //!    native loop.
 //! 5. Render what the core says: `progress()`, `report()`, the CORS doctor when
-//!    `RunReport::needs_cors_doctor()`, and the exports, share link and replays of `output`.
+//!    `RunReport::cors_doctor()`, and the exports, share link and replays of `output`.
 //!
 //! A run starts from `run::input::check_run` (what a person typed, read by the shell's URL parser)
 //! or, for an endpoint already checked (a census target, a stdio command), `EngineConfig::new`.

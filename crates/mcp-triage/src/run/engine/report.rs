@@ -262,8 +262,10 @@ pub(super) fn conclusions(
         outcome(ProbeName::B),
         outcome(ProbeName::C),
     ]);
+    // The connect the run went on with (after a fallback, the one that was answered).
     let origin = records
         .iter()
+        .rev()
         .find(|r| matches!(r.step, Step::Initialize | Step::Discover))
         .map(|r| spec::verdict(Probe::Origin, version, &r.assessment.verdict));
     let c_not_provoked = probe(ProbeName::C)

@@ -13,6 +13,7 @@ use super::report::{
 use crate::judge::assess::assess;
 use crate::judge::classify::Options;
 use crate::run::consent::planned;
+use crate::run::cors::DoctorCall;
 use crate::vocabulary::cause::ProbeName;
 use crate::vocabulary::cause::RunEnd;
 use crate::vocabulary::exchange::Exchange;
@@ -156,19 +157,42 @@ impl RunReport {
         })
     }
 
-    /// A request of the run got no readable answer (a POST blocked by CORS or the network) and the
-    /// user did not cancel: the CORS doctor's token-free requests can say which step is missing.
-    pub fn needs_cors_doctor(&self) -> bool {
-        let blocked = self.records.iter().any(|r| {
-            r.exchange.transport_error == Some(crate::vocabulary::exchange::TransportError::Network)
-                && r.exchange.request.method == "POST"
+    /// Whether the CORS doctor runs, and for which request: a POST of the run got no readable
+    /// answer (blocked by CORS or the network) and the user did not cancel. The doctor asks about
+    /// the era of the request that was blocked (2026-07-28's headers when that request carried
+    /// them), and knows when the run recovered by falling back to an older era.
+    pub fn cors_doctor(&self) -> Option<DoctorCall> {
+        let blocked: Vec<&Exchange> = self
+            .records
+            .iter()
+            .map(|r| &r.exchange)
+            .filter(|ex| {
+                ex.transport_error == Some(crate::vocabulary::exchange::TransportError::Network)
+                    && ex.request.method == "POST"
+            })
+            .collect();
+        if blocked.is_empty() || self.ended == Some(RunEnd::Cancelled) {
+            return None;
+        }
+        let modern = blocked.iter().any(|ex| {
+            ex.request
+                .header(crate::vocabulary::header::METHOD)
+                .is_some()
+        }) || self.negotiated_version.as_deref() == Some(MODERN)
+            || self.era == Era::Modern;
+        // Fell back: the blocked requests were all of 2026-07-28, and the run went on in another era.
+        let fell_back_to = self.negotiated_version.clone().filter(|v| {
+            v != MODERN
+                && blocked.iter().all(|ex| {
+                    ex.request
+                        .header(crate::vocabulary::header::METHOD)
+                        .is_some()
+                })
         });
-        blocked && self.ended != Some(RunEnd::Cancelled)
-    }
-
-    /// The run spoke (or was set to speak) 2026-07-28: the CORS doctor checks that era's headers.
-    pub fn speaks_modern(&self) -> bool {
-        self.negotiated_version.as_deref() == Some(MODERN) || self.era == Era::Modern
+        Some(DoctorCall {
+            modern,
+            fell_back_to,
+        })
     }
 
     /// The server asked for a token at connect (a 401 before any probe): the page may offer its
