@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::judge::advice::spec_url;
 use crate::judge::classify::Verdict;
 use crate::vocabulary::cause::{Cause, Channel};
+use crate::vocabulary::seeded_bug::{SeededBug, is_on};
 
 labelled_enum! {
     /// The probes and transport checks a verdict can be about.
@@ -193,9 +194,21 @@ pub(crate) fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
             if v.cause == Cause::ToolExecution
                 && matches!(v.channel, Channel::ToolError | Channel::JsonrpcError)
             {
-                return mk(Conformance::Deviates, RULE_VALIDATE, tools("security-considerations"),
-                    "the tool ran with a required argument missing: the server does not validate inputs \
-                     against the schema".into());
+                // Only words that say the tool ran (an SDK's "Error executing tool …") show that the
+                // inputs were not validated; an answer whose words match no rule may be a refusal
+                // worded in a way no rule knows, so it is not judged.
+                let ran = v
+                    .fired_rules()
+                    .iter()
+                    .any(|r| r.starts_with("tool_execution."));
+                if ran || is_on(SeededBug::AccuseFromAGuess) {
+                    return mk(Conformance::Deviates, RULE_VALIDATE, tools("security-considerations"),
+                        "the tool ran with a required argument missing (its words say it failed while \
+                         executing): the server does not validate inputs against the schema".into());
+                }
+                return mk(Conformance::NotApplicable, RULE_VALIDATE, tools("security-considerations"),
+                    "not judged: the answer's words match no rule that says whether the arguments were \
+                     refused or the tool ran, so whether inputs are validated cannot be told from the wire".into());
             }
             if is_sep1303(version) {
                 if v.channel == Channel::ToolError {

@@ -25,6 +25,9 @@ pub(crate) enum SeededBug {
     NothingAmongChanges,
     /// The validation reader finds no payload: answers fall back to their words and codes.
     ValidationReaderOff,
+    /// Probe B's spec verdict accuses the server of not validating whenever the cause is a tool
+    /// failure, even when no words say the tool ran.
+    AccuseFromAGuess,
 }
 
 #[cfg(any(test, feature = "testing"))]

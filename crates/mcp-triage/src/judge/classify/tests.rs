@@ -351,3 +351,38 @@ fn asking_for_a_session_in_a_revision_without_sessions_refuses_the_revision() {
         Cause::SessionRequired
     );
 }
+
+#[test]
+fn probe_b_is_accused_of_not_validating_only_when_words_say_the_tool_ran() {
+    use crate::judge::spec::{Conformance, Probe, verdict};
+    let b = |text: &str| {
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": 7, "result": {
+            "content": [{"type": "text", "text": text}], "isError": true}});
+        let mut ex = exchange(200, "application/json", &body.to_string());
+        ex.intent = Some("B".into());
+        classify(&ex, &Options::default())
+    };
+    // Words no rule knows: not judged, never an accusation.
+    let unknown = b("lead not found in this organization");
+    assert_eq!(unknown.cause, Cause::ToolExecution);
+    let spec = verdict(Probe::B, "2025-06-18", &unknown);
+    assert_eq!(spec.conformance, Conformance::NotApplicable);
+    assert!(spec.reason.starts_with("not judged"), "{}", spec.reason);
+    // The control: the seeded bug accuses from the guess, and this test would see it.
+    let seeded = crate::vocabulary::seeded_bug::with(
+        crate::vocabulary::seeded_bug::SeededBug::AccuseFromAGuess,
+        || verdict(Probe::B, "2025-06-18", &unknown),
+    );
+    assert_eq!(seeded.conformance, Conformance::Deviates);
+    // Words that say the tool ran while executing: it did not validate.
+    let ran = b("Error executing tool lead_get: KeyError 'id'");
+    assert!(
+        ran.fired_rules()
+            .iter()
+            .any(|r| r.starts_with("tool_execution."))
+    );
+    assert_eq!(
+        verdict(Probe::B, "2025-06-18", &ran).conformance,
+        Conformance::Deviates
+    );
+}
