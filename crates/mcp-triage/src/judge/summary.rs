@@ -298,10 +298,18 @@ pub(crate) fn headline(
             (Some(StopReason::Cancelled), _) => {
                 format!("You cancelled the run before the server answered {method}.")
             }
-            (Some(why), _) => format!(
-                "The server's answer to {method} was not read: {}.",
-                why.describe()
-            ),
+            (Some(why), _) => {
+                let hint = v
+                    .evidence
+                    .iter()
+                    .find(|e| crate::judge::classify::SLASH_HINTS.contains(&e.fact.as_str()))
+                    .map(|e| format!("; {}", e.fact))
+                    .unwrap_or_default();
+                format!(
+                    "The server's answer to {method} was not read: {}{hint}.",
+                    why.describe()
+                )
+            }
             (None, Some(status @ (401 | 403))) => auth_headline(status, v, ex),
             (None, _) if v.cause == crate::vocabulary::cause::Cause::ServerExited => format!(
                 "The server process exited before it answered {method}, so no probe could run (its last stderr lines are in the report)."

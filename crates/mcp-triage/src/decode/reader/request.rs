@@ -31,6 +31,11 @@ enum Phase {
     },
     /// Decided: no response, for this reason.
     Unanswered(TransportError, String),
+    /// Decided: a redirect, not followed; its head is kept (where it pointed).
+    Redirected {
+        status: u16,
+        headers: Vec<(String, String)>,
+    },
     /// Decided: a response, read to this ending.
     Answered {
         status: u16,
@@ -121,7 +126,10 @@ impl RequestReader {
 
     /// True once the ending is decided.
     pub fn is_done(&self) -> bool {
-        matches!(self.phase, Phase::Unanswered(..) | Phase::Answered { .. })
+        matches!(
+            self.phase,
+            Phase::Unanswered(..) | Phase::Answered { .. } | Phase::Redirected { .. }
+        )
     }
 
     /// True once the response head arrived (and was not a refused redirect).
@@ -193,10 +201,8 @@ impl RequestReader {
             };
         }
         if (300..400).contains(&status) {
-            return self.unanswered(
-                TransportError::RedirectRefused,
-                format!("the server answered with a redirect (HTTP {status}); it was not followed"),
-            );
+            self.phase = Phase::Redirected { status, headers };
+            return Next::Stop;
         }
         self.clock.headers(now_ms);
         let media = header::media_type(&headers);
@@ -304,6 +310,22 @@ impl RequestReader {
             Phase::Unanswered(error, detail) => {
                 ex.transport_error = Some(error);
                 ex.transport_error_detail = Some(detail);
+            }
+            Phase::Redirected { status, headers } => {
+                // Not an answer (nothing of it is read or followed), but its head says where it
+                // pointed, which the verdict names.
+                ex.transport_error = Some(TransportError::RedirectRefused);
+                ex.transport_error_detail = Some(format!(
+                    "the server answered with a redirect (HTTP {status}); it was not followed"
+                ));
+                ex.response = Some(crate::vocabulary::exchange::Response {
+                    status,
+                    headers,
+                    body: None,
+                    body_complete: None,
+                    body_end: None,
+                    body_base64: None,
+                });
             }
             Phase::Answered {
                 status,

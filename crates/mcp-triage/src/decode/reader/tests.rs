@@ -428,3 +428,22 @@ fn a_get_refusal_is_read_to_its_end_and_a_get_success_that_is_no_stream_is_not()
         Some(BodyEnd::StoppedAfterResponse)
     );
 }
+
+#[test]
+fn a_redirect_is_not_followed_and_its_head_says_where_it_pointed() {
+    let mut r = reader(false);
+    let head = ReadEvent::Head {
+        status: 307,
+        headers: vec![("Location".into(), "/mcp/".into())],
+    };
+    assert_eq!(r.on(10.0, head), Next::Stop);
+    let ex = r.finish(20.0);
+    assert_eq!(ex.transport_error, Some(TransportError::RedirectRefused));
+    assert_eq!(
+        ex.stop_reason(),
+        Some(crate::vocabulary::cause::StopReason::Redirect)
+    );
+    let resp = ex.response.as_ref().unwrap();
+    assert_eq!((resp.status, resp.header("location")), (307, Some("/mcp/")));
+    assert!(resp.body.is_none(), "nothing of it is read");
+}

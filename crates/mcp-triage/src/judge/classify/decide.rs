@@ -7,7 +7,7 @@ use crate::decode::body::{self, BodyKind};
 use crate::decode::challenge::{self};
 use crate::decode::jsonrpc::{self, Message};
 use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag};
-use crate::vocabulary::exchange::{BodyEnd, Exchange, Vantage};
+use crate::vocabulary::exchange::{BodyEnd, Exchange, TransportError, Vantage};
 
 /// Classifies one exchange. Reads the request, the response (or its absence), and the optional
 /// `negotiated_version`/`intent` fields or their overrides in `opts`; never the people-facing labels.
@@ -66,7 +66,12 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
         stdio::answer(&mut b, ex, io, &req, intent.as_deref(), &opts.limits);
         return b.v;
     }
-    let Some(resp) = &ex.response else {
+    // A redirect is never followed: no answer, whatever head it came with.
+    let Some(resp) = ex
+        .response
+        .as_ref()
+        .filter(|_| ex.transport_error != Some(TransportError::RedirectRefused))
+    else {
         status::no_response(&mut b, ex);
         return b.v;
     };

@@ -30,5 +30,6 @@ mod validation;
 mod verdict;
 
 pub use decide::classify;
+pub(crate) use status::SLASH_HINTS;
 pub(crate) use verdict::KNOWN_VERSIONS;
 pub use verdict::{Options, Verdict};

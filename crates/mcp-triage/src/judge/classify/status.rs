@@ -44,7 +44,53 @@ pub(super) fn no_response(b: &mut Builder, ex: &Exchange) {
     b.decide(Channel::Network, cause, DecidedBy::Structure);
     b.structure(fact);
     b.client_said(ex);
+    if cause == Cause::Redirect {
+        redirect_target(b, ex);
+    }
 }
+
+/// Where a redirect pointed (a direct client sees its `Location`; a browser does not), and the
+/// endpoint to try when it only adds or drops a trailing slash.
+fn redirect_target(b: &mut Builder, ex: &Exchange) {
+    let Some(location) = ex.response.as_ref().and_then(|r| r.header("location")) else {
+        return;
+    };
+    b.structure(format!("Location: {location} (not followed)"));
+    let url = ex.request.url.as_str();
+    let Some(origin_end) = url
+        .find("://")
+        .map(|i| i + 3)
+        .map(|i| url[i..].find('/').map_or(url.len(), |j| i + j))
+    else {
+        return;
+    };
+    let (origin, path) = url.split_at(origin_end);
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    let target = location
+        .strip_prefix(origin)
+        .or_else(|| location.starts_with('/').then_some(location))
+        .map(|t| t.split(['?', '#']).next().unwrap_or(""));
+    let Some(target) = target else {
+        return;
+    };
+    let hint =
+        if target.len() == path.len() + 1 && target.starts_with(path) && target.ends_with('/') {
+            SLASH_HINTS[0]
+        } else if path.len() == target.len() + 1 && path.starts_with(target) && path.ends_with('/')
+        {
+            SLASH_HINTS[1]
+        } else {
+            return;
+        };
+    b.structure(hint);
+}
+
+/// What a redirect that only adds or drops a trailing slash suggests (evidence, and the headline's
+/// last words when the connect was redirected).
+pub(crate) const SLASH_HINTS: [&str; 2] = [
+    "it points to the same address with a trailing slash: use that address as the endpoint",
+    "it points to the same address without the trailing slash: use that address as the endpoint",
+];
 
 /// A 2xx to our GET: a stream (or, oddly, a body).
 pub(super) fn get_stream(mut b: Builder, resp: &Response, decoded: &DecodedBody) -> Verdict {

@@ -386,3 +386,37 @@ fn probe_b_is_accused_of_not_validating_only_when_words_say_the_tool_ran() {
         Conformance::Deviates
     );
 }
+
+#[test]
+fn a_redirect_that_only_adds_a_trailing_slash_suggests_that_address() {
+    let redirect = |location: &str| {
+        let doc = serde_json::json!({
+            "format": "mcp-exchange/1", "vantage": "direct",
+            "request": {"method": "POST", "url": "http://127.0.0.1:9/mcp",
+                "headers": [["Content-Type", "application/json"]], "body": "{}"},
+            "response": {"status": 307, "headers": [["location", location]]},
+            "transport_error": "redirect_refused"
+        });
+        classify(
+            &Exchange::from_json(doc.to_string().as_bytes()).unwrap(),
+            &Options::default(),
+        )
+    };
+    for location in ["/mcp/", "http://127.0.0.1:9/mcp/"] {
+        let v = redirect(location);
+        assert_eq!((v.channel, v.cause), (Channel::Network, Cause::Redirect));
+        let facts: Vec<&str> = v.evidence.iter().map(|e| e.fact.as_str()).collect();
+        assert!(facts.contains(&format!("Location: {location} (not followed)").as_str()));
+        assert!(facts.contains(&super::SLASH_HINTS[0]), "{facts:?}");
+    }
+    // The control: a redirect elsewhere names its target and suggests nothing.
+    for location in ["/login", "https://other.example/mcp/"] {
+        let v = redirect(location);
+        assert!(
+            !v.evidence
+                .iter()
+                .any(|e| super::SLASH_HINTS.contains(&e.fact.as_str())),
+            "{location}"
+        );
+    }
+}
