@@ -206,6 +206,14 @@ pub(crate) fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
                         "the tool ran with a required argument missing (its words say it failed while \
                          executing): the server does not validate inputs against the schema".into());
                 }
+                // A refusal worded in a way no rule knows, or the tool's own failure: where both
+                // readings give one verdict, it is said; otherwise it is not judged.
+                if is_sep1303(version) && protocol_error(v, version) {
+                    return mk(Conformance::Deviates, RULE_SEP1303_INPUT, tools("error-handling"),
+                        "from 2025-11-25 (SEP-1303) input validation errors belong in isError; this answer came \
+                         as a JSON-RPC error, so it deviates whether it refused the arguments (in words no \
+                         rule knows) or was the tool's own failure".into());
+                }
                 return mk(Conformance::NotApplicable, RULE_VALIDATE, tools("security-considerations"),
                     "not judged: the answer's words match no rule that says whether the arguments were \
                      refused or the tool ran, so whether inputs are validated cannot be told from the wire".into());

@@ -385,6 +385,27 @@ fn probe_b_is_accused_of_not_validating_only_when_words_say_the_tool_ran() {
         verdict(Probe::B, "2025-06-18", &ran).conformance,
         Conformance::Deviates
     );
+    // From 2025-11-25 a JSON-RPC error deviates either way (a refusal belongs in isError, and a
+    // tool that ran did not validate): said, with both readings.
+    let mut frame = exchange(
+        200,
+        "application/json",
+        r#"{"jsonrpc":"2.0","id":7,"error":{"code":0,"message":"lead not found in this organization"}}"#,
+    );
+    frame.intent = Some("B".into());
+    let v = classify(&frame, &Options::default());
+    assert_eq!(v.cause, Cause::ToolExecution);
+    let spec = verdict(Probe::B, "2025-11-25", &v);
+    assert_eq!(spec.conformance, Conformance::Deviates);
+    assert!(
+        spec.reason.contains("whether it refused"),
+        "{}",
+        spec.reason
+    );
+    assert_eq!(
+        verdict(Probe::B, "2025-06-18", &v).conformance,
+        Conformance::NotApplicable
+    );
 }
 
 #[test]
