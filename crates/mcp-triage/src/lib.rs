@@ -28,15 +28,15 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctest;
 
-/// One table → an enum's variants, its stable snake_case identifiers (serde and `as_str` agree),
-/// parsing and `Display`: every identifier other tools read is spelled once.
+/// One table → an enum's variants, its stable identifiers (serde's name is the label, so serde and
+/// `as_str` agree by construction), parsing and `Display`: every identifier other tools read is
+/// spelled once.
 macro_rules! labelled_enum {
     ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $label:literal,)* }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]
-        #[serde(rename_all = "snake_case")]
         pub enum $name {
-            $($(#[$vmeta])* $variant,)*
+            $($(#[$vmeta])* #[serde(rename = $label)] $variant,)*
         }
 
         impl $name {

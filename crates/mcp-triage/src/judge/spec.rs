@@ -12,16 +12,12 @@ labelled_enum! {
     /// The probes and transport checks a verdict can be about.
     Probe {
         /// A: a tool name that is certainly not in the catalogue.
-        #[serde(rename = "A")]
         A = "A",
         /// B: a tool called with a required argument missing (or of the wrong type).
-        #[serde(rename = "B")]
         B = "B",
         /// C: a call whose backend throws.
-        #[serde(rename = "C")]
         C = "C",
         /// D: a call that succeeds.
-        #[serde(rename = "D")]
         D = "D",
         /// The same POST without the token.
         NoToken = "no_token",

@@ -31,16 +31,12 @@ labelled_enum! {
     /// The four probes: one vocabulary for steps, intents, plans, verdicts, the page and exports.
     ProbeName {
         /// Unknown tool.
-        #[serde(rename = "A")]
         A = "A",
         /// Schema-invalid arguments.
-        #[serde(rename = "B")]
         B = "B",
         /// Backend throws.
-        #[serde(rename = "C")]
         C = "C",
         /// Success.
-        #[serde(rename = "D")]
         D = "D",
     }
 }
