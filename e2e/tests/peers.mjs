@@ -7,6 +7,8 @@ const stateful = await startPython(18792, shared.appOrigin, ['--stateful']);
 const refusing = await startPython(18793, shared.appOrigin, ['--refuse-origin']);
 // A TypeScript server whose CORS lets through only the headers of the eras before 2026-07-28.
 const legacyCors = await startDemo(18813, [shared.appOrigin], ['--cors', 'legacy-headers']);
+// The same server with full CORS: TS SDK 1.x refuses 2026-07-28 itself (HTTP 400, its words).
+const tsDemo = await startDemo(18814, [shared.appOrigin], []);
 
 async function runAgainst(endpoint, opts = {}) {
   const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -99,3 +101,12 @@ test('auto era against a server whose CORS refuses the 2026-07-28 headers: disco
   eq(report.cors_doctor?.conclusion, conclusion, 'the same conclusion');
   await context.close();
 }, { allow: [expected.cors(legacyCors), expected.noToken(legacyCors), expected.get405(legacyCors)] });
+
+test('2026-07-28 against a server that does not serve it: the refused revision is the headline, and the GET refusal is read as one', async () => {
+  const { context, page } = await runAgainst(tsDemo, { era: '2026-07-28', token: 'demo-token' });
+  eq(await page.getByTestId('finding').innerText(),
+    'The server does not serve protocol revision 2026-07-28: it refused server/discover (HTTP 400). Choose an era it serves, or Auto, and run again.', 'headline');
+  // The GET's body is read: its words say the version, not a wrong path or a bare 4xx.
+  eq(JSON.stringify(await cardOutcome(page, 'card-get')), JSON.stringify(['http', 'protocol_version_unsupported']), 'GET');
+  await context.close();
+}, { allow: [expected.status(400, tsDemo), expected.noToken(tsDemo)] });
