@@ -2,6 +2,7 @@
 // back everywhere, redirects, and serves script-shaped text. Modes by path prefix:
 //   /echo/mcp      echoes the bearer token in error.message, error.data, content text, a header, HTML
 //   /redirect/mcp  307 to another port (which must never see a request)
+//   /slash/mcp     307 to /slash/mcp/ on the same origin (a server that serves its path with a slash)
 //   /xss/mcp       tool names, error texts and headers shaped like markup and script
 //   /leak/FORM/…   echoes the leak sentinels (token, secret header, path) in one FORM of the leak
 //                  checker's list, in every place a page reads: error.message, error.data, content
@@ -213,6 +214,7 @@ createServer((req, res) => {
   }
   if (mode === 'silent') { req.resume(); return; }
   if (mode === 'redirect') { res.writeHead(307, { ...cors, Location: redirectTo }); res.end(); return; }
+  if (mode === 'slash') { res.writeHead(307, { ...cors, Location: '/slash/mcp/' }); res.end(); return; }
   if (mode === 'doctor-redirect') {
     const code = Number((req.url || '').split('/')[2]);
     if (req.headers['sec-fetch-mode'] === 'no-cors') {

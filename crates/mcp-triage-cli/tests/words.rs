@@ -150,6 +150,33 @@ fn the_path_scrub_hides_the_path_never_our_identifiers() {
 }
 
 #[test]
+fn a_redirect_that_only_adds_a_slash_is_named_with_the_address_to_use() {
+    let _server = hostile(18608);
+    let hint =
+        "it points to the same address with a trailing slash: use that address as the endpoint";
+    let out = probe(&["http://127.0.0.1:18608/slash/mcp"], &[]);
+    let stdout = text(&out).0;
+    assert!(
+        stdout.contains(&format!(
+            "was not read: the server answered with a redirect, which is never followed; {hint}."
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Location: /[path hidden]/ (not followed)"),
+        "{stdout}"
+    );
+    // The control: a redirect to another place names no address to use.
+    let out = probe(&["http://127.0.0.1:18608/redirect/mcp"], &[]);
+    let stdout = text(&out).0;
+    assert!(
+        stdout.contains("redirect, which is never followed"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains(hint), "{stdout}");
+}
+
+#[test]
 fn a_reader_that_closes_the_pipe_ends_the_run_quietly_with_its_status() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-triage"))
         .args(["probe", "http://127.0.0.1:18605/mcp"])
