@@ -105,7 +105,7 @@ test('auto era against a server whose CORS refuses the 2026-07-28 headers: disco
 test('2026-07-28 against a server that does not serve it: the refused revision is the headline, and the GET refusal is read as one', async () => {
   const { context, page } = await runAgainst(tsDemo, { era: '2026-07-28', token: 'demo-token' });
   eq(await page.getByTestId('finding').innerText(),
-    'The server does not serve protocol revision 2026-07-28: it refused server/discover (HTTP 400). Choose an era it serves, or Auto, and run again.', 'headline');
+    'The server does not serve protocol revision 2026-07-28: it refused server/discover (HTTP 400). It names 2025-11-25, 2025-06-18 and 2025-03-26: choose one of those eras, or Auto, and run again.', 'headline');
   // The GET's body is read: its words say the version, not a wrong path or a bare 4xx.
   eq(JSON.stringify(await cardOutcome(page, 'card-get')), JSON.stringify(['http', 'protocol_version_unsupported']), 'GET');
   await context.close();

@@ -340,8 +340,33 @@ pub(crate) fn headline(
             .http_status
             .map(|s| format!(" (HTTP {s})"))
             .unwrap_or_default();
+        // The released revisions its answer names (`supported versions: …`, `data.supported`),
+        // newest first: the era to choose.
+        let said = ex
+            .response
+            .as_ref()
+            .and_then(|r| r.body.as_deref())
+            .unwrap_or("");
+        let mut named: Vec<&str> = crate::judge::classify::KNOWN_VERSIONS
+            .iter()
+            .rev()
+            .copied()
+            .filter(|k| said.contains(k) && !revision.ends_with(k))
+            .take(3)
+            .collect();
+        let serves = match named.len() {
+            0 => "Choose an era it serves".to_string(),
+            1 => format!("It names {}: choose that era", named[0]),
+            _ => {
+                let last = named.pop().unwrap_or_default();
+                format!(
+                    "It names {} and {last}: choose one of those eras",
+                    named.join(", ")
+                )
+            }
+        };
         return format!(
-            "The server does not serve {revision}: it refused {method}{status}. Choose an era it serves, or Auto, and run again."
+            "The server does not serve {revision}: it refused {method}{status}. {serves}, or Auto, and run again."
         );
     }
     // Lead with how the run ended; the finding's own mention of that reason is then said once.
@@ -460,6 +485,14 @@ mod tests {
         assert_eq!(
             headline(Some((&verdict, &ex)), true, None, &s),
             "The server does not serve protocol revision 2026-07-28: it refused server/discover (HTTP 400). Choose an era it serves, or Auto, and run again."
+        );
+        // The revisions its words name, newest first (the TypeScript SDK lists them).
+        let (verdict, ex) = connect(
+            "Bad Request: Unsupported protocol version: 2026-07-28 (supported versions: 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05, 2024-10-07)",
+        );
+        assert_eq!(
+            headline(Some((&verdict, &ex)), true, None, &s),
+            "The server does not serve protocol revision 2026-07-28: it refused server/discover (HTTP 400). It names 2025-11-25, 2025-06-18 and 2025-03-26: choose one of those eras, or Auto, and run again."
         );
         // The control: another refusal at connect leaves the finding as the headline.
         let (verdict, ex) = connect("Bad Request: something else");
