@@ -36,7 +36,8 @@ pub struct DiagRequest {
     pub question: &'static str,
     /// `no-cors` or `cors`.
     pub mode: &'static str,
-    /// The HTTP method: `POST`, or `OPTIONS` for [`cors_answers`].
+    /// The HTTP method: `POST`, or `OPTIONS` for the step that asks whether the server's CORS
+    /// answers this page at all (`cors_answers`).
     pub method: &'static str,
     /// Headers to send (never a real token; an extra header carries a dummy value).
     pub headers: Vec<(String, String)>,
@@ -312,7 +313,8 @@ impl Doctor {
     }
 
     /// The next request to send, if any: the plan in order, up to its first refusal; after a
-    /// refused [`allow_origin`], one [`cors_answers`] question more.
+    /// refused `allow_origin` step, one question more: does the server's CORS answer this page at
+    /// all (`cors_answers`)?
     pub fn next_request(&self) -> Option<&DiagRequest> {
         if !self.stopped {
             return self.plan.get(self.results.len());
