@@ -60,20 +60,27 @@ pub(super) fn cause(
     // (2026-07-28: -32022 with `data.supported`) here, a validation list below. Its strings are
     // words read after the message (Ruby: "Invalid params" + data "Tool not found: x").
     let data_ptr = ptr.replace("/error/message", "/error/data");
-    let data =
+    let versions =
         b.v.message
             .as_ref()
             .and_then(|m| m.pointer(&data_ptr))
-            .cloned();
-    if let Some(versions) = data.as_ref().and_then(supported_versions) {
+            .and_then(supported_versions);
+    if let Some(versions) = versions {
         set(b, Cause::ProtocolVersionUnsupported);
         b.structure(format!(
             "{data_ptr}/supported lists the protocol versions the server accepts: {versions}"
         ));
         return;
     }
-    // Only a tools/call's words are read, so only its `error.data` is searched.
-    let data = data.filter(|_| method == "tools/call");
+    // Only a tools/call's words are read, so only its `error.data` is copied out and searched.
+    let data = if method == "tools/call" {
+        b.v.message
+            .as_ref()
+            .and_then(|m| m.pointer(&data_ptr))
+            .cloned()
+    } else {
+        None
+    };
     let mut texts = vec![Text {
         place: Place::Message,
         pointer: ptr.to_string(),
@@ -124,10 +131,9 @@ pub(super) fn cause(
         };
         return set(b, cause);
     }
-    let missing = b.missing.clone();
     // A validation list in `error.data` is structure; one written into the message is words.
     if let Some(data) = &data
-        && validation::decide(b, channel, data, &data_ptr, Place::Data, None, &missing)
+        && validation::decide(b, channel, data, &data_ptr, Place::Data, None)
     {
         return;
     }
@@ -136,15 +142,7 @@ pub(super) fn cause(
         return;
     }
     if let Some(value) = validation::json_in_text(message)
-        && validation::decide(
-            b,
-            channel,
-            &value,
-            ptr,
-            Place::Message,
-            Some(message),
-            &missing,
-        )
+        && validation::decide(b, channel, &value, ptr, Place::Message, Some(message))
     {
         return;
     }

@@ -84,7 +84,6 @@ fn tool_error_cause(b: &mut Builder, result: &Value, origin: Origin, req: &Reque
     let mut texts = content_texts(result, origin, Place::IsError);
     prose::code_in_text(b, &texts, true);
     let content_count = texts.len();
-    let missing = b.missing.clone();
     if let Some(structured) = result.get("structuredContent") {
         let ptr = pointer_for(origin, "/result/structuredContent");
         // A validation payload in structuredContent is structure: it decides before any words.
@@ -95,7 +94,6 @@ fn tool_error_cause(b: &mut Builder, result: &Value, origin: Origin, req: &Reque
             &ptr,
             Place::Structured,
             None,
-            &missing,
         ) {
             return;
         }
@@ -114,7 +112,6 @@ fn tool_error_cause(b: &mut Builder, result: &Value, origin: Origin, req: &Reque
                 &t.pointer,
                 Place::IsError,
                 Some(t.text),
-                &missing,
             )
         {
             return;

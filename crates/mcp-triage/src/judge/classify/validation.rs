@@ -162,8 +162,8 @@ fn path_words(path: &[String]) -> String {
 /// Decides `invalid_arguments` on `channel` when `value` (found at `pointer`) holds a validation
 /// payload; returns whether it did. `text` is the string the value was read from, when it was read
 /// from a text item or a message (then words decided: an agent must parse prose to find it, and the
-/// shape rule is the deciding rule); otherwise the payload is structure. `missing` names the
-/// required arguments our request left out (from the tool's schema), which the evidence points to.
+/// shape rule is the deciding rule); otherwise the payload is structure. The required arguments
+/// our request left out (`b.missing`, from the tool's schema) are named where the payload points.
 pub(super) fn decide(
     b: &mut Builder,
     channel: Channel,
@@ -171,7 +171,6 @@ pub(super) fn decide(
     pointer: &str,
     place: Place,
     text: Option<&str>,
-    missing: &[String],
 ) -> bool {
     let Some(p) = read(value, place) else {
         return false;
@@ -236,7 +235,7 @@ pub(super) fn decide(
         ));
     }
     if let Some(field) = p.issues.iter().find_map(|i| {
-        missing
+        b.missing
             .iter()
             .find(|m| i.path.iter().any(|part| part == *m))
     }) {
