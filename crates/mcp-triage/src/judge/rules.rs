@@ -168,6 +168,11 @@ pub(crate) fn first(group: Group, place: Place, text: &str, tool: Option<&str>) 
         })
 }
 
+/// Whether the rule with this id belongs to `group` (an id's prefix need not be its group's name).
+pub(crate) fn in_group(id: &str, group: Group) -> bool {
+    RULES.iter().any(|r| r.id == id && r.group == group)
+}
+
 /// The issue shapes that apply at `place`, in file order.
 pub(crate) fn shapes(place: Place) -> impl Iterator<Item = &'static Rule> {
     RULES

@@ -193,10 +193,9 @@ pub(crate) fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
                 // Only words that say the tool ran (an SDK's "Error executing tool …") show that the
                 // inputs were not validated; an answer whose words match no rule may be a refusal
                 // worded in a way no rule knows, so it is not judged.
-                let ran = v
-                    .fired_rules()
-                    .iter()
-                    .any(|r| r.starts_with("tool_execution."));
+                let ran = v.fired_rules().iter().any(|r| {
+                    crate::judge::rules::in_group(r, crate::judge::rules::Group::ToolExecution)
+                });
                 if ran || is_on(SeededBug::AccuseFromAGuess) {
                     return mk(Conformance::Deviates, RULE_VALIDATE, tools("security-considerations"),
                         "the tool ran with a required argument missing (its words say it failed while \
