@@ -299,11 +299,8 @@ pub(crate) fn headline(
                 format!("You cancelled the run before the server answered {method}.")
             }
             (Some(why), _) => {
-                let hint = v
-                    .evidence
-                    .iter()
-                    .find(|e| crate::judge::classify::SLASH_HINTS.contains(&e.fact.as_str()))
-                    .map(|e| format!("; {}", e.fact))
+                let hint = crate::judge::classify::slash_hint(ex)
+                    .map(|h| format!("; {h}"))
                     .unwrap_or_default();
                 format!(
                     "The server's answer to {method} was not read: {}{hint}.",

@@ -30,6 +30,6 @@ mod validation;
 mod verdict;
 
 pub use decide::classify;
-pub(crate) use status::SLASH_HINTS;
+pub(crate) use status::slash_hint;
 pub(crate) use verdict::KNOWN_VERSIONS;
 pub use verdict::{Options, Verdict};

@@ -56,38 +56,43 @@ fn redirect_target(b: &mut Builder, ex: &Exchange) {
         return;
     };
     b.structure(format!("Location: {location} (not followed)"));
+    if let Some(hint) = slash_hint(ex) {
+        b.structure(hint);
+    }
+}
+
+/// For a redirect whose `Location` is the request's own address with a trailing slash added or
+/// dropped (same origin), the sentence that says which address to use.
+pub(crate) fn slash_hint(ex: &Exchange) -> Option<&'static str> {
+    if ex.transport_error != Some(TransportError::RedirectRefused) {
+        return None;
+    }
+    let location = ex.response.as_ref()?.header("location")?;
     let url = ex.request.url.as_str();
-    let Some(origin_end) = url
-        .find("://")
-        .map(|i| i + 3)
-        .map(|i| url[i..].find('/').map_or(url.len(), |j| i + j))
-    else {
-        return;
-    };
+    let after_scheme = url.find("://")? + 3;
+    let origin_end = url[after_scheme..]
+        .find('/')
+        .map_or(url.len(), |j| after_scheme + j);
     let (origin, path) = url.split_at(origin_end);
     let path = path.split(['?', '#']).next().unwrap_or("");
     let target = location
         .strip_prefix(origin)
-        .or_else(|| location.starts_with('/').then_some(location))
-        .map(|t| t.split(['?', '#']).next().unwrap_or(""));
-    let Some(target) = target else {
-        return;
-    };
-    let hint =
-        if target.len() == path.len() + 1 && target.starts_with(path) && target.ends_with('/') {
-            SLASH_HINTS[0]
-        } else if path.len() == target.len() + 1 && path.starts_with(target) && path.ends_with('/')
-        {
-            SLASH_HINTS[1]
-        } else {
-            return;
-        };
-    b.structure(hint);
+        .or_else(|| location.starts_with('/').then_some(location))?
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("");
+    if target.len() == path.len() + 1 && target.starts_with(path) && target.ends_with('/') {
+        Some(SLASH_HINTS[0])
+    } else if path.len() == target.len() + 1 && path.starts_with(target) && path.ends_with('/') {
+        Some(SLASH_HINTS[1])
+    } else {
+        None
+    }
 }
 
 /// What a redirect that only adds or drops a trailing slash suggests (evidence, and the headline's
 /// last words when the connect was redirected).
-pub(crate) const SLASH_HINTS: [&str; 2] = [
+pub(super) const SLASH_HINTS: [&str; 2] = [
     "it points to the same address with a trailing slash: use that address as the endpoint",
     "it points to the same address without the trailing slash: use that address as the endpoint",
 ];

@@ -428,7 +428,7 @@ fn a_redirect_that_only_adds_a_trailing_slash_suggests_that_address() {
         assert_eq!((v.channel, v.cause), (Channel::Network, Cause::Redirect));
         let facts: Vec<&str> = v.evidence.iter().map(|e| e.fact.as_str()).collect();
         assert!(facts.contains(&format!("Location: {location} (not followed)").as_str()));
-        assert!(facts.contains(&super::SLASH_HINTS[0]), "{facts:?}");
+        assert!(facts.contains(&super::status::SLASH_HINTS[0]), "{facts:?}");
     }
     // The control: a redirect elsewhere names its target and suggests nothing.
     for location in ["/login", "https://other.example/mcp/"] {
@@ -436,7 +436,7 @@ fn a_redirect_that_only_adds_a_trailing_slash_suggests_that_address() {
         assert!(
             !v.evidence
                 .iter()
-                .any(|e| super::SLASH_HINTS.contains(&e.fact.as_str())),
+                .any(|e| super::status::SLASH_HINTS.contains(&e.fact.as_str())),
             "{location}"
         );
     }
