@@ -711,6 +711,15 @@ fn a_call_that_got_no_answer_says_whether_it_was_sent_and_retries_by_that() {
             "not_needed",
             "not_needed",
         ),
+        // Python: a call whose task was cancelled (an Agents SDK server's session ending, or the
+        // caller's cancel scope): cancelled, and it may have run.
+        (
+            json!({"raised": {"name": "CancelledError", "message": "Cancelled by cancel scope 7f3a2c1d9e80"}}),
+            Some("may_have_run"),
+            "aborted",
+            "not_needed",
+            "not_needed",
+        ),
         // The AI SDK's MCP client over a JSON answer whose connection closed: the socket's code
         // two links down decides.
         (

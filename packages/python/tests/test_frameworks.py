@@ -38,7 +38,7 @@ ROWS = [dict(zip(h, r)) for h, r in (
 class Peer:
     """A fresh peer whose process is killed once wait_forever runs; `events` records the order."""
 
-    def __init__(self, name: str, port: int) -> None:
+    def __init__(self, name: str, port: int, kill: bool = True) -> None:
         argv, ready, self.token = PEERS[name]
         self.url = f"http://127.0.0.1:{port}/mcp"
         self.events: list[str] = []
@@ -53,8 +53,9 @@ class Peer:
                     up.set()
                 if "called wait_forever" in line and "tool ran" not in self.events:
                     self.events.append("tool ran")
-                    self.child.kill()
-                    self.events.append("server killed")
+                    if kill:
+                        self.child.kill()
+                        self.events.append("server killed")
             up.set()
 
         threading.Thread(target=read, daemon=True).start()
@@ -142,16 +143,20 @@ async def via_agents(peer: Peer) -> dict[str, Verdict]:
                 if probe != "E":  # on mcp 1.x, cancel) on its own, after the verdict
                     raise
                 print(f"Runner.run after {probe}: {error!r}")
-            if tool in seen:
-                out[probe] = seen[tool]
             if probe == "E":
-                peer.events.append("verdict E")
                 break
     finally:
         try:
             await server.cleanup()
         except BaseException as error:  # the killed server's session cannot close cleanly
             print(f"cleanup: {error!r}")
+    # On mcp 1.x the SDK may run the call in a task of its own and cancel it once Runner.run has
+    # raised: its verdict comes then, so the verdicts are read after the server's cleanup.
+    for probe, tool, _ in PROBES:
+        if tool in seen:
+            out[probe] = seen[tool]
+    if "E" in out:
+        peer.events.append("verdict E")
     return out
 
 
@@ -175,6 +180,54 @@ def test_framework_matrix(path: str, peer_name: str, unused_port: int) -> None:
         if not want or cell[0] not in want[0]["cause"].split("|") or (verdict and cell[1:] != [want[0]["delivery"], want[0]["made_on"]]):
             wrong.append(f"{probe}: got {cell}, expected {want[0] if want else 'no row'}")
     assert not wrong, "\n".join(wrong)
+
+
+async def cancel_mid_call(peer: Peer) -> list[Verdict]:
+    """An Agents SDK server's call cancelled while its tool runs, as the SDK's own session ending
+    cancels it (here by the caller's cancel scope): the verdicts `on_verdict` got."""
+    from agents.mcp import MCPServerStreamableHttp
+
+    from mcp_triage_verdict.agents import TriageToolCalls
+
+    seen: list[Verdict] = []
+
+    class TriagedServer(TriageToolCalls, MCPServerStreamableHttp):  # type: ignore[misc]
+        def on_verdict(self, tool_name: str, verdict: Verdict) -> None:
+            peer.events.append("verdict")
+            seen.append(verdict)
+
+    server = TriagedServer({"url": peer.url, "headers": peer.headers()}, client_session_timeout_seconds=60)
+    await server.connect()
+
+    async def call() -> None:
+        try:
+            await server.call_tool("wait_forever", {})
+        except anyio.get_cancelled_exc_class():
+            peer.events.append("cancellation raised on")
+            raise
+
+    try:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(call)
+            with anyio.fail_after(30):  # a bound on the tool's start, not a timing assertion
+                while "tool ran" not in peer.events:
+                    await anyio.sleep(0.05)
+            peer.events.append("cancelled")
+            tasks.cancel_scope.cancel()
+    finally:
+        await server.cleanup()
+    return seen
+
+
+def test_a_cancelled_agents_call_gets_its_verdict_before_the_cancellation_goes_on(unused_port: int) -> None:
+    peer = Peer("py-2.3.0", unused_port, kill=False)
+    try:
+        seen = anyio.run(cancel_mid_call, peer)
+    finally:
+        peer.child.kill()
+        peer.child.wait()
+    assert peer.events == ["tool ran", "cancelled", "verdict", "cancellation raised on"], peer.events
+    assert [(str(v.cause), str(v.delivery), str(v.made_on)) for v in seen] == [("aborted", "may_have_run", "client")]
 
 
 @pytest.fixture

@@ -121,6 +121,12 @@ pub(crate) const RAISED_RULES: &[(&str, Option<&str>, RaisedAs, &str)] = &[
         "WHATWG AbortController.abort()'s reason (a DOMException named AbortError; its numeric code is the DOM's, not JSON-RPC's)",
     ),
     (
+        "CancelledError",
+        None,
+        RaisedAs::Aborted,
+        "Python's asyncio.CancelledError, raised into a call whose task was cancelled (anyio's cancel scopes raise the same class under asyncio; the OpenAI Agents SDK 0.24.0 cancels a pending MCP call this way when its session ends)",
+    ),
+    (
         "PoolTimeout",
         None,
         RaisedAs::Unreached,

@@ -17,6 +17,7 @@ from ``Runner.run``; ``verdict_for_exception`` (``mcp_triage_verdict.client``) r
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -68,7 +69,8 @@ def _with_line(result: Any, line: str) -> Any:
 class TriageToolCalls:
     """A mixin for an Agents SDK MCP server class (put it first): ``call_tool`` as the server's, with
     a verdict for each call handed to ``on_verdict``; an ``isError`` result's text becomes the
-    verdict's line, and an exception is raised on as it was (to the ``failure_error_function``)."""
+    verdict's line, and an exception is raised on as it was (to the ``failure_error_function``); a
+    cancelled call gets its verdict (cancelled, may have run) before the cancellation goes on."""
 
     def on_verdict(self, tool_name: str, verdict: Verdict) -> None:
         """Each call's verdict, successes included: override it to log or count. Does nothing."""
@@ -80,6 +82,15 @@ class TriageToolCalls:
         except Exception as error:
             call["raised"] = raised_of(error)
             self.on_verdict(tool_name, classify_outcome(call))
+            raise
+        except asyncio.CancelledError as cancelled:
+            # The SDK cancels a pending call when its session ends (the server gone): told as
+            # cancelled and "may have run" before the cancellation goes on, never swallowed.
+            call["raised"] = raised_of(cancelled)
+            try:
+                self.on_verdict(tool_name, classify_outcome(call))
+            except Exception:
+                pass  # a hook that fails must not turn the cancellation into another error
             raise
         call["result"] = json_safe(result)
         verdict = classify_outcome(call)
