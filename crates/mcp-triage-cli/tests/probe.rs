@@ -41,7 +41,7 @@ fn probe_reaches_a_typescript_server_without_cors_and_reports_the_seeds_three_fa
     // The same run as JSON: the page's export schema.
     let json = probe(&[url, "--token-env", "T", "--json"], &[("T", "demo-token")]);
     let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    assert_eq!(report["format"], "mcp-triage-report/1");
+    assert_eq!(report["format"], "mcp-triage-report/2");
     assert_eq!(report["summary"]["judged"], 3);
     assert!(report["records"].as_array().unwrap().len() >= 8);
 }
@@ -344,6 +344,32 @@ fn a_json_report_of_bodies_just_under_the_cap_is_made_in_bounded_memory() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(record_of(&report, "D")["assessment"]["cause"], "none");
+    // Each body once (report /2): the report is its bodies and a little more, not twice them (/1
+    // kept each answer's parsed message beside its body).
+    let bodies: usize = report["records"]
+        .as_array()
+        .map(|rs| {
+            rs.iter()
+                .map(|r| {
+                    let resp = &r["exchange"]["response"];
+                    [&resp["body"], &resp["body_base64"]]
+                        .iter()
+                        .filter_map(|b| b.as_str())
+                        .map(str::len)
+                        .sum::<usize>()
+                })
+                .sum()
+        })
+        .unwrap_or(0);
+    assert!(
+        bodies > 3 * 4 * 1024 * 1024,
+        "bodies near the cap were kept: {bodies}"
+    );
+    assert!(
+        stdout.len() < bodies + 512 * 1024,
+        "the report is {} bytes for {bodies} bytes of bodies",
+        stdout.len()
+    );
     // The control: the same run within 32 MiB cannot be made, so the limit is felt.
     let starved = within(32 * 1024, &args, &env);
     assert_ne!(starved.status.code(), Some(0), "the limit must bite");

@@ -282,6 +282,41 @@ fn a_baseline_reads_back_as_the_run_it_was_written_from_and_anything_else_is_ref
 }
 
 #[test]
+fn a_report_of_either_version_opens_and_the_new_one_holds_each_body_once() {
+    let old = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/reports/demo-1.29.0.report-1.json"),
+    )
+    .unwrap();
+    let from_old = compare::read_run(&old).unwrap();
+    let recording = replay::read_captures(&old).unwrap();
+    let replayed = replay::replay_recording(&recording, None, Secrets::default()).unwrap();
+    let ep = parse_endpoint(replay::openable_endpoint(&replayed.report.endpoint)).unwrap();
+    let new = mcp_triage::export::report_json(&replayed.report, &ep, false, &Secrets::default());
+    let (old_v, new_v): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_str(&old).unwrap(),
+        serde_json::from_str(&new).unwrap(),
+    );
+    assert_eq!(old_v["format"], "mcp-triage-report/1");
+    assert_eq!(new_v["format"], mcp_triage::export::REPORT_FORMAT);
+    let messages = |v: &serde_json::Value| {
+        v["records"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["assessment"].get("message").is_some())
+            .count()
+    };
+    // The control: /1 kept each answer's parsed message beside its body.
+    assert!(messages(&old_v) > 0);
+    assert_eq!(messages(&new_v), 0);
+    assert!(new.len() < old.len(), "{} vs {}", new.len(), old.len());
+    let same = compare::compare(&from_old, &compare::read_run(&new).unwrap());
+    assert!(same.context.is_empty(), "{:?}", same.context);
+    assert_eq!((same.better, same.worse), (0, 0), "{}", same.text());
+}
+
+#[test]
 fn the_docs_print_the_ordering_the_code_judges_by() {
     let doc = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/baselines.md"),

@@ -79,17 +79,19 @@ pub fn read_shared_run(text: &str) -> Result<Share, Problem> {
         let fragment = trimmed.rsplit_once('#').map_or(trimmed, |(_, f)| f);
         return crate::output::share::decode(fragment);
     }
-    match format_of(trimmed)?.as_deref() {
+    let format = format_of(trimmed)?;
+    match format.as_deref() {
         Some(BASELINE_FORMAT) => {}
-        Some(crate::output::export::REPORT_FORMAT) => {
+        f if crate::output::export::is_report_format(f) => {
             return Err(unreadable(
                 "a JSON report: open it in the tool (or use mcp-triage diff), which replays its exchanges; here, give its share link or a baseline file",
             ));
         }
         other => {
             return Err(unreadable(format!(
-                "format {:?}: expected {BASELINE_FORMAT} or a JSON report (mcp-triage-report/1)",
-                other.unwrap_or("none")
+                "format {:?}: expected {BASELINE_FORMAT} or a JSON report ({})",
+                other.unwrap_or("none"),
+                crate::output::export::REPORT_FORMAT
             )));
         }
     }
@@ -107,7 +109,7 @@ pub fn read_run(text: &str) -> Result<Share, Problem> {
     let trimmed = text.trim();
     if trimmed.starts_with('{')
         && trimmed.len() <= MAX_RUN_FILE
-        && format_of(trimmed)?.as_deref() == Some(crate::output::export::REPORT_FORMAT)
+        && crate::output::export::is_report_format(format_of(trimmed)?.as_deref())
     {
         let value: Value = serde_json::from_str(trimmed).map_err(|e| unreadable(e.to_string()))?;
         return run_of_report(trimmed, &value);

@@ -51,7 +51,7 @@ pub struct RecordedPlan {
     pub edits: Vec<(ProbeName, ProbeEdit)>,
 }
 
-/// The plan a `mcp-triage-report/1` recorded (`mode` and `probes`), if it says.
+/// The plan a JSON report (`mcp-triage-report/1` or /2) recorded (`mode` and `probes`), if it says.
 fn plan_of_report(report: &Value) -> Option<RecordedPlan> {
     let mode = report
         .get("mode")
@@ -96,12 +96,12 @@ fn plan_of_report(report: &Value) -> Option<RecordedPlan> {
 }
 
 /// Reads recordings from one JSON text: an `mcp-exchange/1` document, an array of them, or a
-/// `mcp-triage-report/1` (its records' exchanges in order, and its era).
+/// JSON report, /1 or /2 (its records' exchanges in order, and its era).
 pub fn read_captures(text: &str) -> Result<Recording, Problem> {
     let value: Value = serde_json::from_str(text)
         .map_err(|e| Problem::of_json(ProblemId::CaptureNotJson, "not JSON: ", &e, text))?;
     let is_report =
-        value.get("format").and_then(Value::as_str) == Some(crate::output::export::REPORT_FORMAT);
+        crate::output::export::is_report_format(value.get("format").and_then(Value::as_str));
     let (era, plan) = if is_report {
         (value.get("era").and_then(era_named), plan_of_report(&value))
     } else {

@@ -238,8 +238,42 @@ fn redact_strings(value: &mut Value, secrets: &Secrets) {
 }
 
 /// The JSON report's format and version: a field added to it keeps the version, a field renamed or
-/// removed makes a new one (other tools read these files).
-pub const REPORT_FORMAT: &str = "mcp-triage-report/1";
+/// removed makes a new one (other tools read these files). /2 holds each body once: a record's
+/// assessment leaves out `message` (the body read again), and a body kept as `body_base64` leaves
+/// out its lossy `body` text.
+pub const REPORT_FORMAT: &str = "mcp-triage-report/2";
+
+/// Every report version this build reads back (a replay, a comparison): /1 held each body twice,
+/// which a reader does not look at.
+const REPORT_FORMATS_READ: [&str; 2] = ["mcp-triage-report/1", REPORT_FORMAT];
+
+/// Whether a file's `format` names a JSON report this build reads.
+pub(crate) fn is_report_format(format: Option<&str>) -> bool {
+    format.is_some_and(|f| REPORT_FORMATS_READ.contains(&f))
+}
+
+/// Each body once (the report's cap is the body cap): the parsed message beside its body goes, and
+/// so does the lossy text beside exact bytes kept as base64.
+fn keep_each_body_once(report: &mut Value) {
+    let Some(records) = report.get_mut("records").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for record in records {
+        if let Some(a) = record.get_mut("assessment").and_then(Value::as_object_mut) {
+            a.remove("message");
+        }
+        let Some(exchange) = record.get_mut("exchange") else {
+            continue;
+        };
+        for side in ["request", "response"] {
+            if let Some(m) = exchange.get_mut(side).and_then(Value::as_object_mut)
+                && m.get("body_base64").is_some_and(Value::is_string)
+            {
+                m.remove("body");
+            }
+        }
+    }
+}
 
 /// The run as pretty JSON (the user's own file: full content), endpoint reduced to its origin unless
 /// `include_path`; every string goes through redaction once more (a backstop: records are redacted
@@ -286,6 +320,7 @@ fn report_json_with(
     doctor: Option<&crate::run::cors::Diagnosis>,
 ) -> String {
     let mut v = serde_json::to_value(report).unwrap_or(Value::Null);
+    keep_each_body_once(&mut v);
     // Each skipped probe's sentence, why and what to do next, beside its reason's id (a field
     // added, as the page and the text report say it).
     if let Some(probes) = v.get_mut("probes").and_then(Value::as_array_mut) {
@@ -539,114 +574,4 @@ fn auth_markdown(auth: &AuthView) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    #[cfg(target_arch = "wasm32")]
-    use wasm_bindgen_test::wasm_bindgen_test as test;
-
-    use super::*;
-    use crate::run::endpoint::parse_endpoint;
-
-    #[test]
-    fn endpoint_paths_and_queries_are_hidden() {
-        let ep =
-            parse_endpoint("https://mcp.example.com/v1/secretpath/mcp?api_key=abc123xyz").unwrap();
-        let mut v = serde_json::json!({"url": "https://mcp.example.com/v1/secretpath/mcp?api_key=abc123xyz", "echo": ["key api_key=abc123xyz"]});
-        scrub_endpoint(&mut v, &ep);
-        let text = v.to_string();
-        assert!(
-            !text.contains("secretpath") && !text.contains("abc123xyz"),
-            "{text}"
-        );
-        assert!(text.contains("https://mcp.example.com/[path hidden]"));
-        // A piece of the path or query echoed in another encoding is hidden too.
-        let hex: String = "secretpath".bytes().map(|b| format!("{b:02x}")).collect();
-        let scrub = Scrub::new(&ep);
-        let out = scrub.apply(&format!("echo {hex} and abc123xyz"));
-        assert!(!out.contains(&hex) && !out.contains("abc123xyz"), "{out}");
-    }
-
-    #[test]
-    fn a_path_piece_the_browser_percent_encoded_is_hidden_when_echoed_decoded_in_any_encoding() {
-        // As the browser's URL parser sends `/äöüßäöüß/mcp`: no window of the encoded form occurs
-        // in the decoded one, so only the decoded piece as a secret can hide it.
-        let ep = parse_endpoint(
-            "https://mcp.example.com/%C3%A4%C3%B6%C3%BC%C3%9F%C3%A4%C3%B6%C3%BC%C3%9F/mcp",
-        )
-        .unwrap();
-        let scrub = Scrub::new(&ep);
-        let decoded = "äöüßäöüß";
-        let base64 = crate::secrets::redact::base64url(decoded.as_bytes());
-        for echo in [decoded.to_string(), base64] {
-            let out = scrub.apply(&format!("echo {echo}"));
-            assert!(!out.contains(&echo), "{out}");
-        }
-    }
-
-    /// Bytes kept as base64 (not UTF-8) are scrubbed in their text: the path echoed beside bytes
-    /// that are not UTF-8, in plain and in hex, is hidden inside `body_base64`; the bytes that are
-    /// not UTF-8 stay.
-    #[test]
-    fn the_path_is_hidden_inside_body_base64_too() {
-        let ep =
-            parse_endpoint("https://mcp.example.com/v1/secretpath/mcp?api_key=abc123xyz").unwrap();
-        let hex: String = "secretpath".bytes().map(|b| format!("{b:02x}")).collect();
-        let mut bytes = format!("echo secretpath {hex} abc123xyz ").into_bytes();
-        bytes.extend_from_slice(&[0xff, 0xfe]);
-        let b64 = crate::secrets::redact::base64_std(&bytes);
-        // The control: hex of the path, kept as base64 under another key, is left to a string
-        // scrub, which cannot see it.
-        let mut hex_bytes = format!("echo {hex} ").into_bytes();
-        hex_bytes.extend_from_slice(&[0xff, 0xfe]);
-        let other = crate::secrets::redact::base64_std(&hex_bytes);
-        let mut v = serde_json::json!({"response": {"body_base64": b64, "other": other}});
-        scrub_endpoint(&mut v, &ep);
-        let decode = |key: &str| {
-            crate::vocabulary::exchange::decode_base64(v["response"][key].as_str().unwrap())
-                .unwrap()
-        };
-        let kept = decode("body_base64");
-        let text = String::from_utf8_lossy(&kept);
-        assert!(
-            !text.contains("secretpath") && !text.contains(&hex) && !text.contains("abc123xyz"),
-            "{text}"
-        );
-        assert!(kept.ends_with(&[0xff, 0xfe]), "{kept:?}");
-        assert!(String::from_utf8_lossy(&decode("other")).contains(&hex));
-    }
-
-    /// The scrub hides values that hold the path, never our identifiers: on a route like
-    /// `/redirect301/mcp`, `redirect` is a cause and `redirect_refused` a transport error, while
-    /// the piece echoed whole (or in part, glued to more of it) is hidden.
-    #[test]
-    fn the_path_scrub_never_hides_our_identifiers() {
-        let ep = parse_endpoint("http://127.0.0.1:8787/redirect301/mcp").unwrap();
-        let scrub = Scrub::new(&ep);
-        let mut v = serde_json::json!({
-            "cause": "redirect",
-            "transport_error": "redirect_refused",
-            "echo": "the server said: redirect301 and redirect30",
-        });
-        scrub.walk(&mut v);
-        assert_eq!(v["cause"], "redirect");
-        assert_eq!(v["transport_error"], "redirect_refused");
-        let echo = v["echo"].as_str().unwrap();
-        assert!(!echo.contains("redirect30"), "{echo}");
-        // In text, our words stand alone and are kept; the echo is hidden.
-        let out = scrub.apply("cause redirect, transport error redirect refused; echo redirect301");
-        assert!(
-            out.starts_with("cause redirect, transport error redirect refused; echo "),
-            "{out}"
-        );
-        assert!(!out.contains("redirect301"), "{out}");
-        // An auth check's id with a word the path shares.
-        let ep = parse_endpoint("https://mcp.example.com/metadata-service/mcp").unwrap();
-        let id = crate::run::auth::AuthCheck::ALL
-            .iter()
-            .map(|c| c.as_str())
-            .find(|id| id.contains("metadata"))
-            .unwrap();
-        let mut v = serde_json::json!({ "check": id });
-        Scrub::new(&ep).walk(&mut v);
-        assert_eq!(v["check"], id);
-    }
-}
+mod tests;
