@@ -143,7 +143,7 @@ pub mod auth {
         Finding, LISTENER_MAX_HEAD, LISTENER_MAX_REQUESTS, Level, MAX_FETCHES,
         MAX_METADATA_DOCUMENT, REVISIONS, ROUND_TRIP_FORMAT, ROUND_TRIP_KEY,
         ROUND_TRIP_MAX_AGE_SECONDS, Renewal, ReturnTo, SIGN_IN_RANDOM_BYTES, SIGN_IN_WAIT_SECONDS,
-        SignIn, SignInInput, SignInNext, rule,
+        SignIn, SignInInput, SignInNext, TokenIssue, rule,
     };
     pub use crate::vocabulary::auth_step::AuthStep;
 }

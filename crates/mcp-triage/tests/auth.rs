@@ -1130,8 +1130,12 @@ fn an_expired_token_is_refreshed_once_and_a_second_refusal_stands() {
     );
     let expired = refused(401, r#"Bearer error="invalid_token""#);
     // A 401 to a request sent without the token on purpose is that check's answer, not expiry.
-    assert_eq!(s.renewal(&probe_a(false), &expired), Renewal::None);
-    assert_eq!(s.renewal(&probe_a(true), &expired), Renewal::Refresh);
+    assert_eq!(
+        s.renewal(&probe_a(false), &expired, s.token_issue()),
+        Renewal::None
+    );
+    let first = s.token_issue();
+    assert_eq!(s.renewal(&probe_a(true), &expired, first), Renewal::Refresh);
     s.refresh();
     // The refresh: the refresh token, the client, the resource, to the token endpoint.
     let out = token_answer(
@@ -1161,8 +1165,19 @@ fn an_expired_token_is_refreshed_once_and_a_second_refusal_stands() {
     ] {
         assert!(s.secrets().iter().any(|x| x == secret), "{secret}");
     }
+    // A request of the same wave, sent with the first token before the refresh: sent again with
+    // the new one, and nothing renewed or noted for it.
+    let notes = s.summary().len();
+    assert_eq!(
+        s.renewal(&probe_a(true), &expired, first),
+        Renewal::SendAgain
+    );
+    assert_eq!(s.summary().len(), notes);
     // Once per run: a second expiry stands, and the summary says both.
-    assert_eq!(s.renewal(&probe_a(true), &expired), Renewal::None);
+    assert_eq!(
+        s.renewal(&probe_a(true), &expired, s.token_issue()),
+        Renewal::None
+    );
     let summary = s.summary().join("\n");
     assert!(summary.contains("probe A got HTTP 401 (error \"invalid_token\"); the token was refreshed once and the request sent again."), "{summary}");
     assert!(
@@ -1182,7 +1197,10 @@ fn an_expired_token_is_refreshed_once_and_a_second_refusal_stands() {
 fn without_a_refresh_token_or_when_the_refresh_is_refused_the_401_stands() {
     let mut s = signed_in(r#"{"access_token":"at-first-1234","token_type":"Bearer"}"#);
     let expired = refused(401, r#"Bearer error="invalid_token""#);
-    assert_eq!(s.renewal(&probe_a(true), &expired), Renewal::None);
+    assert_eq!(
+        s.renewal(&probe_a(true), &expired, s.token_issue()),
+        Renewal::None
+    );
     assert!(
         s.summary()
             .join(" ")
@@ -1192,7 +1210,10 @@ fn without_a_refresh_token_or_when_the_refresh_is_refused_the_401_stands() {
     let mut s = signed_in(
         r#"{"access_token":"at-first-1234","refresh_token":"rt-first-1234","token_type":"Bearer"}"#,
     );
-    assert_eq!(s.renewal(&probe_a(true), &expired), Renewal::Refresh);
+    assert_eq!(
+        s.renewal(&probe_a(true), &expired, s.token_issue()),
+        Renewal::Refresh
+    );
     s.refresh();
     let out = sent(s.next_step());
     let mut no = answer(&out.url, 400, &[], r#"{"error":"invalid_grant"}"#);
@@ -1210,7 +1231,7 @@ fn without_a_refresh_token_or_when_the_refresh_is_refused_the_401_stands() {
         "a failure is noted once: {summary}"
     );
     assert_eq!(
-        s.renewal(&probe_a(true), &expired),
+        s.renewal(&probe_a(true), &expired, s.token_issue()),
         Renewal::None,
         "failed: no more renewals"
     );
@@ -1232,14 +1253,14 @@ fn a_403_naming_more_scope_steps_up_once_with_fresh_pkce_and_the_same_redirect()
         ),
     ] {
         assert_eq!(
-            s.renewal(&probe_a(true), &refused(403, challenge)),
+            s.renewal(&probe_a(true), &refused(403, challenge), s.token_issue()),
             Renewal::None
         );
         assert!(s.summary().join(" ").contains(said), "{:?}", s.summary());
     }
     // A 403 that is not about scope stands without a note.
     assert_eq!(
-        s.renewal(&probe_a(true), &refused(403, "Bearer")),
+        s.renewal(&probe_a(true), &refused(403, "Bearer"), s.token_issue()),
         Renewal::None
     );
     let more = refused(
@@ -1247,7 +1268,7 @@ fn a_403_naming_more_scope_steps_up_once_with_fresh_pkce_and_the_same_redirect()
         r#"Bearer error="insufficient_scope", scope="mcp:call mcp:tools""#,
     );
     assert_eq!(
-        s.renewal(&probe_a(true), &more),
+        s.renewal(&probe_a(true), &more, s.token_issue()),
         Renewal::StepUp("mcp:tools mcp:call".into()),
         "the union, held scopes first"
     );
@@ -1273,7 +1294,7 @@ fn a_403_naming_more_scope_steps_up_once_with_fresh_pkce_and_the_same_redirect()
         r#"{"access_token":"at-first-1234","refresh_token":"rt-first-1234","token_type":"Bearer","scope":"mcp:tools"}"#,
     );
     assert!(matches!(
-        stale.renewal(&probe_a(true), &more),
+        stale.renewal(&probe_a(true), &more, stale.token_issue()),
         Renewal::StepUp(_)
     ));
     stale.step_up("mcp:tools mcp:call", [9; SIGN_IN_RANDOM_BYTES]);
@@ -1312,7 +1333,10 @@ fn a_403_naming_more_scope_steps_up_once_with_fresh_pkce_and_the_same_redirect()
     }
     // Once per run.
     let even_more = refused(403, r#"Bearer error="insufficient_scope", scope="admin""#);
-    assert_eq!(s.renewal(&probe_a(true), &even_more), Renewal::None);
+    assert_eq!(
+        s.renewal(&probe_a(true), &even_more, s.token_issue()),
+        Renewal::None
+    );
     let summary = s.summary().join("\n");
     assert!(
         summary.contains("signed in again once with scope \"mcp:tools mcp:call\" (step-up)"),

@@ -13,7 +13,7 @@ use mcp_triage::Exchange;
 use mcp_triage::Limits;
 use mcp_triage::auth::{
     AuthDoctor, LISTENER_MAX_HEAD, LISTENER_MAX_REQUESTS, Renewal, SIGN_IN_RANDOM_BYTES,
-    SIGN_IN_WAIT_SECONDS, SignIn, SignInInput, SignInNext,
+    SIGN_IN_WAIT_SECONDS, SignIn, SignInInput, SignInNext, TokenIssue,
 };
 use mcp_triage::engine::Outgoing;
 use mcp_triage::redact::Credentials;
@@ -105,11 +105,22 @@ impl Session {
             .ok_or_else(|| "the sign-in ended without a token".into())
     }
 
-    /// Renews the token when the core says `exchange` (the answer to `out`) calls for it; the new
-    /// token when it did, to send `out` again with.
-    pub(crate) fn renew(&mut self, out: &Outgoing, exchange: &Exchange) -> Option<String> {
-        let done = match self.flow.renewal(out, exchange) {
+    /// Which token a request sent now carries (for [`Session::renew`] when its answer comes).
+    pub(crate) fn token_issue(&self) -> TokenIssue {
+        self.flow.token_issue()
+    }
+
+    /// Renews the token when the core says `exchange` (the answer to `out`, sent with `sent_with`)
+    /// calls for it; the token to send `out` again with, when there is one.
+    pub(crate) fn renew(
+        &mut self,
+        out: &Outgoing,
+        exchange: &Exchange,
+        sent_with: TokenIssue,
+    ) -> Option<String> {
+        let done = match self.flow.renewal(out, exchange, sent_with) {
             Renewal::None => return None,
+            Renewal::SendAgain => Ok(()),
             Renewal::Refresh => {
                 eprintln!("sign-in: the token was refused; refreshing it once");
                 self.flow.refresh();

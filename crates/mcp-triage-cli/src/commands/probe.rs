@@ -455,22 +455,19 @@ fn run(
             // The wave's requests go out together (at most the per-host limit at once), each on
             // its own thread; a server's request to the client mid-answer comes here, where the
             // engine decides its reply, and the reply is sent on that request's thread.
-            // With a sign-in, a refused token is renewed once and the requests after it go with
-            // the new one: the wave then goes one request at a time, as before.
-            let width = if session.is_some() {
-                1
-            } else {
-                MAX_IN_FLIGHT_PER_HOST
-            };
-            for part in wave.chunks(width) {
+            // Signed in, a refused token is renewed once (the core decides), and a request of
+            // the same wave refused for the token that renewal replaced is sent again with the
+            // new one.
+            for part in wave.chunks(MAX_IN_FLIGHT_PER_HOST) {
+                let sent_with = session.as_deref().map(oauth::Session::token_issue);
                 let answered = together(engine, part, &agent, &creds, origin, limits, run_left);
                 for (out, ex, replies) in answered {
                     for (step, reply) in replies {
                         hand_back(engine, step, reply);
                     }
                     let mut ex = ex;
-                    if let Some(s) = session.as_deref_mut()
-                        && let Some(token) = s.renew(out, &ex)
+                    if let (Some(s), Some(sent_with)) = (session.as_deref_mut(), sent_with)
+                        && let Some(token) = s.renew(out, &ex, sent_with)
                     {
                         engine.add_secrets(&s.secrets());
                         creds = Credentials::new(

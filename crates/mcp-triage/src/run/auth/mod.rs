@@ -18,7 +18,7 @@ pub use browser::{BrowserAccess, BrowserVerdict};
 pub use check::{AuthCheck, AuthRule, Finding, Level, REVISIONS, rule};
 pub use doctor::{AuthCard, AuthDoctor, AuthReport, MAX_FETCHES};
 pub(crate) use judge::origins_only;
-pub use renew::Renewal;
+pub use renew::{Renewal, TokenIssue};
 pub use round_trip::{ROUND_TRIP_FORMAT, ROUND_TRIP_KEY, ROUND_TRIP_MAX_AGE_SECONDS, ReturnTo};
 pub use signin::{
     LISTENER_MAX_HEAD, LISTENER_MAX_REQUESTS, MAX_METADATA_DOCUMENT, SIGN_IN_RANDOM_BYTES,

@@ -2,7 +2,9 @@
 //! the two renewals a run may make, once each. A `401` to a request that carried the token is
 //! answered with the refresh token when one was issued; a `403` `insufficient_scope` naming scope
 //! the token lacks, with one step-up: a new authorization for the union of both, with fresh PKCE
-//! and `state` and the same redirect URI. Anything else stands, and the summary says why.
+//! and `state` and the same redirect URI. Anything else stands, and the summary says why. A wave's
+//! requests go out together, so a refusal may come for a token a renewal has already replaced: that
+//! request is sent again with the new one, and nothing is renewed for it.
 
 use sha2::{Digest, Sha256};
 
@@ -23,18 +25,33 @@ pub enum Renewal {
     /// More scope was asked for: call [`SignIn::step_up`] with fresh random bytes and this scope,
     /// drive the sign-in to its end (the browser again, the same redirect URI), and send again.
     StepUp(String),
+    /// The request carried a token a renewal has since replaced: send it again with the current
+    /// one (nothing to renew, nothing to note).
+    SendAgain,
 }
+
+/// Which of a sign-in's access tokens a request carried ([`SignIn::token_issue`] when it was sent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenIssue(u32);
 
 impl SignIn {
     /// What to do about `exchange`, the answer to `out` during the signed-in run: see
     /// [`Renewal`]. Only a request that carried the token is renewed for, and each way once; a
     /// refusal that stands is said in the summary.
-    pub fn renewal(&mut self, out: &Outgoing, exchange: &Exchange) -> Renewal {
+    pub fn renewal(
+        &mut self,
+        out: &Outgoing,
+        exchange: &Exchange,
+        sent_with: TokenIssue,
+    ) -> Renewal {
         let Some(status) = exchange.response.as_ref().map(|r| r.status) else {
             return Renewal::None;
         };
         if self.phase != Phase::Done || !out.with_token || !matches!(status, 401 | 403) {
             return Renewal::None;
+        }
+        if sent_with != self.token_issue() {
+            return Renewal::SendAgain;
         }
         let challenge = challenge_of(exchange);
         let what = format!(
@@ -105,6 +122,11 @@ impl SignIn {
             ),
         ));
         Renewal::StepUp(scope)
+    }
+
+    /// The access token a request sent now carries, for [`SignIn::renewal`] when its answer comes.
+    pub fn token_issue(&self) -> TokenIssue {
+        TokenIssue(self.issued)
     }
 
     /// Starts the refresh [`SignIn::renewal`] called for.

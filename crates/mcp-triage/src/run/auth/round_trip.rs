@@ -211,6 +211,7 @@ impl SignIn {
             stepped_up: false,
             renewing: None,
             spent: Vec::new(),
+            issued: 0,
         };
         Ok((sign_in, r.form))
     }

@@ -165,6 +165,8 @@ pub struct SignIn {
     pub(super) renewing: Option<(String, String)>,
     /// Secrets of this sign-in that a renewal replaced: redaction still removes them.
     pub(super) spent: Vec<String>,
+    /// How many access tokens this sign-in has had: which one a request carried.
+    pub(super) issued: u32,
 }
 
 impl std::fmt::Debug for SignIn {
@@ -268,6 +270,7 @@ impl SignIn {
             stepped_up: false,
             renewing: None,
             spent: Vec::new(),
+            issued: 0,
             found,
         })
     }
@@ -464,6 +467,7 @@ impl SignIn {
                 // What a renewal replaces stays known to redaction ([`SignIn::secrets`]), as does
                 // the spent code; a refresh answer without a new refresh token keeps the old one.
                 self.spent.extend(self.access_token.replace(t));
+                self.issued = self.issued.saturating_add(1);
                 if let Some(r) = token("refresh_token") {
                     self.spent.extend(self.refresh_token.replace(r));
                 }
