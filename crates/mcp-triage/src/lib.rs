@@ -44,7 +44,7 @@ macro_rules! labelled_enum {
             pub const ALL: &'static [$name] = &[$($name::$variant,)*];
 
             /// The stable identifier.
-            pub fn as_str(self) -> &'static str {
+            pub const fn as_str(self) -> &'static str {
                 match self {
                     $($name::$variant => $label,)*
                 }
@@ -107,6 +107,7 @@ pub use run::catalogue::{SkipReason, ToolRisk};
 pub use vocabulary::cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};
 pub use vocabulary::exchange::{Exchange, ExchangeError, Request, Response};
 pub use vocabulary::limits::Limits;
+pub use vocabulary::protocol::ProtocolVersion;
 
 /// One verdict as every surface hands it on (`mcp-triage-verdict/2`), for an exchange
 /// ([`VerdictDoc::of_assessment`](verdict::VerdictDoc::of_assessment)) or for what an agent's MCP
@@ -196,9 +197,10 @@ pub mod endpoint {
 /// The run: configuration, steps, the engine, its records and report, and the exit codes.
 pub mod engine {
     pub use crate::run::engine::{
-        CardGroups, Choice, ConsentPolicy, ConsentRow, DECLINED_WITHOUT_A_PERSON, ERA_CHOICES,
-        Engine, EngineConfig, Era, Mode, Outgoing, PlannedProbe, Poll, ProbeEdit, ProbeName,
-        Progress, Proposal, Record, RunPhase, RunReport, Step, ToolInfo, Unattended, WentOn, exit,
+        CardGroups, Choice, ConsentPolicy, ConsentRow, DECLINED_WITHOUT_A_PERSON, Engine,
+        EngineConfig, Era, Mode, Outgoing, PlannedProbe, Poll, ProbeEdit, ProbeName, Progress,
+        Proposal, Record, RunPhase, RunReport, Step, ToolInfo, Unattended, WentOn, era_choices,
+        exit,
     };
     pub use crate::run::input::{RunInput, RunSetup, UrlReader, check_run};
 }

@@ -7,7 +7,7 @@ use crate::net::parse_endpoint;
 use leptos::prelude::*;
 use mcp_triage::Limits;
 use mcp_triage::endpoint::check_token;
-use mcp_triage::engine::{ERA_CHOICES, Mode};
+use mcp_triage::engine::{Mode, era_choices};
 
 use crate::net::DemoConfig;
 use crate::state::form::{FormValues, header_problem};
@@ -261,8 +261,8 @@ pub fn TargetForm(
                 <div class="field">
                     <label for="era">"Protocol version (era): which MCP revision the run speaks"</label>
                     <select id="era" data-testid="era" on:change=move |ev| era.set(event_target_value(&ev))>
-                        {ERA_CHOICES.iter().map(|(value, label)| view! {
-                            <option value=*value selected=move || era.get() == *value>{*label}</option>
+                        {era_choices().into_iter().map(|(value, label)| view! {
+                            <option value=value selected=move || era.get() == value>{label}</option>
                         }.into_any()).collect_view()}
                     </select>
                 </div>

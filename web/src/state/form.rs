@@ -3,7 +3,7 @@
 
 use mcp_triage::Limits;
 use mcp_triage::endpoint::Endpoint;
-use mcp_triage::engine::{ERA_CHOICES, EngineConfig, Era, Mode, RunInput, UrlReader, check_run};
+use mcp_triage::engine::{EngineConfig, Era, Mode, RunInput, UrlReader, check_run};
 use serde::{Deserialize, Serialize};
 
 use crate::net::{Credentials, read_url};
@@ -16,7 +16,7 @@ pub struct FormValues {
     pub endpoint: String,
     /// The bearer token as typed.
     pub token: String,
-    /// A value of [`ERA_CHOICES`].
+    /// A value of [`mcp_triage::engine::era_choices`].
     pub era: String,
     /// The run's time limit as typed.
     pub run_seconds: String,
@@ -29,7 +29,7 @@ impl Default for FormValues {
         FormValues {
             endpoint: String::new(),
             token: String::new(),
-            era: ERA_CHOICES[0].0.to_string(),
+            era: Era::default_choice().choice().to_string(),
             run_seconds: mcp_triage::limits::RUN_SECONDS.2.to_string(),
             extras: Vec::new(),
         }

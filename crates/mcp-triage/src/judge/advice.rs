@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::vocabulary::cause::{Cause, Flag};
+use crate::vocabulary::protocol::ProtocolVersion;
 
 labelled_enum! {
     /// What an agent (or its client library) should do with this answer.
@@ -374,7 +375,7 @@ pub fn for_flag(flag: Flag) -> &'static str {
 
 /// The full URL of a spec section for a version.
 pub(crate) fn spec_url(version: &str, section: &str) -> String {
-    let section = if version == "2026-07-28" {
+    let section = if ProtocolVersion::parse(version) == Some(ProtocolVersion::MODERN) {
         section.replace("basic/transports#", "basic/transports/streamable-http#")
     } else {
         section.to_string()

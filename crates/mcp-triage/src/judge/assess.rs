@@ -64,8 +64,8 @@ pub fn assess(ex: &Exchange, opts: &Options) -> Assessment {
         .as_deref()
         .or(ex.intent.as_deref())
         .and_then(Probe::parse_intent);
-    let version =
-        version_in_play(ex, opts).filter(|(v, _)| classify::KNOWN_VERSIONS.contains(&v.as_str()));
+    let version = version_in_play(ex, opts)
+        .filter(|(v, _)| crate::vocabulary::protocol::ProtocolVersion::parse(v).is_some());
     let spec = match (intent, &version) {
         (Some(probe), Some((v, _))) => Some(spec::verdict(probe, v, &verdict)),
         _ => None,

@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::judge::advice::spec_url;
 use crate::judge::classify::Verdict;
 use crate::vocabulary::cause::{Cause, Channel};
+use crate::vocabulary::protocol::ProtocolVersion;
 use crate::vocabulary::seeded_bug::{SeededBug, is_on};
 
 labelled_enum! {
@@ -77,7 +78,7 @@ const RULE_GET: &str = "The server MUST either return Content-Type: text/event-s
 const RULE_ORIGIN: &str = "Servers MUST validate the Origin header on all incoming connections to prevent DNS rebinding attacks";
 
 fn is_sep1303(version: &str) -> bool {
-    version >= "2025-11-25"
+    ProtocolVersion::names_from(version, ProtocolVersion::V2025_11_25)
 }
 
 /// Causes that come from the transport or the session, never from the tool call itself.
@@ -105,7 +106,7 @@ fn transport_cause(c: Cause) -> bool {
 /// era, a 4xx carrying a frame for our id about the call (not a transport refusal with `id: null`).
 fn protocol_error(v: &Verdict, version: &str) -> bool {
     v.channel == Channel::JsonrpcError
-        || (version >= "2026-07-28"
+        || (ProtocolVersion::names_from(version, ProtocolVersion::V2026_07_28)
             && v.channel == Channel::Http
             && v.jsonrpc_code.is_some()
             && v.response_matched
@@ -294,7 +295,7 @@ pub(crate) fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
         }
         Probe::NoToken => {
             let link = spec_url(version, "basic/authorization#authorization-server-location");
-            if version < "2025-06-18" {
+            if ProtocolVersion::names_before(version, ProtocolVersion::V2025_06_18) {
                 return mk(
                     Conformance::NotApplicable,
                     RULE_401,

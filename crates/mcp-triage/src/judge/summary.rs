@@ -344,10 +344,10 @@ pub(crate) fn headline(
             .as_ref()
             .and_then(|r| r.body.as_deref())
             .unwrap_or("");
-        let mut named: Vec<&str> = crate::judge::classify::KNOWN_VERSIONS
+        let mut named: Vec<&str> = crate::vocabulary::protocol::ProtocolVersion::ALL
             .iter()
             .rev()
-            .copied()
+            .map(|v| v.as_str())
             .filter(|k| said.contains(k) && !revision.ends_with(k))
             .take(3)
             .collect();

@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::run::endpoint::Endpoint;
 use crate::vocabulary::header;
 use crate::vocabulary::limits::MAX_EXTRA_HEADERS;
+use crate::vocabulary::protocol::ProtocolVersion;
 
 /// Request headers MCP clients send and servers must allow.
 pub(crate) const ALLOW_HEADERS: &[&str] = &[
@@ -118,7 +119,12 @@ pub(crate) fn plan(modern: bool, extra_headers: &[String]) -> Vec<DiagRequest> {
         h.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
         h
     };
-    let version = if modern { "2026-07-28" } else { "2025-11-25" };
+    let version = if modern {
+        ProtocolVersion::MODERN
+    } else {
+        ProtocolVersion::DEFAULT_LEGACY
+    }
+    .as_str();
     let mut steps = vec![
         host_answers(),
         allow_origin(body.clone()),

@@ -12,5 +12,6 @@ pub(crate) mod labelled;
 pub(crate) mod limits;
 pub(crate) mod percent;
 pub(crate) mod problem;
+pub(crate) mod protocol;
 pub(crate) mod seeded_bug;
 pub(crate) mod step;

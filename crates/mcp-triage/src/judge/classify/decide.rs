@@ -8,6 +8,7 @@ use crate::decode::challenge::{self};
 use crate::decode::jsonrpc::{self, Message};
 use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag};
 use crate::vocabulary::exchange::{BodyEnd, Exchange, TransportError, Vantage};
+use crate::vocabulary::protocol::ProtocolVersion;
 
 /// Classifies one exchange. Reads the request, the response (or its absence), and the optional
 /// `negotiated_version`/`intent` fields or their overrides in `opts`; never the people-facing labels.
@@ -87,7 +88,8 @@ pub fn classify(ex: &Exchange, opts: &Options) -> Verdict {
     if let Some(note) = note {
         b.v.problems.push(note);
     }
-    let batch_allowed = version.as_deref() == Some("2025-03-26");
+    let batch_allowed =
+        version.as_deref().and_then(ProtocolVersion::parse) == Some(ProtocolVersion::V2025_03_26);
     let decoded = body::decode(
         &bytes,
         resp.media_type().as_deref(),

@@ -31,5 +31,4 @@ mod verdict;
 
 pub use decide::classify;
 pub(crate) use status::slash_hint;
-pub(crate) use verdict::KNOWN_VERSIONS;
 pub use verdict::{Options, Verdict};

@@ -3,11 +3,11 @@
 
 use serde_json::Value;
 
-use super::verdict::KNOWN_VERSIONS;
 use crate::decode::body;
 use crate::decode::jsonrpc::{self, Message};
 use crate::vocabulary::cause::Cause;
 use crate::vocabulary::exchange::Request;
+use crate::vocabulary::protocol::ProtocolVersion;
 
 /// What we can tell from our own request.
 #[derive(Debug, Default)]
@@ -166,7 +166,7 @@ fn accept_without_both_types(req: &RequestFacts) -> Option<Wrong> {
 
 fn unreleased_protocol_version(req: &RequestFacts) -> Option<Wrong> {
     let v = req.protocol_header.as_ref()?;
-    (!KNOWN_VERSIONS.contains(&v.as_str())).then(|| {
+    ProtocolVersion::parse(v).is_none().then(|| {
         (
             Cause::ProtocolVersionUnsupported,
             format!("our MCP-Protocol-Version header names no released version ({v})"),

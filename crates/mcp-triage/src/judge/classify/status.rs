@@ -10,6 +10,7 @@ use crate::decode::jsonrpc::{self, ErrorCode, Message};
 use crate::judge::rules::{self, Group, Place};
 use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag};
 use crate::vocabulary::exchange::{BodyEnd, Exchange, Response, TransportError};
+use crate::vocabulary::protocol::ProtocolVersion;
 
 /// No response was read: the transport error says why.
 pub(super) fn no_response(b: &mut Builder, ex: &Exchange) {
@@ -450,8 +451,8 @@ pub(super) fn refusal(
     b.structure("a 4xx refusal of the request without a more specific sign");
 }
 
-/// The first revision without sessions (2026-07-28: no `initialize`, no `Mcp-Session-Id`).
-const SESSIONLESS_SINCE: &str = "2026-07-28";
+/// The first revision without sessions (no `initialize`, no `Mcp-Session-Id`).
+const SESSIONLESS_SINCE: ProtocolVersion = ProtocolVersion::MODERN;
 
 /// A refusal that asks for a session, of a request in a revision that has none: the server does not
 /// serve that revision (it answers as an older one would), which is what the verdict says.
@@ -459,7 +460,9 @@ pub(super) fn sessions_in_a_sessionless_era(b: &mut Builder, req: &RequestFacts)
     let Some(version) = req.protocol_header.as_deref() else {
         return;
     };
-    if b.v.cause != Cause::SessionRequired || version < SESSIONLESS_SINCE {
+    if b.v.cause != Cause::SessionRequired
+        || !ProtocolVersion::names_from(version, SESSIONLESS_SINCE)
+    {
         return;
     }
     b.v.cause = Cause::ProtocolVersionUnsupported;

@@ -12,15 +12,6 @@ use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Evidence, Flag};
 use crate::vocabulary::exchange::Exchange;
 use crate::vocabulary::limits::Limits;
 
-/// Protocol versions this crate knows, oldest first.
-pub(crate) const KNOWN_VERSIONS: &[&str] = &[
-    "2024-11-05",
-    "2025-03-26",
-    "2025-06-18",
-    "2025-11-25",
-    "2026-07-28",
-];
-
 /// What the caller may tell the classifier besides the exchange.
 #[derive(Debug, Clone, Default)]
 pub struct Options {

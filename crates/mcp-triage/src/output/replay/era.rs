@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::matching::rpc_method;
-use crate::run::engine::{ERA_CHOICES, Era, MODERN};
+use crate::run::engine::Era;
 
 /// The era the recordings speak (see the module's rules).
 pub(super) fn era_of(methods: &[Option<Value>]) -> Era {
@@ -16,9 +16,10 @@ pub(super) fn era_of(methods: &[Option<Value>]) -> Era {
                 .iter()
                 .filter(|v| rpc_method(v.as_ref()) == Some("initialize"))
                 .filter_map(|v| v.as_ref()?.pointer("/params/protocolVersion")?.as_str())
-                .filter(|v| *v != MODERN && ERA_CHOICES.iter().any(|(c, _)| c == v))
+                .filter(|v| matches!(Era::parse(v), Some(Era::Legacy(_))))
                 .collect();
-            let default = ERA_CHOICES[0].0;
+            let default = Era::default_choice();
+            let default = default.choice();
             let chosen = if asked.contains(&default) {
                 Some(default)
             } else {

@@ -2,12 +2,18 @@
 //! applies (its strength, its words, where it is written), or none. The facts come from `judge.rs`;
 //! this table alone says what each revision asks.
 
+use crate::vocabulary::protocol::ProtocolVersion;
 use serde::Serialize;
 
 use crate::judge::spec::Conformance;
 
 /// The revisions the doctor judges against, oldest first.
-pub const REVISIONS: [&str; 4] = ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
+pub const REVISIONS: [&str; 4] = [
+    ProtocolVersion::V2025_03_26.as_str(),
+    ProtocolVersion::V2025_06_18.as_str(),
+    ProtocolVersion::V2025_11_25.as_str(),
+    ProtocolVersion::V2026_07_28.as_str(),
+];
 
 labelled_enum! {
     /// One check of authorization discovery.
@@ -74,49 +80,61 @@ fn rfc(number: u32, section: &str) -> String {
 
 /// The rule `revision` applies to `check`, or `None` when that revision says nothing of it.
 pub fn rule(check: AuthCheck, revision: &str) -> Option<AuthRule> {
-    let at_least = |first: &str| revision >= first;
+    let at_least = |first: ProtocolVersion| ProtocolVersion::names_from(revision, first);
     let (level, rule, link) = match check {
-        AuthCheck::ChallengeNamesMetadata if revision == "2025-06-18" => (
-            Level::Must,
-            "Authorization Server Location: a 401 carries WWW-Authenticate with resource_metadata (RFC 9728 §5.1)",
-            mcp(revision),
-        ),
-        AuthCheck::ChallengeScopeSupported if at_least("2025-11-25") => (
+        AuthCheck::ChallengeNamesMetadata
+            if ProtocolVersion::parse(revision) == Some(ProtocolVersion::V2025_06_18) =>
+        {
+            (
+                Level::Must,
+                "Authorization Server Location: a 401 carries WWW-Authenticate with resource_metadata (RFC 9728 §5.1)",
+                mcp(revision),
+            )
+        }
+        AuthCheck::ChallengeScopeSupported if at_least(ProtocolVersion::V2025_11_25) => (
             Level::Should,
             "Scope Selection Strategy: a client asks for the 401's scope, else scopes_supported; both should name the same scopes",
             mcp(revision),
         ),
-        AuthCheck::PrmFound if at_least("2025-06-18") => (
+        AuthCheck::PrmFound if at_least(ProtocolVersion::V2025_06_18) => (
             Level::Must,
             "Authorization Server Discovery: the server implements OAuth 2.0 Protected Resource Metadata (RFC 9728)",
             mcp(revision),
         ),
-        AuthCheck::PrmResourceMatches if at_least("2025-06-18") => (
+        AuthCheck::PrmResourceMatches if at_least(ProtocolVersion::V2025_06_18) => (
             Level::Must,
             "RFC 9728 §3.3: resource is identical to the resource identifier the metadata URL was made from (the URL the client requested)",
             rfc(9728, "3.3"),
         ),
-        AuthCheck::PrmNamesAuthorizationServer if at_least("2025-06-18") => (
+        AuthCheck::PrmNamesAuthorizationServer if at_least(ProtocolVersion::V2025_06_18) => (
             Level::Must,
             "Authorization Server Location: the metadata's authorization_servers names at least one authorization server",
             mcp(revision),
         ),
-        AuthCheck::AsMetadataFound if revision == "2025-03-26" => (
-            Level::Should,
-            "Server Metadata Discovery: servers should offer RFC 8414 metadata; without it clients use /authorize, /token and /register at the server's base URL",
-            mcp(revision),
-        ),
-        AuthCheck::AsMetadataFound if revision == "2025-06-18" => (
-            Level::Must,
-            "Authorization Server Metadata: authorization servers provide RFC 8414 metadata",
-            mcp(revision),
-        ),
+        AuthCheck::AsMetadataFound
+            if ProtocolVersion::parse(revision) == Some(ProtocolVersion::V2025_03_26) =>
+        {
+            (
+                Level::Should,
+                "Server Metadata Discovery: servers should offer RFC 8414 metadata; without it clients use /authorize, /token and /register at the server's base URL",
+                mcp(revision),
+            )
+        }
+        AuthCheck::AsMetadataFound
+            if ProtocolVersion::parse(revision) == Some(ProtocolVersion::V2025_06_18) =>
+        {
+            (
+                Level::Must,
+                "Authorization Server Metadata: authorization servers provide RFC 8414 metadata",
+                mcp(revision),
+            )
+        }
         AuthCheck::AsMetadataFound => (
             Level::Must,
             "Authorization Server Metadata Discovery: authorization servers provide RFC 8414 or OpenID Connect Discovery metadata",
             mcp(revision),
         ),
-        AuthCheck::AsIssuerMatches if at_least("2026-07-28") => (
+        AuthCheck::AsIssuerMatches if at_least(ProtocolVersion::V2026_07_28) => (
             Level::Must,
             "issuer is identical to the issuer the metadata URL was built from, and a client must not use metadata whose issuer differs (RFC 8414 §3.3)",
             mcp(revision),
@@ -126,7 +144,7 @@ pub fn rule(check: AuthCheck, revision: &str) -> Option<AuthRule> {
             "RFC 8414 §3.3: issuer is identical to the issuer identifier the metadata URL was built from",
             rfc(8414, "3.3"),
         ),
-        AuthCheck::AsPkceS256 if at_least("2025-11-25") => (
+        AuthCheck::AsPkceS256 if at_least(ProtocolVersion::V2025_11_25) => (
             Level::Must,
             "Authorization Code Protection: clients use PKCE with S256 and refuse to go on when code_challenge_methods_supported is absent",
             mcp(revision),
@@ -146,17 +164,21 @@ pub fn rule(check: AuthCheck, revision: &str) -> Option<AuthRule> {
             "a client sends its code verifier, code and credentials only to endpoints on the issuer's origin (an endpoint elsewhere receives them)",
             rfc(9700, "4.4"),
         ),
-        AuthCheck::RegistrationPublicPath if revision < "2025-11-25" => (
-            Level::Should,
-            "Dynamic Client Registration: servers should support RFC 7591, the one way a client unknown to them can register",
-            mcp(revision),
-        ),
+        AuthCheck::RegistrationPublicPath
+            if ProtocolVersion::names_before(revision, ProtocolVersion::V2025_11_25) =>
+        {
+            (
+                Level::Should,
+                "Dynamic Client Registration: servers should support RFC 7591, the one way a client unknown to them can register",
+                mcp(revision),
+            )
+        }
         AuthCheck::RegistrationPublicPath => (
             Level::Should,
             "Client Registration Approaches: a client the server does not know registers with a Client ID Metadata Document or dynamic registration",
             mcp(revision),
         ),
-        AuthCheck::RegistrationNotDcrOnly if at_least("2026-07-28") => (
+        AuthCheck::RegistrationNotDcrOnly if at_least(ProtocolVersion::V2026_07_28) => (
             Level::Should,
             "Client Registration: dynamic registration is deprecated; offer Client ID Metadata Documents",
             mcp(revision),

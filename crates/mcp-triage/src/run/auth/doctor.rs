@@ -7,6 +7,7 @@
 //! the CORS doctor's follow-up questions (`browser.rs`): every card then says whether CORS let the
 //! page through.
 
+use crate::vocabulary::protocol::ProtocolVersion;
 use std::collections::VecDeque;
 
 use serde::Serialize;
@@ -193,7 +194,7 @@ impl AuthDoctor {
             challenge,
             endpoint,
         };
-        if revision < "2025-06-18" {
+        if ProtocolVersion::names_before(revision, ProtocolVersion::V2025_06_18) {
             // 2025-03-26 has no resource metadata: the authorization server is the MCP server's
             // base URL.
             let origin = doctor.endpoint.origin();
@@ -467,7 +468,10 @@ impl AuthDoctor {
                 self.finish(None);
             }
             Phase::ServerMetadata => {
-                let legacy = self.revision.as_str() < "2025-06-18";
+                let legacy = ProtocolVersion::names_before(
+                    self.revision.as_str(),
+                    ProtocolVersion::V2025_06_18,
+                );
                 let f = super::check::finding(
                     super::check::AuthCheck::AsMetadataFound,
                     &self.revision,
@@ -609,7 +613,7 @@ impl AuthDoctor {
             ("code_challenge_method", "S256"),
             ("state", "STATE"),
         ];
-        if self.revision.as_str() >= "2025-06-18" {
+        if ProtocolVersion::names_from(self.revision.as_str(), ProtocolVersion::V2025_06_18) {
             pairs.push(("resource", &resource));
         }
         if let Some(scope) = &scope {

@@ -2,6 +2,7 @@
 //! challenge, the protected resource metadata and the authorization server metadata say, and the
 //! findings they make under `check.rs`'s rules. Server values are quoted, never followed here.
 
+use crate::vocabulary::protocol::ProtocolVersion;
 use serde_json::{Map, Value};
 
 use super::check::{AuthCheck, Finding, finding};
@@ -471,7 +472,7 @@ pub(crate) fn judge_as(
 /// that is deprecated.
 pub(crate) fn judge_registration(r: Registration, revision: &str) -> Vec<Finding> {
     let public = move |rev: &str| {
-        if rev < "2025-11-25" {
+        if ProtocolVersion::names_before(rev, ProtocolVersion::V2025_11_25) {
             r.dynamic
         } else {
             r.dynamic || r.metadata_document

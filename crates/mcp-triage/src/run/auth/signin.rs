@@ -10,6 +10,7 @@
 //!
 //! During the run it may renew once each way (`renew.rs` decides when), and says so in its summary.
 
+use crate::vocabulary::protocol::ProtocolVersion;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -340,7 +341,7 @@ impl SignIn {
             ("code_challenge_method", "S256"),
             ("state", self.state.as_str()),
         ];
-        if self.found.revision.as_str() >= "2025-06-18" {
+        if ProtocolVersion::names_from(self.found.revision.as_str(), ProtocolVersion::V2025_06_18) {
             pairs.push(("resource", self.found.resource.as_str()));
         }
         if let Some(scope) = &self.scope {
@@ -374,7 +375,7 @@ impl SignIn {
         let client_id = self.client_id.clone().unwrap_or_default();
         let mut pairs = grant.to_vec();
         pairs.push(("client_id", client_id.as_str()));
-        if self.found.revision.as_str() >= "2025-06-18" {
+        if ProtocolVersion::names_from(self.found.revision.as_str(), ProtocolVersion::V2025_06_18) {
             pairs.push(("resource", self.found.resource.as_str()));
         }
         post(
@@ -548,7 +549,8 @@ impl SignIn {
         // RFC 9207: compare `iss` exactly when present; when the server says it sends one, its
         // absence is refused from 2026-07-28 (a verdict before). On a mismatch the server's error
         // words are not shown.
-        let modern = self.found.revision.as_str() >= "2026-07-28";
+        let modern =
+            ProtocolVersion::names_from(self.found.revision.as_str(), ProtocolVersion::V2026_07_28);
         match get("iss") {
             Some(iss) if iss != self.found.issuer => {
                 return self.fail(format!(

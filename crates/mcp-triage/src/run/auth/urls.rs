@@ -2,6 +2,7 @@
 //! URLs, per revision), the rule for what the doctor may fetch (SECURITY.md rule 11), and the
 //! canonical form two resource identifiers are compared in.
 
+use crate::vocabulary::protocol::ProtocolVersion;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 use crate::run::endpoint::{Endpoint, parse_parts};
@@ -127,7 +128,7 @@ pub(crate) fn as_well_known(issuer: &Endpoint, revision: &str) -> Vec<(AuthStep,
         AuthStep::AsOauth,
         format!("{origin}/.well-known/oauth-authorization-server{path}"),
     );
-    if revision < "2025-11-25" {
+    if ProtocolVersion::names_before(revision, ProtocolVersion::V2025_11_25) {
         return vec![oauth];
     }
     let mut out = vec![

@@ -6,12 +6,19 @@ use crate::run::endpoint::Endpoint;
 use crate::secrets::redact::{Credentials, Secrets};
 use crate::vocabulary::exchange::Transport;
 use crate::vocabulary::limits::Limits;
+use crate::vocabulary::protocol::ProtocolVersion;
 use crate::vocabulary::step::Outgoing;
 
 /// The version a legacy connection asks for by default.
-pub(crate) const DEFAULT_LEGACY: &str = "2025-11-25";
+pub(crate) const DEFAULT_LEGACY: &str = ProtocolVersion::DEFAULT_LEGACY.as_str();
 /// The stateless era.
-pub(crate) const MODERN: &str = "2026-07-28";
+pub(crate) const MODERN: &str = ProtocolVersion::MODERN.as_str();
+/// The versions a run may ask for with the `initialize` handshake, the default first.
+const LEGACY_CHOICES: [ProtocolVersion; 3] = [
+    ProtocolVersion::DEFAULT_LEGACY,
+    ProtocolVersion::V2025_06_18,
+    ProtocolVersion::V2025_03_26,
+];
 
 /// Which protocol era to speak.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -26,31 +33,41 @@ pub enum Era {
 }
 
 /// The eras a user can pick: the value (what [`Era::parse`] reads) and its label, the default first.
-pub const ERA_CHOICES: &[(&str, &str)] = &[
-    (
-        "2025-11-25",
-        "2025-11-25, with the initialize handshake (default: what servers speak today)",
-    ),
-    ("2025-06-18", "2025-06-18, with the initialize handshake"),
-    ("2025-03-26", "2025-03-26, with the initialize handshake"),
-    (
+pub fn era_choices() -> Vec<(&'static str, String)> {
+    let mut choices: Vec<(&'static str, String)> = LEGACY_CHOICES
+        .iter()
+        .map(|v| {
+            let default = if *v == ProtocolVersion::DEFAULT_LEGACY {
+                " (default: what servers speak today)"
+            } else {
+                ""
+            };
+            (
+                v.as_str(),
+                format!("{v}, with the initialize handshake{default}"),
+            )
+        })
+        .collect();
+    choices.push((
         MODERN,
-        "2026-07-28, stateless: server/discover, no handshake",
-    ),
-    (
+        format!("{MODERN}, stateless: server/discover, no handshake"),
+    ));
+    choices.push((
         "auto",
-        "Auto: try 2026-07-28, fall back to 2025-11-25 if refused",
-    ),
-];
+        format!("Auto: try {MODERN}, fall back to {DEFAULT_LEGACY} if refused"),
+    ));
+    choices
+}
 
 impl Era {
-    /// Parses a value of [`ERA_CHOICES`]: a version, `2026-07-28`, or `auto`.
+    /// Parses a value of [`era_choices`]: a version, `2026-07-28`, or `auto`.
     pub fn parse(text: &str) -> Option<Era> {
         match text {
             "auto" => Some(Era::Auto),
             MODERN => Some(Era::Modern),
-            "2025-03-26" | "2025-06-18" | "2025-11-25" => Some(Era::Legacy(text.to_string())),
-            _ => None,
+            _ => ProtocolVersion::parse(text)
+                .filter(|v| LEGACY_CHOICES.contains(v))
+                .map(|v| Era::Legacy(v.as_str().to_string())),
         }
     }
 
@@ -78,7 +95,7 @@ impl Era {
 
     /// The era of the first (default) choice.
     pub fn default_choice() -> Era {
-        Era::Legacy(ERA_CHOICES[0].0.to_string())
+        Era::Legacy(DEFAULT_LEGACY.to_string())
     }
 }
 

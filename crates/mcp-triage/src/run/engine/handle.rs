@@ -11,11 +11,12 @@ use super::report::discover_refusal;
 use super::state::{CatalogueState, Engine, usable_session_id};
 use crate::decode::reader;
 use crate::judge::assess::{Assessment, assess};
-use crate::judge::classify::{KNOWN_VERSIONS, Options};
+use crate::judge::classify::Options;
 use crate::run::catalogue::{self, SkipReason};
 use crate::vocabulary::cause::ProbeName;
 use crate::vocabulary::cause::{Flag, RunEnd};
 use crate::vocabulary::exchange::{Exchange, Vantage};
+use crate::vocabulary::protocol::ProtocolVersion;
 use crate::vocabulary::step::{Outgoing, Step};
 
 impl Engine {
@@ -152,7 +153,7 @@ impl Engine {
                         .get("protocolVersion")
                         .and_then(Value::as_str)
                         .unwrap_or("");
-                    self.negotiated = Some(if KNOWN_VERSIONS.contains(&v) {
+                    self.negotiated = Some(if ProtocolVersion::parse(v).is_some() {
                         v.to_string()
                     } else {
                         self.requested_version.clone()

@@ -59,8 +59,7 @@ pub use crate::run::consent::{
 };
 pub use crate::vocabulary::cause::ProbeName;
 pub use crate::vocabulary::step::{Outgoing, Step};
-pub(crate) use config::MODERN;
-pub use config::{ERA_CHOICES, EngineConfig, Era, Mode, Poll, Progress};
+pub use config::{EngineConfig, Era, Mode, Poll, Progress, era_choices};
 pub use phase::RunPhase;
 pub use record::Record;
 pub(crate) use report::is_vantage_note;
