@@ -11,6 +11,7 @@ use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
 use mcp_triage::Probe;
+use mcp_triage::engine::ProbeName;
 use mcp_triage::engine::exit;
 
 use mcp_triage::{Assessment, Exchange, Options, assess};
@@ -292,9 +293,9 @@ fn main() -> ExitCode {
             Ok(ex) => {
                 let a = assess(&ex, &opts);
                 let slot = match a.intent {
-                    Some(Probe::A) => Some(0),
-                    Some(Probe::B) => Some(1),
-                    Some(Probe::C) => Some(2),
+                    Some(Probe::Call(p @ (ProbeName::A | ProbeName::B | ProbeName::C))) => {
+                        Some(p as usize)
+                    }
                     _ => None,
                 };
                 if let Some(i) = slot

@@ -101,12 +101,13 @@ pub use decode::challenge::Challenge;
 pub use decode::reader::{Next, ReadEvent, ReadFailure, RequestReader, head_deadline_ms};
 pub use judge::assess::{Assessment, assess};
 pub use judge::classify::{Options, Verdict, classify};
-pub use judge::spec::{Conformance, Probe, SpecVerdict};
+pub use judge::spec::{Conformance, SpecVerdict};
 pub use judge::summary::{Pair, RunSummary, score_text, summarize};
 pub use run::catalogue::{SkipReason, ToolRisk};
 pub use vocabulary::cause::{Cause, Channel, DecidedBy, Evidence, EvidenceKind};
 pub use vocabulary::exchange::{Exchange, ExchangeError, Request, Response};
 pub use vocabulary::limits::Limits;
+pub use vocabulary::probe::{Check, Probe};
 pub use vocabulary::protocol::ProtocolVersion;
 
 /// One verdict as every surface hands it on (`mcp-triage-verdict/2`), for an exchange

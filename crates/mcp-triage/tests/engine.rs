@@ -6,6 +6,7 @@
 
 mod common;
 
+use mcp_triage::Check;
 use mcp_triage::cause::{Cause, Channel, RunEnd, StopReason};
 use mcp_triage::engine::{
     ConsentPolicy, DECLINED_WITHOUT_A_PERSON, Engine, EngineConfig, Era, Mode, Outgoing, ProbeEdit,
@@ -233,7 +234,7 @@ fn first_requests_are_the_first_polls_connect_requests_in_every_era_mode_and_tra
                     assert!(
                         first.iter().all(|o| matches!(
                             o.step,
-                            Step::Initialize | Step::Discover | Step::NoToken
+                            Step::Initialize | Step::Discover | Step::Check(Check::NoToken)
                         )),
                         "{first:?}"
                     );
@@ -243,7 +244,7 @@ fn first_requests_are_the_first_polls_connect_requests_in_every_era_mode_and_tra
                     assert_eq!(rest.is_empty(), era != Era::Modern, "{era:?} {rest:?}");
                     assert!(rest.iter().all(|o| matches!(
                         o.step,
-                        Step::ToolsList(_) | Step::Get | Step::Probe(ProbeName::A)
+                        Step::ToolsList(_) | Step::Check(Check::Get) | Step::Probe(ProbeName::A)
                     )));
                     checked += 1;
                 }
@@ -264,7 +265,10 @@ fn legacy_stateless_seed_in_three_waves() {
         .iter()
         .map(|w| w.iter().map(|o| o.step).collect())
         .collect();
-    assert_eq!(steps[0], vec![Step::Initialize, Step::NoToken]);
+    assert_eq!(
+        steps[0],
+        vec![Step::Initialize, Step::Check(Check::NoToken)]
+    );
     assert!(!waves[0][1].with_token && waves[0][0].with_token);
     assert!(
         steps[1].contains(&Step::Initialized)
@@ -443,7 +447,7 @@ fn auto_sends_the_no_token_check_in_the_era_discover_found() {
         let no_token = report
             .records
             .iter()
-            .find(|r| r.step == Step::NoToken)
+            .find(|r| r.step == Step::Check(Check::NoToken))
             .unwrap_or_else(|| panic!("{stack}: no no-token check"));
         assert_eq!(
             no_token.assessment.verdict.request_method.as_deref(),
@@ -698,7 +702,11 @@ fn an_old_http_sse_endpoint_is_recognised_and_named() {
         },
     );
     let report = engine.report();
-    let get = report.records.iter().find(|r| r.step == Step::Get).unwrap();
+    let get = report
+        .records
+        .iter()
+        .find(|r| r.step == Step::Check(Check::Get))
+        .unwrap();
     assert_eq!(get.assessment.verdict.cause, Cause::LegacySseTransport);
     assert!(
         report
@@ -1014,7 +1022,11 @@ fn quick_check_on_unannotated_tools_asks_once_then_sends_exactly_the_proposed_pa
     );
     // What needs no consent went as usual: A and the transport checks; nothing of B, C or D.
     let steps: Vec<Step> = sent.iter().map(|o| o.step).collect();
-    for s in [Step::Probe(ProbeName::A), Step::NoToken, Step::Get] {
+    for s in [
+        Step::Probe(ProbeName::A),
+        Step::Check(Check::NoToken),
+        Step::Check(Check::Get),
+    ] {
         assert!(steps.contains(&s), "{s:?} was sent before the consent step");
     }
     assert!(
@@ -1068,10 +1080,12 @@ fn the_consent_step_is_asked_once_probe_a_and_the_catalogue_are_in_while_the_tra
         }
         let poll = engine.poll(now);
         assert!(!poll.done, "the run waits for consent");
-        let (checks, rest): (Vec<Outgoing>, Vec<Outgoing>) = poll
-            .send
-            .into_iter()
-            .partition(|o| matches!(o.step, Step::Get | Step::NoToken));
+        let (checks, rest): (Vec<Outgoing>, Vec<Outgoing>) = poll.send.into_iter().partition(|o| {
+            matches!(
+                o.step,
+                Step::Check(Check::Get) | Step::Check(Check::NoToken)
+            )
+        });
         held.extend(checks);
         for out in rest {
             if out.step == Step::Probe(ProbeName::A) {
@@ -1095,7 +1109,10 @@ fn the_consent_step_is_asked_once_probe_a_and_the_catalogue_are_in_while_the_tra
         "asked with the checks in flight"
     );
     let held_steps: Vec<Step> = held.iter().map(|o| o.step).collect();
-    assert_eq!(held_steps, vec![Step::NoToken, Step::Get]);
+    assert_eq!(
+        held_steps,
+        vec![Step::Check(Check::NoToken), Step::Check(Check::Get)]
+    );
     assert_eq!(engine.in_flight(), 2);
     // Answered before the checks are back: B, C and D go out beside them.
     engine.answer_consent(true);

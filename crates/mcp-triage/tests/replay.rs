@@ -8,6 +8,7 @@
 mod common;
 
 use common::captures;
+use mcp_triage::Check;
 use std::path::{Path, PathBuf};
 
 use mcp_triage::Exchange;
@@ -189,7 +190,7 @@ fn a_request_the_recording_holds_no_answer_to_is_reported_as_not_recorded_withou
     );
     // What it did record still counts: the token check answered 401.
     assert_eq!(
-        case_of(&r, Step::NoToken).as_deref(),
+        case_of(&r, Step::Check(Check::NoToken)).as_deref(),
         Some("AUTH1_no_token")
     );
 }

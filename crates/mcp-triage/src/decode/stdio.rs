@@ -353,7 +353,7 @@ mod tests {
 
     fn call(id: Option<i64>) -> Outgoing {
         Outgoing {
-            step: crate::run::engine::Step::Probe(crate::vocabulary::cause::ProbeName::C),
+            step: crate::run::engine::Step::Probe(crate::vocabulary::probe::ProbeName::C),
             method: "STDIO",
             url: "stdio:node".into(),
             headers: Vec::new(),

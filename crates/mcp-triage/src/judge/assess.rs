@@ -6,8 +6,9 @@ use serde::Serialize;
 use crate::judge::advice::{self, Advice};
 use crate::judge::classify::{self, Options, Verdict};
 use crate::judge::server_advice::{self, ServerAdvice};
-use crate::judge::spec::{self, Probe, SpecVerdict};
+use crate::judge::spec::{self, SpecVerdict};
 use crate::vocabulary::exchange::Exchange;
+use crate::vocabulary::probe::Probe;
 
 /// A verdict with everything an agent author and a server author need.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -183,7 +183,7 @@ const NOTHING_WITHIN_THE_SPEC: ServerLine = nothing(
 pub(crate) fn server_advice(
     v: &Verdict,
     line: ServerLine,
-    judged: Option<(crate::judge::spec::Probe, &str)>,
+    judged: Option<(crate::vocabulary::probe::Probe, &str)>,
 ) -> ServerAdvice {
     let mut changes: Vec<ServerChange> = match line {
         ServerLine::Change(c) => vec![c],
@@ -224,7 +224,7 @@ pub(crate) fn server_advice(
 pub(crate) fn keeps_the_spec(
     v: &Verdict,
     change: ServerChange,
-    judged: Option<(crate::judge::spec::Probe, &str)>,
+    judged: Option<(crate::vocabulary::probe::Probe, &str)>,
 ) -> bool {
     use crate::judge::spec::{Conformance, verdict};
     let (Some(channel), Some((probe, version))) = (change.moves_to, judged) else {

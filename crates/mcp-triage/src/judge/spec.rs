@@ -6,35 +6,10 @@ use serde::Serialize;
 use crate::judge::advice::spec_url;
 use crate::judge::classify::Verdict;
 use crate::vocabulary::cause::{Cause, Channel};
+use crate::vocabulary::probe::Probe;
+use crate::vocabulary::probe::{Check, ProbeName};
 use crate::vocabulary::protocol::ProtocolVersion;
 use crate::vocabulary::seeded_bug::{SeededBug, is_on};
-
-labelled_enum! {
-    /// The probes and transport checks a verdict can be about.
-    Probe {
-        /// A: a tool name that is certainly not in the catalogue.
-        A = "A",
-        /// B: a tool called with a required argument missing (or of the wrong type).
-        B = "B",
-        /// C: a call whose backend throws.
-        C = "C",
-        /// D: a call that succeeds.
-        D = "D",
-        /// The same POST without the token.
-        NoToken = "no_token",
-        /// GET on the endpoint.
-        Get = "get",
-        /// A request from this page's Origin.
-        Origin = "origin",
-    }
-}
-
-impl Probe {
-    /// Reads an intent as people type it: `a`..`d` in either case, or a check's identifier.
-    pub fn parse_intent(text: &str) -> Option<Probe> {
-        Probe::parse(text).or_else(|| Probe::parse(&text.to_ascii_uppercase()))
-    }
-}
 
 labelled_enum! {
     /// Conformance of one answer.
@@ -148,7 +123,7 @@ pub(crate) fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
         )
     };
     match probe {
-        Probe::A => {
+        Probe::Call(ProbeName::A) => {
             let rule = if is_sep1303(version) {
                 RULE_SEP1303_PROTOCOL
             } else {
@@ -181,7 +156,7 @@ pub(crate) fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
                 unreached()
             }
         }
-        Probe::B => {
+        Probe::Call(ProbeName::B) => {
             if v.flags
                 .contains(&crate::vocabulary::cause::Flag::MessageWithheld)
             {
@@ -252,7 +227,7 @@ pub(crate) fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
                 unreached()
             }
         }
-        Probe::C => {
+        Probe::Call(ProbeName::C) => {
             if v.channel == Channel::ToolError {
                 mk(
                     Conformance::Conforms,
@@ -271,7 +246,7 @@ pub(crate) fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
                 unreached()
             }
         }
-        Probe::D => {
+        Probe::Call(ProbeName::D) => {
             if v.channel == Channel::Success {
                 mk(
                     Conformance::Conforms,
@@ -293,7 +268,7 @@ pub(crate) fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
                 )
             }
         }
-        Probe::NoToken => {
+        Probe::Check(Check::NoToken) => {
             let link = spec_url(version, "basic/authorization#authorization-server-location");
             if ProtocolVersion::names_before(version, ProtocolVersion::V2025_06_18) {
                 return mk(
@@ -331,7 +306,7 @@ pub(crate) fn verdict(probe: Probe, version: &str, v: &Verdict) -> SpecVerdict {
                 ),
             }
         }
-        Probe::Get => {
+        Probe::Check(Check::Get) => {
             let link = spec_url(
                 version,
                 "basic/transports#listening-for-messages-from-the-server",

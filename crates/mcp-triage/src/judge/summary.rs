@@ -138,7 +138,7 @@ pub(crate) fn summarize_answered(outcomes: [Result<&Verdict, Missing>; 3]) -> Ru
         }
     }
     let [Some(a), Some(b), Some(c)] = probes else {
-        use crate::vocabulary::cause::ProbeName;
+        use crate::vocabulary::probe::ProbeName;
         let names = [ProbeName::A, ProbeName::B, ProbeName::C];
         let pick = |want: &dyn Fn(&Missing) -> bool| -> Vec<&str> {
             names

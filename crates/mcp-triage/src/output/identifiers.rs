@@ -4,15 +4,15 @@
 
 use crate::judge::advice::{AgentAction, Party};
 use crate::judge::outcome::{MadeOn, RetrySafety};
-use crate::judge::spec::{Conformance, Probe};
+use crate::judge::spec::Conformance;
 use crate::run::auth::{AuthCheck, BrowserAccess, Level};
 use crate::run::catalogue::ToolRisk;
 use crate::vocabulary::auth_step::AuthStep;
-use crate::vocabulary::cause::{
-    Cause, Channel, DecidedBy, Flag, Interrupt, ProbeName, RunEnd, StopReason,
-};
+use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag, Interrupt, RunEnd, StopReason};
 use crate::vocabulary::exchange::{BodyEnd, Transport, TransportError, Vantage};
 use crate::vocabulary::labelled::Labelled;
+use crate::vocabulary::probe::Probe;
+use crate::vocabulary::probe::ProbeName;
 use crate::vocabulary::step::Step;
 
 /// Each identifier and its words (`network_or_cors`, `network or cors`).

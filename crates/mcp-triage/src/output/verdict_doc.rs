@@ -18,8 +18,9 @@ use crate::judge::outcome::{
     retry_safety,
 };
 use crate::judge::server_advice::fitted;
-use crate::judge::spec::{Conformance, Probe, SpecVerdict};
+use crate::judge::spec::{Conformance, SpecVerdict};
 use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Delivery, Evidence, Flag};
+use crate::vocabulary::probe::Probe;
 
 /// The format id every verdict carries.
 pub const VERDICT_FORMAT: &str = "mcp-triage-verdict/2";

@@ -436,10 +436,10 @@ pub(crate) fn choose_d(tools: &[ToolInfo]) -> Result<Choice, SkipReason> {
 /// What the consent step proposes for B, C or D when no declared read-only tool fits: a tool from
 /// [`Pool::Proposable`], preferring names that read like a lookup; `None` when nothing fits.
 pub(crate) fn propose(
-    probe: crate::vocabulary::cause::ProbeName,
+    probe: crate::vocabulary::probe::ProbeName,
     tools: &[ToolInfo],
 ) -> Option<Choice> {
-    use crate::vocabulary::cause::ProbeName;
+    use crate::vocabulary::probe::ProbeName;
     match probe {
         ProbeName::A => None,
         ProbeName::B => pick_b(tools, Pool::Proposable).ok(),
@@ -553,7 +553,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::vocabulary::cause::ProbeName as ProbeNameT;
+    use crate::vocabulary::probe::ProbeName as ProbeNameT;
 
     fn demo() -> Vec<ToolInfo> {
         let list = json!({"tools": [

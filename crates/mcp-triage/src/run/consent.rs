@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::run::catalogue::{Choice, SkipReason, ToolInfo, ToolRisk};
-use crate::vocabulary::cause::ProbeName;
+use crate::vocabulary::probe::ProbeName;
 
 /// A probe as planned: the tool, the payload, or why it is skipped.
 #[derive(Debug, Clone, PartialEq, Serialize)]

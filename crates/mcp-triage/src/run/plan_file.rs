@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::secrets::redact::{self, Secrets};
-use crate::vocabulary::cause::ProbeName;
 use crate::vocabulary::limits::MAX_TOOL_NAME_CHARS;
+use crate::vocabulary::probe::ProbeName;
 
 /// The format identifier every plan file carries.
 pub const PLAN_FORMAT: &str = "mcp-triage-plan/1";

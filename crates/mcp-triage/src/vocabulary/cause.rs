@@ -28,20 +28,6 @@ labelled_enum! {
 }
 
 labelled_enum! {
-    /// The four probes: one vocabulary for steps, intents, plans, verdicts, the page and exports.
-    ProbeName {
-        /// Unknown tool.
-        A = "A",
-        /// Schema-invalid arguments.
-        B = "B",
-        /// Backend throws.
-        C = "C",
-        /// Success.
-        D = "D",
-    }
-}
-
-labelled_enum! {
     /// Why a request got no answer that was read to its end: then nothing about the server's way
     /// of answering can be concluded from it.
     StopReason {

@@ -11,6 +11,7 @@ pub(crate) mod header;
 pub(crate) mod labelled;
 pub(crate) mod limits;
 pub(crate) mod percent;
+pub(crate) mod probe;
 pub(crate) mod problem;
 pub(crate) mod protocol;
 pub(crate) mod seeded_bug;

@@ -1,18 +1,18 @@
 //! The steps of a run and the request a shell is asked to send: the names both the engine and the
 //! readers use, so neither has to know the other.
 
-use serde::Serialize;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::vocabulary::auth_step::AuthStep;
-use crate::vocabulary::cause::ProbeName;
+use crate::vocabulary::probe::{Check, ProbeName};
 
 /// The identifier of a connect request's card (a run that stopped there).
 const CONNECT: &str = "connect";
 
 /// One step of the run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(tag = "step", content = "n", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Step {
     /// `server/discover` (2026-07-28 and auto).
     Discover,
@@ -24,16 +24,46 @@ pub enum Step {
     ToolsList(u32),
     /// Probe A..D.
     Probe(ProbeName),
-    /// The connect request again, without the token.
-    NoToken,
-    /// GET on the endpoint.
-    Get,
+    /// A transport check: the connect request again without the token, or GET on the endpoint.
+    Check(Check),
     /// DELETE to end the session.
     Delete,
     /// Our reply to server-to-client request number n.
     Reply(u32),
     /// A fetch of the OAuth doctor.
     Auth(AuthStep),
+}
+
+/// As records and reports have always written a step: `{"step": "probe", "n": "A"}`,
+/// `{"step": "no_token"}`, `{"step": "tools_list", "n": 1}`.
+impl Serialize for Step {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut m = serializer.serialize_map(None)?;
+        match self {
+            Step::Discover => m.serialize_entry("step", "discover")?,
+            Step::Initialize => m.serialize_entry("step", "initialize")?,
+            Step::Initialized => m.serialize_entry("step", "initialized")?,
+            Step::ToolsList(n) => {
+                m.serialize_entry("step", "tools_list")?;
+                m.serialize_entry("n", n)?;
+            }
+            Step::Probe(p) => {
+                m.serialize_entry("step", "probe")?;
+                m.serialize_entry("n", p)?;
+            }
+            Step::Check(c) => m.serialize_entry("step", c.as_str())?,
+            Step::Delete => m.serialize_entry("step", "delete")?,
+            Step::Reply(n) => {
+                m.serialize_entry("step", "reply")?;
+                m.serialize_entry("n", n)?;
+            }
+            Step::Auth(a) => {
+                m.serialize_entry("step", "auth")?;
+                m.serialize_entry("n", a)?;
+            }
+        }
+        m.end()
+    }
 }
 
 impl ProbeName {
@@ -57,8 +87,8 @@ impl Step {
     pub fn title(&self) -> &'static str {
         match self {
             Step::Probe(p) => p.title(),
-            Step::NoToken => "Check · the same request without the token",
-            Step::Get => "Check · GET on the endpoint",
+            Step::Check(Check::NoToken) => "Check · the same request without the token",
+            Step::Check(Check::Get) => "Check · GET on the endpoint",
             Step::Initialize => "Connect · initialize",
             Step::Discover => "Connect · server/discover",
             Step::Initialized => "Connect · notifications/initialized",
@@ -73,8 +103,8 @@ impl Step {
     pub(crate) fn short(&self) -> &'static str {
         match self {
             Step::Probe(p) => p.as_str(),
-            Step::NoToken => "no token",
-            Step::Get => "GET",
+            Step::Check(Check::NoToken) => "no token",
+            Step::Check(Check::Get) => "GET",
             other => other.title(),
         }
     }
@@ -86,14 +116,14 @@ impl Step {
         Step::Probe(ProbeName::B),
         Step::Probe(ProbeName::C),
         Step::Probe(ProbeName::D),
-        Step::NoToken,
-        Step::Get,
+        Step::Check(Check::NoToken),
+        Step::Check(Check::Get),
     ];
 
     /// A transport check (the no-token check, the GET check): it decides nothing of the plan, so
     /// the consent step may be shown while it is still in flight.
     pub(crate) fn is_transport_check(&self) -> bool {
-        matches!(self, Step::NoToken | Step::Get)
+        matches!(self, Step::Check(_))
     }
 
     /// The identifier a share link and a card name this step by: `A`..`D`, `no_token`, `get`,
@@ -101,8 +131,7 @@ impl Step {
     pub(crate) fn id(&self) -> Option<&'static str> {
         match self {
             Step::Probe(p) => Some(p.as_str()),
-            Step::NoToken => Some("no_token"),
-            Step::Get => Some("get"),
+            Step::Check(c) => Some(c.as_str()),
             Step::Initialize | Step::Discover => Some(CONNECT),
             _ => None,
         }
@@ -155,8 +184,8 @@ impl Step {
             Step::Initialized => "notifications/initialized".into(),
             Step::ToolsList(n) => format!("tools/list (page {n})"),
             Step::Probe(p) => format!("probe {}", p.as_str()),
-            Step::NoToken => "check: no token".into(),
-            Step::Get => "check: GET".into(),
+            Step::Check(Check::NoToken) => "check: no token".into(),
+            Step::Check(Check::Get) => "check: GET".into(),
             Step::Delete => "DELETE session".into(),
             Step::Reply(n) => format!("reply to server request {n}"),
             Step::Auth(a) => a.as_str().into(),
@@ -187,4 +216,50 @@ pub struct Outgoing {
     pub intent: Option<String>,
     /// The sequential round this request belongs to.
     pub wave: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::{Check, ProbeName, Step};
+    use crate::vocabulary::auth_step::AuthStep;
+
+    /// Records and reports write a step as they always have (the serde derive's adjacently tagged
+    /// form, snake case), whatever the enum's shape.
+    #[test]
+    fn a_step_is_written_as_reports_have_always_written_it() {
+        let written: Vec<String> = [
+            Step::Discover,
+            Step::Initialize,
+            Step::Initialized,
+            Step::ToolsList(2),
+            Step::Probe(ProbeName::C),
+            Step::Check(Check::NoToken),
+            Step::Check(Check::Get),
+            Step::Delete,
+            Step::Reply(3),
+            Step::Auth(AuthStep::ALL[0]),
+        ]
+        .iter()
+        .map(|s| serde_json::to_string(s).unwrap())
+        .collect();
+        let auth = format!(r#"{{"step":"auth","n":"{}"}}"#, AuthStep::ALL[0].as_str());
+        assert_eq!(
+            written,
+            [
+                r#"{"step":"discover"}"#,
+                r#"{"step":"initialize"}"#,
+                r#"{"step":"initialized"}"#,
+                r#"{"step":"tools_list","n":2}"#,
+                r#"{"step":"probe","n":"C"}"#,
+                r#"{"step":"no_token"}"#,
+                r#"{"step":"get"}"#,
+                r#"{"step":"delete"}"#,
+                r#"{"step":"reply","n":3}"#,
+                &auth,
+            ]
+        );
+    }
 }

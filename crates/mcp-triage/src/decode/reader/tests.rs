@@ -15,7 +15,7 @@ use crate::vocabulary::step::Outgoing;
 
 fn out(headers_only: bool) -> Outgoing {
     Outgoing {
-        step: Step::Probe(crate::vocabulary::cause::ProbeName::C),
+        step: Step::Probe(crate::vocabulary::probe::ProbeName::C),
         method: if headers_only { "GET" } else { "POST" },
         url: "http://127.0.0.1:1/mcp".into(),
         headers: Vec::new(),

@@ -315,7 +315,11 @@ fn a_refused_revision_is_a_refused_revision_on_a_get_too() {
         &Options::default(),
     );
     assert_eq!(v.cause, Cause::ProtocolVersionUnsupported);
-    let spec = crate::judge::spec::verdict(crate::judge::spec::Probe::Get, "2026-07-28", &v);
+    let spec = crate::judge::spec::verdict(
+        crate::vocabulary::probe::Probe::Check(crate::vocabulary::probe::Check::Get),
+        "2026-07-28",
+        &v,
+    );
     assert_eq!(
         spec.conformance,
         crate::judge::spec::Conformance::NotApplicable
@@ -323,7 +327,11 @@ fn a_refused_revision_is_a_refused_revision_on_a_get_too() {
     // The control: without words, a 404 is a path that does not exist, and the GET rule deviates.
     let v = classify(&get_2026(404, "{}"), &Options::default());
     assert_eq!(v.cause, Cause::EndpointNotFound);
-    let spec = crate::judge::spec::verdict(crate::judge::spec::Probe::Get, "2026-07-28", &v);
+    let spec = crate::judge::spec::verdict(
+        crate::vocabulary::probe::Probe::Check(crate::vocabulary::probe::Check::Get),
+        "2026-07-28",
+        &v,
+    );
     assert_eq!(spec.conformance, crate::judge::spec::Conformance::Deviates);
 }
 
@@ -354,7 +362,8 @@ fn asking_for_a_session_in_a_revision_without_sessions_refuses_the_revision() {
 
 #[test]
 fn probe_b_is_accused_of_not_validating_only_when_words_say_the_tool_ran() {
-    use crate::judge::spec::{Conformance, Probe, verdict};
+    use crate::judge::spec::{Conformance, verdict};
+    use crate::vocabulary::probe::Probe;
     let b = |text: &str| {
         let body = serde_json::json!({"jsonrpc": "2.0", "id": 7, "result": {
             "content": [{"type": "text", "text": text}], "isError": true}});
@@ -365,13 +374,23 @@ fn probe_b_is_accused_of_not_validating_only_when_words_say_the_tool_ran() {
     // Words no rule knows: not judged, never an accusation.
     let unknown = b("lead not found in this organization");
     assert_eq!(unknown.cause, Cause::ToolExecution);
-    let spec = verdict(Probe::B, "2025-06-18", &unknown);
+    let spec = verdict(
+        Probe::Call(crate::vocabulary::probe::ProbeName::B),
+        "2025-06-18",
+        &unknown,
+    );
     assert_eq!(spec.conformance, Conformance::NotApplicable);
     assert!(spec.reason.starts_with("not judged"), "{}", spec.reason);
     // The control: the seeded bug accuses from the guess, and this test would see it.
     let seeded = crate::vocabulary::seeded_bug::with(
         crate::vocabulary::seeded_bug::SeededBug::AccuseFromAGuess,
-        || verdict(Probe::B, "2025-06-18", &unknown),
+        || {
+            verdict(
+                Probe::Call(crate::vocabulary::probe::ProbeName::B),
+                "2025-06-18",
+                &unknown,
+            )
+        },
     );
     assert_eq!(seeded.conformance, Conformance::Deviates);
     // Words that say the tool ran while executing: it did not validate.
@@ -382,7 +401,12 @@ fn probe_b_is_accused_of_not_validating_only_when_words_say_the_tool_ran() {
             .any(|r| r.starts_with("tool_execution."))
     );
     assert_eq!(
-        verdict(Probe::B, "2025-06-18", &ran).conformance,
+        verdict(
+            Probe::Call(crate::vocabulary::probe::ProbeName::B),
+            "2025-06-18",
+            &ran
+        )
+        .conformance,
         Conformance::Deviates
     );
     // From 2025-11-25 a JSON-RPC error deviates either way (a refusal belongs in isError, and a
@@ -395,7 +419,11 @@ fn probe_b_is_accused_of_not_validating_only_when_words_say_the_tool_ran() {
     frame.intent = Some("B".into());
     let v = classify(&frame, &Options::default());
     assert_eq!(v.cause, Cause::ToolExecution);
-    let spec = verdict(Probe::B, "2025-11-25", &v);
+    let spec = verdict(
+        Probe::Call(crate::vocabulary::probe::ProbeName::B),
+        "2025-11-25",
+        &v,
+    );
     assert_eq!(spec.conformance, Conformance::Deviates);
     assert!(
         spec.reason.contains("whether it refused"),
@@ -403,7 +431,12 @@ fn probe_b_is_accused_of_not_validating_only_when_words_say_the_tool_ran() {
         spec.reason
     );
     assert_eq!(
-        verdict(Probe::B, "2025-06-18", &v).conformance,
+        verdict(
+            Probe::Call(crate::vocabulary::probe::ProbeName::B),
+            "2025-06-18",
+            &v
+        )
+        .conformance,
         Conformance::NotApplicable
     );
 }

@@ -3,6 +3,7 @@
 //! annotations (never a tool's name, description or schema), probe A's and the checks' verdicts
 //! in the verdict format, the OAuth doctor's findings when the server asked for a token, timings.
 
+use crate::vocabulary::probe::Check;
 use serde::{Deserialize, Serialize};
 
 use crate::output::verdict_doc::VerdictDoc;
@@ -10,7 +11,8 @@ use crate::run::auth::AuthReport;
 use crate::run::catalogue::ToolRisk;
 use crate::run::census::targets::{Rejected, Target};
 use crate::run::engine::RunReport;
-use crate::vocabulary::cause::{Cause, Channel, ProbeName, RunEnd};
+use crate::vocabulary::cause::{Cause, Channel, RunEnd};
+use crate::vocabulary::probe::ProbeName;
 use crate::vocabulary::step::Step;
 
 /// The format identifier every census line carries.
@@ -169,7 +171,7 @@ fn check_name(step: Step) -> Option<&'static str> {
     match step {
         Step::Discover | Step::Initialize => Some("connect"),
         Step::ToolsList(1) => Some("tools_list"),
-        Step::Get => Some("get"),
+        Step::Check(Check::Get) => Some(Check::Get.as_str()),
         Step::Delete => Some("delete"),
         _ => None,
     }

@@ -7,8 +7,8 @@ use super::era::era_named;
 use super::outcome::{MAX_CAPTURES, ReplayProblem};
 use crate::run::catalogue::SkipReason;
 use crate::run::engine::{Era, Mode, ProbeEdit};
-use crate::vocabulary::cause::ProbeName;
 use crate::vocabulary::exchange::Exchange;
+use crate::vocabulary::probe::ProbeName;
 
 /// Recorded exchanges as read from files or a paste, with the era and the plan a report names.
 #[derive(Debug, Clone, Default)]

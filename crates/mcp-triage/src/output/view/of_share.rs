@@ -13,7 +13,8 @@ use crate::judge::spec::Conformance;
 use crate::judge::summary::structure_differs;
 use crate::output::share::{NO_ACTION, ResultShape, Share, ShareRow};
 use crate::run::engine::is_vantage_note;
-use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag, ProbeName, StopReason};
+use crate::vocabulary::cause::{Cause, Channel, DecidedBy, Flag, StopReason};
+use crate::vocabulary::probe::ProbeName;
 use crate::vocabulary::step::Step;
 
 /// What a link keeps of a successful result instead of its content, in words.

@@ -7,7 +7,7 @@ pub(crate) mod polite;
 pub(crate) mod targets;
 
 use crate::run::consent::ProbeEdit;
-use crate::vocabulary::cause::ProbeName;
+use crate::vocabulary::probe::ProbeName;
 
 /// The plan every census target runs: probe A only. B, C and D would call the server's own tools,
 /// which a census never does.

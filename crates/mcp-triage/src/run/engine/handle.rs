@@ -13,9 +13,9 @@ use crate::decode::reader;
 use crate::judge::assess::{Assessment, assess};
 use crate::judge::classify::Options;
 use crate::run::catalogue::{self, SkipReason};
-use crate::vocabulary::cause::ProbeName;
 use crate::vocabulary::cause::{Flag, RunEnd};
 use crate::vocabulary::exchange::{Exchange, Vantage};
+use crate::vocabulary::probe::ProbeName;
 use crate::vocabulary::protocol::ProtocolVersion;
 use crate::vocabulary::step::{Outgoing, Step};
 

@@ -57,7 +57,7 @@ pub(crate) use crate::run::consent::CHOSEN_BY_YOU;
 pub use crate::run::consent::{
     ConsentPolicy, ConsentRow, DECLINED_WITHOUT_A_PERSON, PlannedProbe, ProbeEdit, Proposal,
 };
-pub use crate::vocabulary::cause::ProbeName;
+pub use crate::vocabulary::probe::ProbeName;
 pub use crate::vocabulary::step::{Outgoing, Step};
 pub use config::{EngineConfig, Era, Mode, Poll, Progress, era_choices};
 pub use phase::RunPhase;

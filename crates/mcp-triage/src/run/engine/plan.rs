@@ -1,6 +1,7 @@
 //! The plan of probes A to D: choosing calls, the consent step, Review first's edits, and how a run
 //! is cancelled, interrupted or ended.
 
+use crate::vocabulary::probe::Check;
 use serde_json::json;
 
 use super::config::Mode;
@@ -9,8 +10,8 @@ use crate::run::catalogue::{self, Choice, SkipReason, ToolInfo};
 use crate::run::consent::{
     self, CHOSEN_BY_YOU, ConsentPolicy, ConsentRow, PlanEntry, PlannedProbe, ProbeEdit, Proposal,
 };
-use crate::vocabulary::cause::ProbeName;
 use crate::vocabulary::cause::{Interrupt, RunEnd};
+use crate::vocabulary::probe::ProbeName;
 use crate::vocabulary::step::{Outgoing, Step};
 
 impl Engine {
@@ -220,7 +221,7 @@ impl Engine {
             && self
                 .in_flight
                 .iter()
-                .all(|s| matches!(s, Step::Get | Step::NoToken))
+                .all(|s| matches!(s, Step::Check(Check::Get) | Step::Check(Check::NoToken)))
     }
 
     /// The plan as it stands (choices, payloads, skip reasons).

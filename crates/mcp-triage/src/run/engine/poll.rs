@@ -1,12 +1,13 @@
 //! The run loop: what to send at each poll, the deadline, connect per era, and the closing DELETE.
 
 use crate::vocabulary::header;
+use crate::vocabulary::probe::Check;
 use serde_json::json;
 
 use super::config::{EngineConfig, Era, Mode, Poll};
 use super::state::{CatalogueState, Engine};
-use crate::vocabulary::cause::ProbeName;
 use crate::vocabulary::cause::RunEnd;
+use crate::vocabulary::probe::ProbeName;
 use crate::vocabulary::step::{Outgoing, Step};
 
 impl Engine {
@@ -53,7 +54,7 @@ impl Engine {
         }
         if self.connect_failed {
             // A GET tells an endpoint of the old HTTP+SSE transport (2024-11-05) from a broken one.
-            if !self.was_sent(Step::Get) && !self.stdio() {
+            if !self.was_sent(Step::Check(Check::Get)) && !self.stdio() {
                 send.push(self.get_request(base_wave + 1));
             } else if self.in_flight.is_empty() {
                 self.end(RunEnd::ConnectFailed);
@@ -104,7 +105,7 @@ impl Engine {
                 json!({}),
                 None,
             ));
-            if !self.was_sent(Step::Get) && !self.stdio() {
+            if !self.was_sent(Step::Check(Check::Get)) && !self.stdio() {
                 send.push(self.get_request(list_wave));
             }
             self.plan_a();
@@ -195,7 +196,7 @@ impl Engine {
         if self.speaking_modern.is_some()
             && self.cfg.has_token
             && !self.stdio()
-            && !self.was_sent(Step::NoToken)
+            && !self.was_sent(Step::Check(Check::NoToken))
         {
             let id = self.id();
             let wave = if self.cfg.era == Era::Auto && connect_step == Step::Discover {
@@ -204,7 +205,14 @@ impl Engine {
                 base_wave
             };
             let (method, params) = self.connect_params();
-            let mut out = self.outgoing(Step::NoToken, wave, method, Some(id), params, None);
+            let mut out = self.outgoing(
+                Step::Check(Check::NoToken),
+                wave,
+                method,
+                Some(id),
+                params,
+                None,
+            );
             out.with_token = false;
             send.push(out);
         }
@@ -234,10 +242,10 @@ impl Engine {
                 h.1 = "text/event-stream".into();
             }
         }
-        self.sent.push((Step::Get, wave));
-        self.in_flight.push(Step::Get);
+        self.sent.push((Step::Check(Check::Get), wave));
+        self.in_flight.push(Step::Check(Check::Get));
         Outgoing {
-            step: Step::Get,
+            step: Step::Check(Check::Get),
             method: "GET",
             url: self.cfg.endpoint.url.clone(),
             headers,
@@ -245,7 +253,7 @@ impl Engine {
             with_token: true,
             expect_id: None,
             headers_only: true,
-            intent: Step::Get.intent().map(String::from),
+            intent: Step::Check(Check::Get).intent().map(String::from),
             wave,
         }
     }

@@ -8,13 +8,14 @@ use serde_json::Value;
 use super::config::{Era, Mode};
 use super::record::Record;
 use super::state::Engine;
-use crate::judge::spec::{self, Probe, SpecVerdict};
+use crate::judge::spec::{self, SpecVerdict};
 use crate::judge::summary::{self, RunSummary};
 use crate::run::catalogue::ToolRisk;
 use crate::run::consent::PlannedProbe;
-use crate::vocabulary::cause::ProbeName;
 use crate::vocabulary::cause::{Flag, Interrupt, RunEnd};
 use crate::vocabulary::exchange::Exchange;
+use crate::vocabulary::probe::Probe;
+use crate::vocabulary::probe::ProbeName;
 use crate::vocabulary::step::Step;
 
 impl Engine {

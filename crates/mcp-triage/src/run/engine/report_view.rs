@@ -1,6 +1,7 @@
 //! What a report says for people: card groups, spec verdicts, the server and protocol lines, and a
 //! report rebuilt from recorded exchanges.
 
+use crate::vocabulary::probe::Check;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -14,10 +15,10 @@ use crate::judge::assess::assess;
 use crate::judge::classify::Options;
 use crate::run::consent::planned;
 use crate::run::cors::DoctorCall;
-use crate::vocabulary::cause::ProbeName;
 use crate::vocabulary::cause::RunEnd;
 use crate::vocabulary::exchange::Exchange;
 use crate::vocabulary::limits::Limits;
+use crate::vocabulary::probe::ProbeName;
 use crate::vocabulary::step::Step;
 
 /// What a report says when no protocol version was negotiated.
@@ -220,7 +221,7 @@ impl RunReport {
             let named = ex.intent.as_deref().and_then(Step::of_intent);
             let step = match (named, method.as_deref(), ex.request.method.as_str()) {
                 (Some(step), ..) => step,
-                (_, _, "GET") => Step::Get,
+                (_, _, "GET") => Step::Check(Check::Get),
                 (_, _, "DELETE") => Step::Delete,
                 (_, Some("initialize"), _) => Step::Initialize,
                 (_, Some("server/discover"), _) => Step::Discover,

@@ -7,13 +7,12 @@ use serde_json::{Value, json};
 
 use super::config::{DEFAULT_LEGACY, EngineConfig, Era, MODERN};
 use super::record::Record;
-use crate::judge::spec::Probe;
 use crate::run::catalogue::ToolInfo;
 use crate::run::consent::{PlannedProbe, Proposal, planned};
-use crate::vocabulary::cause::ProbeName;
 use crate::vocabulary::cause::{Interrupt, RunEnd};
 use crate::vocabulary::exchange::Transport;
 use crate::vocabulary::limits::Limits;
+use crate::vocabulary::probe::ProbeName;
 use crate::vocabulary::step::{Outgoing, Step};
 
 /// The state of a run.
@@ -267,18 +266,6 @@ impl Engine {
                     "clientInfo": {"name": "mcp-triage", "version": self.cfg.client_version},
                 }),
             )
-        }
-    }
-}
-
-impl ProbeName {
-    /// The spec probe.
-    pub fn probe(self) -> Probe {
-        match self {
-            ProbeName::A => Probe::A,
-            ProbeName::B => Probe::B,
-            ProbeName::C => Probe::C,
-            ProbeName::D => Probe::D,
         }
     }
 }
