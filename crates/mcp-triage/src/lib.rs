@@ -86,6 +86,36 @@ macro_rules! labelled_enum {
     };
 }
 
+/// An error type whose variants may carry data, with the stable id of each variant derived from
+/// its name: `$ids::$variant` of [`problem::ProblemId`]'s group `$group` (the compiler refuses a
+/// variant without its id). It converts into a [`problem::Problem`] with its `Display` words.
+macro_rules! problem_enum {
+    ($(#[$meta:meta])* $name:ident => $group:ident($ids:ident) {
+        $($(#[$vmeta:meta])* $variant:ident $(($($field:ty),+))?,)*
+    }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum $name {
+            $($(#[$vmeta])* $variant $(($($field),+))?,)*
+        }
+
+        impl $name {
+            /// Its stable id.
+            pub fn id(&self) -> $crate::vocabulary::problem::ProblemId {
+                $crate::vocabulary::problem::ProblemId::$group(match self {
+                    $($name::$variant { .. } => $crate::vocabulary::problem::$ids::$variant,)*
+                })
+            }
+        }
+
+        impl From<$name> for $crate::vocabulary::problem::Problem {
+            fn from(e: $name) -> $crate::vocabulary::problem::Problem {
+                $crate::vocabulary::problem::Problem::new(e.id(), e.to_string())
+            }
+        }
+    };
+}
+
 mod decode;
 mod judge;
 mod output;
@@ -275,7 +305,10 @@ pub mod share {
 
 /// What was wrong with something a user handed in (a link, a paste, a plan file, a capture).
 pub mod problem {
-    pub use crate::vocabulary::problem::{Problem, ProblemId};
+    pub use crate::vocabulary::problem::{
+        CaptureProblemId, LinkProblemId, PasteProblemId, PlanProblemId, Problem, ProblemId,
+        ReplayProblemId, RunProblemId,
+    };
 }
 
 /// The view model every text surface renders: cards, a summary, badges.

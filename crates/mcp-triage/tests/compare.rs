@@ -242,18 +242,22 @@ fn a_baseline_reads_back_as_the_run_it_was_written_from_and_anything_else_is_ref
     for (bad, id, words) in [
         (
             "{\"format\": \"something/1\"}",
-            ProblemId::RunUnreadable,
+            ProblemId::Run(mcp_triage::problem::RunProblemId::Unreadable),
             "expected mcp-triage-baseline/1",
         ),
         (
             "{\"format\": \"mcp-triage-baseline/1\", \"run\": {}}",
-            ProblemId::RunUnreadable,
+            ProblemId::Run(mcp_triage::problem::RunProblemId::Unreadable),
             "share_version",
         ),
-        ("{not json", ProblemId::RunUnreadable, "not JSON"),
+        (
+            "{not json",
+            ProblemId::Run(mcp_triage::problem::RunProblemId::Unreadable),
+            "not JSON",
+        ),
         (
             "https://x.example/#r=v99.AAAA",
-            ProblemId::LinkUnknownVersion,
+            ProblemId::Link(mcp_triage::problem::LinkProblemId::UnknownVersion),
             "",
         ),
     ] {
@@ -267,13 +271,13 @@ fn a_baseline_reads_back_as_the_run_it_was_written_from_and_anything_else_is_ref
     v["share_version"] = 99.into();
     assert_eq!(
         compare::read_run(&v.to_string()).unwrap_err().id,
-        ProblemId::LinkUnknownVersion
+        ProblemId::Link(mcp_triage::problem::LinkProblemId::UnknownVersion)
     );
     let mut v = value();
     v["run"]["rows"][0]["cause"] = "no_such_cause".into();
     assert_eq!(
         compare::read_run(&v.to_string()).unwrap_err().id,
-        ProblemId::LinkBadPayload
+        ProblemId::Link(mcp_triage::problem::LinkProblemId::BadPayload)
     );
     // A page that opens links reads links and baselines, and sends a report to the tool.
     assert_eq!(compare::read_shared_run(&text).unwrap(), run);

@@ -307,7 +307,10 @@ fn make_link_builds_redacts_fits_and_shows_exactly_what_the_link_opens_to() {
 #[test]
 fn a_paste_is_sniffed_once_in_the_core_and_an_empty_one_is_refused_with_words() {
     let empty = mcp_triage::testing::exchanges_of_paste("  []", "").unwrap_err();
-    assert_eq!(empty.id, mcp_triage::problem::ProblemId::PasteEmpty);
+    assert_eq!(
+        empty.id,
+        mcp_triage::problem::ProblemId::Paste(mcp_triage::problem::PasteProblemId::Empty)
+    );
     assert_eq!(empty.message, "Nothing to classify.");
     let raw =
         mcp_triage::testing::exchanges_of_paste("HTTP/1.1 405 Method Not Allowed\r\n\r\n", "")

@@ -7,6 +7,7 @@ use crate::run::endpoint::{
 use crate::run::engine::{EngineConfig, Era, Mode};
 use crate::secrets::redact::Credentials;
 use crate::vocabulary::limits::Limits;
+use crate::vocabulary::problem::RunProblemId;
 use crate::vocabulary::problem::{Problem, ProblemId};
 
 /// Which URL parser reads the endpoint (the URL checked is the URL sent), and so which cleartext
@@ -58,8 +59,12 @@ pub fn check_run(
     limits: Limits,
     random: u64,
 ) -> Result<RunSetup, Problem> {
-    check_token(&input.token, limits.max_token_bytes)
-        .map_err(|p| Problem::new(ProblemId::RunToken, format!("the token: {p}")))?;
+    check_token(&input.token, limits.max_token_bytes).map_err(|p| {
+        Problem::new(
+            ProblemId::Run(RunProblemId::Token),
+            format!("the token: {p}"),
+        )
+    })?;
     let headers = input
         .secret_headers
         .iter()
@@ -68,7 +73,7 @@ pub fn check_run(
     for ((name, value), secret) in headers {
         if let Some(p) = extra_header_problem(name, value, secret, limits.max_token_bytes) {
             return Err(Problem::new(
-                ProblemId::RunHeader,
+                ProblemId::Run(RunProblemId::Header),
                 format!("header {name}: {p}"),
             ));
         }
@@ -90,7 +95,7 @@ pub fn check_run(
         UrlReader::Browser(read) => parse_endpoint_with(&input.endpoint, read),
         UrlReader::Native(read) => parse_endpoint_native(&input.endpoint, read, sends_secret),
     }
-    .map_err(|p| Problem::new(ProblemId::RunEndpoint, p.to_string()))?;
+    .map_err(|p| Problem::new(ProblemId::Run(RunProblemId::Endpoint), p.to_string()))?;
     let config = EngineConfig::new(
         endpoint.clone(),
         &credentials,
@@ -163,18 +168,18 @@ mod tests {
         };
         assert_eq!(
             refused(input(remote, ""), UrlReader::Browser(&same)),
-            Some(ProblemId::RunEndpoint)
+            Some(ProblemId::Run(RunProblemId::Endpoint))
         );
         assert_eq!(refused(input(remote, ""), UrlReader::Native(&same)), None);
         assert_eq!(
             refused(input(remote, token), UrlReader::Native(&same)),
-            Some(ProblemId::RunEndpoint)
+            Some(ProblemId::Run(RunProblemId::Endpoint))
         );
         let mut signs_in = input(remote, "");
         signs_in.signs_in = true;
         assert_eq!(
             refused(signs_in, UrlReader::Native(&same)),
-            Some(ProblemId::RunEndpoint)
+            Some(ProblemId::Run(RunProblemId::Endpoint))
         );
         // The token and the headers are checked before the endpoint.
         let bad = check_run(
@@ -184,12 +189,12 @@ mod tests {
             0,
         )
         .unwrap_err();
-        assert_eq!(bad.id, ProblemId::RunToken);
+        assert_eq!(bad.id, ProblemId::Run(RunProblemId::Token));
         assert!(bad.message.starts_with("the token: "), "{bad}");
         let mut header = input("https://mcp.example.com/mcp", "");
         header.plain_headers.push(("Bad Name".into(), "v".into()));
         let bad = check_run(&header, UrlReader::Native(&same), Limits::default(), 0).unwrap_err();
-        assert_eq!(bad.id, ProblemId::RunHeader);
+        assert_eq!(bad.id, ProblemId::Run(RunProblemId::Header));
         assert!(bad.message.starts_with("header Bad Name: "), "{bad}");
     }
 

@@ -4,6 +4,7 @@
 //! probe at most once) and capped (file size, tool name length, argument depth) before anything
 //! else reads it. Loading a plan is never consent by itself: the shell shows it for the user to run.
 
+use crate::vocabulary::problem::PlanProblemId;
 use crate::vocabulary::problem::{Problem, ProblemId};
 use crate::vocabulary::seeded_bug::{self, SeededBug};
 use serde::{Deserialize, Serialize};
@@ -85,9 +86,9 @@ impl PlanFile {
     }
 }
 
+problem_enum! {
 /// Why a plan file cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PlanProblem {
+PlanProblem => Plan(PlanProblemId) {
     /// Over [`MAX_PLAN_BYTES`].
     TooLarge,
     /// Not JSON of this shape (the parser's message, with its line and column).
@@ -101,19 +102,6 @@ pub enum PlanProblem {
     /// Arguments that are not a JSON object, or nest too deep.
     BadArguments(ProbeName),
 }
-
-impl From<PlanProblem> for Problem {
-    fn from(p: PlanProblem) -> Problem {
-        let id = match &p {
-            PlanProblem::TooLarge => ProblemId::PlanTooLarge,
-            PlanProblem::NotAPlan(_) => ProblemId::PlanNotAPlan,
-            PlanProblem::UnknownFormat(_) => ProblemId::PlanUnknownFormat,
-            PlanProblem::DuplicateProbe(_) => ProblemId::PlanDuplicateProbe,
-            PlanProblem::BadToolName(_) => ProblemId::PlanBadToolName,
-            PlanProblem::BadArguments(_) => ProblemId::PlanBadArguments,
-        };
-        Problem::new(id, p.to_string())
-    }
 }
 
 impl std::fmt::Display for PlanProblem {
@@ -161,7 +149,7 @@ pub fn decode(text: &str) -> Result<PlanFile, Problem> {
     }
     let plan: PlanFile = serde_json::from_str(text).map_err(|e| {
         Problem::of_json(
-            ProblemId::PlanNotAPlan,
+            ProblemId::Plan(PlanProblemId::NotAPlan),
             "This is not a plan file: ",
             &e,
             text,
@@ -284,46 +272,59 @@ mod tests {
         let cases = [
             (
                 json!({"format": PLAN_FORMAT, "probes": [], "endpoint": "https://x"}).to_string(),
-                Id::PlanNotAPlan,
+                Id::Plan(PlanProblemId::NotAPlan),
             ),
             (
                 json!({"format": "mcp-triage-plan/9", "probes": []}).to_string(),
-                Id::PlanUnknownFormat,
+                Id::Plan(PlanProblemId::UnknownFormat),
             ),
-            (ok(json!([{"probe": "E"}])), Id::PlanNotAPlan),
+            (
+                ok(json!([{"probe": "E"}])),
+                Id::Plan(PlanProblemId::NotAPlan),
+            ),
             (
                 ok(json!([{"probe": "B"}, {"probe": "B"}])),
-                Id::PlanDuplicateProbe,
+                Id::Plan(PlanProblemId::DuplicateProbe),
             ),
-            (ok(json!([{"probe": "B", "tool": ""}])), Id::PlanBadToolName),
+            (
+                ok(json!([{"probe": "B", "tool": ""}])),
+                Id::Plan(PlanProblemId::BadToolName),
+            ),
             (
                 ok(json!([{"probe": "B", "tool": "x".repeat(129)}])),
-                Id::PlanBadToolName,
+                Id::Plan(PlanProblemId::BadToolName),
             ),
             (
                 ok(json!([{"probe": "B", "tool": "a\u{1}b"}])),
-                Id::PlanBadToolName,
+                Id::Plan(PlanProblemId::BadToolName),
             ),
             (
                 ok(json!([{"probe": "B", "arguments": [1]}])),
-                Id::PlanBadArguments,
+                Id::Plan(PlanProblemId::BadArguments),
             ),
-            ("[".repeat(100), Id::PlanNotAPlan),
-            (" ".repeat(MAX_PLAN_BYTES + 1), Id::PlanTooLarge),
+            ("[".repeat(100), Id::Plan(PlanProblemId::NotAPlan)),
+            (
+                " ".repeat(MAX_PLAN_BYTES + 1),
+                Id::Plan(PlanProblemId::TooLarge),
+            ),
         ];
         for (text, id) in cases {
             let err = decode(&text).unwrap_err();
             assert_eq!(err.id, id, "{text:.80}: {}", err.message);
             assert!(!err.message.is_empty());
             // A parser's complaint says where; the others are about the whole file.
-            assert_eq!(err.offset.is_some(), id == Id::PlanNotAPlan, "{err:?}");
+            assert_eq!(
+                err.offset.is_some(),
+                id == Id::Plan(PlanProblemId::NotAPlan),
+                "{err:?}"
+            );
         }
         let mut deep = json!({});
         for _ in 0..20 {
             deep = json!({ "a": deep });
         }
         let err = decode(&ok(json!([{"probe": "B", "arguments": deep}]))).unwrap_err();
-        assert_eq!(err.id, Id::PlanBadArguments);
+        assert_eq!(err.id, Id::Plan(PlanProblemId::BadArguments));
         assert!(err.message.contains("Probe B"), "{}", err.message);
     }
 }

@@ -291,13 +291,14 @@ labelled_enum! {
     }
 }
 
+problem_enum! {
 /// Why a file is not an exchange.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ExchangeError {
+ExchangeError => Capture(CaptureProblemId) {
     /// Not JSON, or JSON of the wrong shape; the text says where.
     Json(String),
     /// The `format` field names another format.
     WrongFormat(String),
+}
 }
 
 impl fmt::Display for ExchangeError {
@@ -312,17 +313,6 @@ impl fmt::Display for ExchangeError {
 }
 
 impl std::error::Error for ExchangeError {}
-
-impl From<ExchangeError> for crate::vocabulary::problem::Problem {
-    fn from(e: ExchangeError) -> crate::vocabulary::problem::Problem {
-        use crate::vocabulary::problem::{Problem, ProblemId};
-        let id = match &e {
-            ExchangeError::Json(_) => ProblemId::CaptureNotAnExchange,
-            ExchangeError::WrongFormat(_) => ProblemId::CaptureWrongFormat,
-        };
-        Problem::new(id, e.to_string())
-    }
-}
 
 impl Exchange {
     /// Reads one exchange from JSON bytes, checking the format identifier.

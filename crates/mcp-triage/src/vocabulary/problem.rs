@@ -7,62 +7,155 @@ use std::fmt;
 use serde::Serialize;
 
 labelled_enum! {
-    /// Which problem it is: stable identifiers (a message may be reworded, an id is not).
-    ProblemId {
+    /// A share link that cannot be opened or made ([`ShareError`](crate::share::ShareError)'s ids).
+    LinkProblemId {
         /// A link longer than any link this tool makes.
-        LinkTooLong = "link_too_long",
+        TooLong = "link_too_long",
         /// Not `#r=v1.` … `#r=vN.` followed by data.
-        LinkWrongPrefix = "link_wrong_prefix",
+        WrongPrefix = "link_wrong_prefix",
         /// A link version this build does not know.
-        LinkUnknownVersion = "link_unknown_version",
+        UnknownVersion = "link_unknown_version",
         /// Not strict base64url.
-        LinkBadEncoding = "link_bad_encoding",
+        BadEncoding = "link_bad_encoding",
         /// Not valid deflate, or too large once inflated.
-        LinkBadCompression = "link_bad_compression",
+        BadCompression = "link_bad_compression",
         /// Not the schema of its version, or a field over its caps.
-        LinkBadPayload = "link_bad_payload",
+        BadPayload = "link_bad_payload",
         /// Results too large to share as a link.
-        LinkTooLargeToShare = "link_too_large_to_share",
+        TooLargeToShare = "link_too_large_to_share",
+    }
+}
+
+labelled_enum! {
+    /// A plan file that cannot be used (`PlanProblem`'s ids).
+    PlanProblemId {
         /// A plan file over its size cap.
-        PlanTooLarge = "plan_too_large",
+        TooLarge = "plan_too_large",
         /// Not a plan file's JSON.
-        PlanNotAPlan = "plan_not_a_plan",
+        NotAPlan = "plan_not_a_plan",
         /// Another format or version of plan.
-        PlanUnknownFormat = "plan_unknown_format",
+        UnknownFormat = "plan_unknown_format",
         /// The same probe twice in a plan.
-        PlanDuplicateProbe = "plan_duplicate_probe",
+        DuplicateProbe = "plan_duplicate_probe",
         /// A tool name a plan may not hold.
-        PlanBadToolName = "plan_bad_tool_name",
+        BadToolName = "plan_bad_tool_name",
         /// Arguments a plan may not hold.
-        PlanBadArguments = "plan_bad_arguments",
-        /// A capture that is not JSON.
-        CaptureNotJson = "capture_not_json",
-        /// A capture in another format.
-        CaptureWrongFormat = "capture_wrong_format",
-        /// A capture whose JSON is not an `mcp-exchange/1` document.
-        CaptureNotAnExchange = "capture_not_an_exchange",
-        /// More captures than a replay reads.
-        CaptureTooMany = "capture_too_many",
-        /// A pasted raw HTTP response that does not read as one.
-        PasteNotHttp = "paste_not_http",
-        /// Nothing to classify.
-        PasteEmpty = "paste_empty",
+        BadArguments = "plan_bad_arguments",
+    }
+}
+
+labelled_enum! {
+    /// Recordings that cannot be replayed (`ReplayProblem`'s ids).
+    ReplayProblemId {
         /// No recorded exchanges to replay.
-        ReplayEmpty = "replay_empty",
+        Empty = "replay_empty",
+        /// More captures than a replay reads.
+        TooMany = "capture_too_many",
         /// Nothing recorded opens a run.
-        ReplayNoConnect = "replay_no_connect",
+        NoConnect = "replay_no_connect",
         /// Captures from different runs.
-        ReplayMixedRuns = "replay_mixed_runs",
+        MixedRuns = "replay_mixed_runs",
         /// A recorded plan that cannot run against the recorded catalogue.
-        ReplayPlan = "replay_plan",
+        Plan = "replay_plan",
+    }
+}
+
+labelled_enum! {
+    /// A capture that is not an exchange (`ExchangeError`'s ids).
+    CaptureProblemId {
+        /// A capture whose JSON is not an `mcp-exchange/1` document.
+        Json = "capture_not_an_exchange",
+        /// A capture in another format.
+        WrongFormat = "capture_wrong_format",
+    }
+}
+
+labelled_enum! {
+    /// Text handed in that cannot be read at all.
+    PasteProblemId {
+        /// A capture that is not JSON.
+        NotJson = "capture_not_json",
+        /// A pasted raw HTTP response that does not read as one.
+        NotHttp = "paste_not_http",
+        /// Nothing to classify.
+        Empty = "paste_empty",
+    }
+}
+
+labelled_enum! {
+    /// A run's input, or a run to compare, that cannot be used.
+    RunProblemId {
         /// Not a run MCP Triage can compare: no share link, baseline file or JSON report with one.
-        RunUnreadable = "run_unreadable",
+        Unreadable = "run_unreadable",
         /// A run's endpoint that cannot be used (not a URL, cleartext where it may not go…).
-        RunEndpoint = "run_endpoint",
+        Endpoint = "run_endpoint",
         /// A run's token that cannot be sent.
-        RunToken = "run_token",
+        Token = "run_token",
         /// A run's extra header that cannot be sent.
-        RunHeader = "run_header",
+        Header = "run_header",
+    }
+}
+
+/// Which problem it is: a stable identifier (a message may be reworded, an id is not), by what
+/// was handed in. An error type with data derives its id from its variant
+/// (`problem_enum!`), so no id is listed twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ProblemId {
+    /// A share link.
+    Link(LinkProblemId),
+    /// A plan file.
+    Plan(PlanProblemId),
+    /// Recordings to replay.
+    Replay(ReplayProblemId),
+    /// A capture file.
+    Capture(CaptureProblemId),
+    /// Pasted or handed-in text.
+    Paste(PasteProblemId),
+    /// A run's input, or a run to compare.
+    Run(RunProblemId),
+}
+
+impl ProblemId {
+    /// The stable identifier (`link_too_long`, `run_token`…).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProblemId::Link(id) => id.as_str(),
+            ProblemId::Plan(id) => id.as_str(),
+            ProblemId::Replay(id) => id.as_str(),
+            ProblemId::Capture(id) => id.as_str(),
+            ProblemId::Paste(id) => id.as_str(),
+            ProblemId::Run(id) => id.as_str(),
+        }
+    }
+
+    /// Every id, group by group.
+    pub fn all() -> Vec<ProblemId> {
+        let mut all: Vec<ProblemId> = Vec::new();
+        all.extend(LinkProblemId::ALL.iter().map(|i| ProblemId::Link(*i)));
+        all.extend(PlanProblemId::ALL.iter().map(|i| ProblemId::Plan(*i)));
+        all.extend(ReplayProblemId::ALL.iter().map(|i| ProblemId::Replay(*i)));
+        all.extend(CaptureProblemId::ALL.iter().map(|i| ProblemId::Capture(*i)));
+        all.extend(PasteProblemId::ALL.iter().map(|i| ProblemId::Paste(*i)));
+        all.extend(RunProblemId::ALL.iter().map(|i| ProblemId::Run(*i)));
+        all
+    }
+
+    /// Parses the stable identifier.
+    pub fn parse(text: &str) -> Option<ProblemId> {
+        ProblemId::all().into_iter().find(|id| id.as_str() == text)
+    }
+}
+
+impl Serialize for ProblemId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl fmt::Display for ProblemId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -142,10 +235,29 @@ mod tests {
     fn a_json_complaint_points_at_its_byte() {
         let text = "{\n  \"a\": 1,\n  \"b\" 2\n}";
         let e = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
-        let p = Problem::of_json(ProblemId::CaptureNotJson, "not JSON: ", &e, text);
-        assert_eq!(p.id, ProblemId::CaptureNotJson);
+        let p = Problem::of_json(
+            ProblemId::Paste(PasteProblemId::NotJson),
+            "not JSON: ",
+            &e,
+            text,
+        );
+        assert_eq!(p.id.as_str(), "capture_not_json");
         let at = p.offset.unwrap();
         assert_eq!(&text[at..at + 1], "2", "{p:?}");
         assert!(p.message.starts_with("not JSON: "), "{}", p.message);
+    }
+
+    #[test]
+    fn every_id_is_unique_and_reads_back() {
+        let all = ProblemId::all();
+        assert_eq!(all.len(), 27);
+        let mut ids: Vec<&str> = all.iter().map(|id| id.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), all.len());
+        for id in &all {
+            assert_eq!(ProblemId::parse(id.as_str()), Some(*id));
+            assert_eq!(serde_json::to_value(id).unwrap(), id.as_str());
+        }
     }
 }

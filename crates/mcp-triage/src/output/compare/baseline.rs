@@ -2,6 +2,7 @@
 //! the share payload as JSON, with its version) or a JSON report (its recorded exchanges replayed,
 //! so any report compares, whenever it was written); and baseline files written.
 
+use crate::vocabulary::problem::RunProblemId;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -52,7 +53,7 @@ pub fn baseline_json(run: &Share) -> String {
 }
 
 fn unreadable(message: impl Into<String>) -> Problem {
-    Problem::new(ProblemId::RunUnreadable, message)
+    Problem::new(ProblemId::Run(RunProblemId::Unreadable), message)
 }
 
 /// What a JSON document says it is (its `format`), or why it is not JSON.
@@ -131,7 +132,7 @@ fn run_of_report(text: &str, value: &Value) -> Result<Share, Problem> {
     let endpoint =
         parse_endpoint(crate::output::replay::openable_endpoint(shown)).map_err(|e| {
             Problem::new(
-                ProblemId::RunUnreadable,
+                ProblemId::Run(RunProblemId::Unreadable),
                 format!("a JSON report whose endpoint {shown:?} does not read as one: {e}"),
             )
         })?;

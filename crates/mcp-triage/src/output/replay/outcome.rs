@@ -2,7 +2,6 @@
 
 use crate::output::runs::{MixedRuns, OneRun};
 use crate::run::engine::{Mode, RunReport, Step};
-use crate::vocabulary::problem::{Problem, ProblemId};
 
 /// The most recorded exchanges one replay (or one paste) reads.
 pub const MAX_CAPTURES: usize = 4096;
@@ -52,9 +51,9 @@ impl Replayed {
     }
 }
 
+problem_enum! {
 /// Why a set of recordings cannot be replayed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ReplayProblem {
+ReplayProblem => Replay(ReplayProblemId) {
     /// No exchanges at all.
     Empty,
     /// More than [`MAX_CAPTURES`].
@@ -66,18 +65,6 @@ pub enum ReplayProblem {
     /// The recorded plan cannot run against the recorded catalogue.
     Plan(String),
 }
-
-impl From<ReplayProblem> for Problem {
-    fn from(p: ReplayProblem) -> Problem {
-        let id = match &p {
-            ReplayProblem::Empty => ProblemId::ReplayEmpty,
-            ReplayProblem::TooMany(_) => ProblemId::CaptureTooMany,
-            ReplayProblem::NoConnect => ProblemId::ReplayNoConnect,
-            ReplayProblem::MixedRuns(_) => ProblemId::ReplayMixedRuns,
-            ReplayProblem::Plan(_) => ProblemId::ReplayPlan,
-        };
-        Problem::new(id, p.to_string())
-    }
 }
 
 impl std::fmt::Display for ReplayProblem {

@@ -6,6 +6,7 @@ use super::recording::read_captures;
 use super::replaying::replay_recording;
 use crate::run::engine::RunReport;
 use crate::vocabulary::exchange::Exchange;
+use crate::vocabulary::problem::PasteProblemId;
 use crate::vocabulary::problem::{Problem, ProblemId};
 use crate::vocabulary::seeded_bug::{self, SeededBug};
 
@@ -85,11 +86,14 @@ pub(crate) fn exchanges_of_paste(
                 request_body,
                 "https://pasted.invalid/mcp",
             )
-            .map_err(|why| Problem::new(ProblemId::PasteNotHttp, why))?,
+            .map_err(|why| Problem::new(ProblemId::Paste(PasteProblemId::NotHttp), why))?,
         ]
     };
     if list.is_empty() && !seeded_bug::is_on(SeededBug::PasteEmpty) {
-        return Err(Problem::new(ProblemId::PasteEmpty, "Nothing to classify."));
+        return Err(Problem::new(
+            ProblemId::Paste(PasteProblemId::Empty),
+            "Nothing to classify.",
+        ));
     }
     Ok(list)
 }

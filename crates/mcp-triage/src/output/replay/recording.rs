@@ -1,5 +1,6 @@
 //! Recordings as read from files or a paste: their exchanges, sources, era and recorded plan.
 
+use crate::vocabulary::problem::PasteProblemId;
 use crate::vocabulary::problem::{Problem, ProblemId};
 use serde_json::Value;
 
@@ -98,8 +99,14 @@ fn plan_of_report(report: &Value) -> Option<RecordedPlan> {
 /// Reads recordings from one JSON text: an `mcp-exchange/1` document, an array of them, or a
 /// JSON report, /1 or /2 (its records' exchanges in order, and its era).
 pub fn read_captures(text: &str) -> Result<Recording, Problem> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| Problem::of_json(ProblemId::CaptureNotJson, "not JSON: ", &e, text))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        Problem::of_json(
+            ProblemId::Paste(PasteProblemId::NotJson),
+            "not JSON: ",
+            &e,
+            text,
+        )
+    })?;
     let is_report =
         crate::output::export::is_report_format(value.get("format").and_then(Value::as_str));
     let (era, plan) = if is_report {

@@ -2,8 +2,6 @@
 
 use std::fmt;
 
-use crate::vocabulary::problem::{Problem, ProblemId};
-
 /// Generated links stay within this many characters (the whole URL).
 pub const MAX_LINK: usize = 8_000;
 /// The decoder refuses fragments longer than this before decoding.
@@ -11,9 +9,9 @@ pub(crate) const MAX_FRAGMENT: usize = 16_384;
 /// Inflated payloads larger than this are refused (a deflate bomb stops here).
 pub(crate) const MAX_INFLATED: usize = 64 * 1024;
 
+problem_enum! {
 /// Why a link cannot be opened or made.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ShareError {
+ShareError => Link(LinkProblemId) {
     /// Longer than `MAX_FRAGMENT`.
     TooLong,
     /// Starts with neither `r=` nor `c=`.
@@ -28,6 +26,7 @@ pub enum ShareError {
     BadPayload(String),
     /// Even trimmed, the link would exceed [`MAX_LINK`].
     TooLargeToShare,
+}
 }
 
 impl fmt::Display for ShareError {
@@ -44,20 +43,5 @@ impl fmt::Display for ShareError {
                 "This link is invalid or damaged, so nothing from it is shown."
             ),
         }
-    }
-}
-
-impl From<ShareError> for Problem {
-    fn from(e: ShareError) -> Problem {
-        let id = match &e {
-            ShareError::TooLong => ProblemId::LinkTooLong,
-            ShareError::WrongPrefix => ProblemId::LinkWrongPrefix,
-            ShareError::UnknownVersion => ProblemId::LinkUnknownVersion,
-            ShareError::BadEncoding => ProblemId::LinkBadEncoding,
-            ShareError::BadCompression => ProblemId::LinkBadCompression,
-            ShareError::BadPayload(_) => ProblemId::LinkBadPayload,
-            ShareError::TooLargeToShare => ProblemId::LinkTooLargeToShare,
-        };
-        Problem::new(id, e.to_string())
     }
 }
