@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 labelled_enum! {
     /// How the answer reached the client: this decides what an SDK client's call does.
+    #[non_exhaustive]
     Channel {
         /// No response at all (network error, CORS, timeout, aborted, redirect refused).
         Network = "network",
@@ -30,6 +31,7 @@ labelled_enum! {
 labelled_enum! {
     /// Why a request got no answer that was read to its end: then nothing about the server's way
     /// of answering can be concluded from it.
+    #[non_exhaustive]
     StopReason {
         /// The request's or the run's deadline passed.
         Deadline = "deadline",
@@ -118,6 +120,7 @@ impl Interrupt {
 
 labelled_enum! {
     /// What most likely happened.
+    #[non_exhaustive]
     Cause {
         /// The tool name is not one the server has.
         UnknownTool = "unknown_tool",
@@ -206,6 +209,7 @@ pub type EvidenceKind = DecidedBy;
 
 labelled_enum! {
     /// Observations that do not change the cause but matter to an agent author.
+    #[non_exhaustive]
     Flag {
         /// The server hid the exception text (e.g. "Error executing tool X" alone).
         MessageWithheld = "message_withheld",

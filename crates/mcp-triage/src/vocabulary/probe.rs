@@ -23,6 +23,7 @@ labelled_enum! {
 
 labelled_enum! {
     /// The transport checks a run sends as requests of their own.
+    #[non_exhaustive]
     Check {
         /// The connect request again, without the token.
         NoToken = "no_token",
@@ -37,6 +38,7 @@ const ORIGIN: &str = "origin";
 /// What a verdict can be about, and of which kind it is: a tool call, a check sent as a request,
 /// or the Origin check (judged from the run's other answers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Probe {
     /// Probe A, B, C or D.
     Call(ProbeName),
