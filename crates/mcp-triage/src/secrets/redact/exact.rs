@@ -124,9 +124,7 @@ fn scan(layer: &Layer, secrets: &Secrets, spans: &mut Vec<(usize, usize)>) {
         if valid < n {
             continue;
         }
-        let hit = secrets.windows.binary_search(&exact).is_ok()
-            || secrets.hex_windows.binary_search(&lower).is_ok();
-        if hit {
+        if secrets.may_hold(exact, lower) {
             let start = layer.start(i + 1 - n);
             let end = layer.unit_end(i);
             open = match open {

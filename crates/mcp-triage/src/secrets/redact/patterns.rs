@@ -41,45 +41,46 @@ fn redact_bearer(text: &str, count: &mut usize) -> String {
     out
 }
 
-/// Replaces JWT-shaped strings (`eyJ….….…`) with the mark.
+/// Replaces JWT-shaped strings (`eyJ….….…`) with the mark. The text between candidates is copied
+/// whole (a 4 MiB body is one search and a few copies, not a copy per character).
 fn redact_jwt(text: &str, count: &mut usize) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
     let b = text.as_bytes();
     let seg = |c: u8| c.is_ascii_alphanumeric() || c == b'-' || c == b'_';
-    while i < b.len() {
-        if b[i..].starts_with(b"eyJ") && (i == 0 || !seg(b[i - 1])) {
-            let mut j = i;
-            let mut dots = 0;
-            let mut seg_len = 0;
-            let mut ok = true;
-            while j < b.len() && (seg(b[j]) || b[j] == b'.') {
-                if b[j] == b'.' {
-                    if seg_len < 4 {
-                        ok = false;
-                    }
-                    dots += 1;
-                    seg_len = 0;
-                } else {
-                    seg_len += 1;
-                }
-                j += 1;
-            }
-            if ok && dots == 2 {
-                out.push_str(MARK);
-                *count += 1;
-                i = j;
-                continue;
-            }
-            // Not a JWT: copy the whole run scanned, so no byte is scanned twice (linear time).
-            out.push_str(&text[i..j]);
-            i = j;
+    let mut out = String::with_capacity(text.len());
+    // `copied`: how much of the text is in `out`; `i`: where the next search starts.
+    let (mut copied, mut i) = (0, 0);
+    while let Some(rel) = text.get(i..).and_then(|rest| rest.find("eyJ")) {
+        let at = i + rel;
+        if at > 0 && seg(b[at - 1]) {
+            i = at + 1;
             continue;
         }
-        let ch_len = text[i..].chars().next().map(char::len_utf8).unwrap_or(1);
-        out.push_str(&text[i..i + ch_len]);
-        i += ch_len;
+        let mut j = at;
+        let mut dots = 0;
+        let mut seg_len = 0;
+        let mut ok = true;
+        while j < b.len() && (seg(b[j]) || b[j] == b'.') {
+            if b[j] == b'.' {
+                if seg_len < 4 {
+                    ok = false;
+                }
+                dots += 1;
+                seg_len = 0;
+            } else {
+                seg_len += 1;
+            }
+            j += 1;
+        }
+        if ok && dots == 2 {
+            out.push_str(&text[copied..at]);
+            out.push_str(MARK);
+            *count += 1;
+            copied = j;
+        }
+        // The run scanned is not searched again (linear time).
+        i = j;
     }
+    out.push_str(&text[copied..]);
     out
 }
 

@@ -11,6 +11,34 @@ pub struct Secrets {
     pub(super) windows: Vec<u64>,
     /// The same for the hex forms, lower-cased (matched against lower-cased text).
     pub(super) hex_windows: Vec<u64>,
+    /// A bit per hash of each table's windows ([`Secrets::may_hold`]): most of a text's windows
+    /// are ruled out by one bit, before any search of the tables.
+    filter: Vec<u64>,
+    hex_filter: Vec<u64>,
+}
+
+/// Bits in each window filter (8 KiB each).
+const FILTER_BITS: usize = 1 << 16;
+
+/// A window's bit in a filter.
+fn filter_bit(window: u64) -> usize {
+    (window.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as usize % FILTER_BITS
+}
+
+fn filter_of(windows: &[u64]) -> Vec<u64> {
+    let mut filter = vec![0u64; FILTER_BITS / 64];
+    for w in windows {
+        let bit = filter_bit(*w);
+        filter[bit / 64] |= 1 << (bit % 64);
+    }
+    filter
+}
+
+fn in_filter(filter: &[u64], window: u64) -> bool {
+    let bit = filter_bit(window);
+    filter
+        .get(bit / 64)
+        .is_some_and(|word| word & (1 << (bit % 64)) != 0)
 }
 
 impl std::fmt::Debug for Secrets {
@@ -91,9 +119,19 @@ impl Secrets {
         hex_windows.dedup();
         Secrets {
             values,
+            filter: filter_of(&windows),
+            hex_filter: filter_of(&hex_windows),
             windows,
             hex_windows,
         }
+    }
+
+    /// Whether an 8-character window of a text (as is, and lower-cased) is a window of a secret
+    /// form: the filters first, then the sorted tables.
+    pub(super) fn may_hold(&self, exact: u64, lower: u64) -> bool {
+        (in_filter(&self.filter, exact) && self.windows.binary_search(&exact).is_ok())
+            || (in_filter(&self.hex_filter, lower)
+                && self.hex_windows.binary_search(&lower).is_ok())
     }
 
     /// True when there is nothing to redact but patterns.

@@ -139,6 +139,21 @@ fn bearer_spans_and_jwts_go_even_without_known_secrets() {
     assert_eq!(redact("nothing here", &s), ("nothing here".into(), 0));
 }
 
+/// JWT shapes among other text, copied around in bulk: each one goes, one glued to a word stays,
+/// and the text between (multi-byte characters included) is kept exactly.
+#[test]
+fn jwts_go_wherever_they_sit_and_the_text_between_is_kept() {
+    let s = Secrets::default();
+    let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlX2hlcmU";
+    let text = format!("é{jwt} ünd xeyJ{jwt}, eyJ.no\n«{jwt}»eyJ");
+    let (out, n) = redact(&text, &s);
+    assert_eq!(
+        out,
+        format!("é[REDACTED] ünd xeyJ{jwt}, eyJ.no\n«[REDACTED]»eyJ")
+    );
+    assert_eq!(n, 2, "{out}");
+}
+
 /// A quadratic scan of these 800,000 characters would not finish; how fast it is belongs to a
 /// benchmark, not here.
 #[test]
