@@ -135,29 +135,38 @@ pub const FULL: (Reader, Option<Keep>) = (
     }),
 );
 
-/// The panel: the other run in, the comparison out.
+/// The panel: the other run in, the comparison out. `current` makes the run on screen as a link
+/// holds it, once, when a comparison or a baseline first needs it: for a run of large answers that
+/// takes a while, and the results are drawn without waiting for it.
 #[component]
 pub fn ComparePanel(
-    current: Share,
+    current: Callback<(), Share>,
     with: (Reader, Option<Keep>),
     #[prop(optional)] open: bool,
 ) -> impl IntoView {
     let (read, keep) = with;
     let open = RwSignal::new(open);
     let input = RwSignal::new(String::new());
-    let current = StoredValue::new(current);
+    let made = StoredValue::new(None::<Share>);
+    let current = move || {
+        if made.with_value(Option::is_none) {
+            made.set_value(Some(current.run(())));
+        }
+        made
+    };
     // The other run as the core read it, or what was wrong with it.
     type Outcome = Result<(Comparison, Option<Result<String, String>>), String>;
     let result = RwSignal::new(None::<Outcome>);
     let run_compare = move |text: String| {
-        let outcome = read(&text).map_err(|p| p.message).map(|before| {
-            current.with_value(|after| {
+        let outcome = read(&text).map_err(|p| p.message).and_then(|before| {
+            current().with_value(|after| {
+                let after = after.as_ref().ok_or("This run could not be read.")?;
                 let link = keep.map(|k| {
                     (k.link)(&before, after, &page_base())
                         .map(|l| l.url)
                         .map_err(|e| e.to_string())
                 });
-                (compare::compare(&before, after), link)
+                Ok((compare::compare(&before, after), link))
             })
         });
         result.set(Some(outcome));
@@ -187,12 +196,14 @@ pub fn ComparePanel(
     };
     let save = move |_| {
         if let Some(k) = keep {
-            current.with_value(|run| {
-                download(
-                    "mcp-triage-baseline.json",
-                    "application/json",
-                    &(k.baseline)(run),
-                )
+            current().with_value(|run| {
+                if let Some(run) = run {
+                    download(
+                        "mcp-triage-baseline.json",
+                        "application/json",
+                        &(k.baseline)(run),
+                    )
+                }
             })
         }
     };

@@ -410,7 +410,8 @@ pub fn Results() -> impl IntoView {
                     let export = EXTRAS
                         .then(|| view! { <ExportBar report=report.clone() endpoint=ep.clone() /> });
                     let comparing = EXTRAS.then(|| {
-                        let current = this_run(&report, &ep, &state.secrets());
+                        let (report, ep, secrets) = (report.clone(), ep.clone(), state.secrets());
+                        let current = Callback::new(move |()| this_run(&report, &ep, &secrets));
                         view! { <ComparePanel current=current with=compare::FULL /> }
                     });
                     view! {

@@ -63,7 +63,7 @@ fn ComparePage(fragment: String) -> impl IntoView {
                     <strong>"Shared results — not verified by this page."</strong>
                     " Nothing was sent to any server to show this."</p>
                 {carried}
-                <ComparePanel current=run with=compare::FULL open=open />
+                <ComparePanel current=Callback::new(move |()| run.clone()) with=compare::FULL open=open />
             }
             .into_any()
         }
