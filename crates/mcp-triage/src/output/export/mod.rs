@@ -334,9 +334,6 @@ fn report_json_with(
     }
     if let Some(m) = v.as_object_mut() {
         m.insert("format".into(), Value::String(REPORT_FORMAT.into()));
-        if let Some(link) = share {
-            m.insert("share".into(), Value::String(link.into()));
-        }
         if let Some(d) = doctor {
             m.insert(
                 "cors_doctor".into(),
@@ -347,6 +344,15 @@ fn report_json_with(
     redact_strings(&mut v, secrets);
     if !include_path {
         scrub_endpoint(&mut v, endpoint);
+    }
+    // The share link is the core's own, its payload built with the same path choice and redacted
+    // twice: the scrub of the endpoint's path must not rewrite it (the page's address, or the
+    // fragment's base64, may hold the path's letters, as `/mcp` is in the hosted page's address).
+    if let (Some(m), Some(link)) = (v.as_object_mut(), share) {
+        m.insert(
+            "share".into(),
+            Value::String(redact::redact(link, secrets).0),
+        );
     }
     serde_json::to_string_pretty(&v).unwrap_or_default()
 }

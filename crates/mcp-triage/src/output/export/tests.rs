@@ -7,6 +7,18 @@ use super::*;
 use crate::run::endpoint::parse_endpoint;
 
 #[test]
+fn the_share_link_in_the_json_report_is_left_whole_by_the_path_scrub() {
+    // The endpoint's path `/mcp` is in the hosted page's address: the link must keep it.
+    let ep = parse_endpoint("https://mcp.example.com/mcp").unwrap();
+    let report = RunReport::from_exchanges(&ep.url, Vec::new());
+    let link = "https://mcp-triage.github.io/mcp-triage/#r=v14.mcpAbc";
+    let json = report_json_with_share(&report, &ep, false, &Secrets::default(), Some(link));
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["share"], link, "{json}");
+    assert_eq!(v["endpoint"], "https://mcp.example.com/[path hidden]");
+}
+
+#[test]
 fn endpoint_paths_and_queries_are_hidden() {
     let ep = parse_endpoint("https://mcp.example.com/v1/secretpath/mcp?api_key=abc123xyz").unwrap();
     let mut v = serde_json::json!({"url": "https://mcp.example.com/v1/secretpath/mcp?api_key=abc123xyz", "echo": ["key api_key=abc123xyz"]});
