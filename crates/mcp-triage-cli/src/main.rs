@@ -3,6 +3,7 @@
 //! again over recorded answers; `diff` compares two runs; `census` checks a list of servers;
 //! `classify`, handled here, reads `mcp-exchange/1` files and prints verdicts.
 
+mod args;
 mod commands;
 mod run;
 mod transports;
@@ -10,43 +11,142 @@ mod transports;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
+use clap::{CommandFactory, Parser};
 use mcp_triage::Probe;
 use mcp_triage::engine::ProbeName;
 use mcp_triage::engine::exit;
 
+use crate::args::{HELP_TEMPLATE, Note};
+
 use mcp_triage::{Assessment, Exchange, Options, assess};
 
-const USAGE: &str = r#"usage: mcp-triage probe URL [options]     (see mcp-triage probe --help)
-       mcp-triage replay CAPTURE... [options] (see mcp-triage replay --help)
-       mcp-triage diff BEFORE AFTER [--json | --markdown] (see mcp-triage diff --help)
-       mcp-triage census TARGETS --out RESULTS.jsonl [options] (see mcp-triage census --help)
-       mcp-triage census report RESULTS.jsonl [--html FILE] [--markdown FILE]
-       mcp-triage classify [--json [--verdict-format 1]] [--summary] [--intent A|B|C|D] [--protocol-version V] FILE...
-       mcp-triage classify --outcome [--json] CALL...
-       (FILE may be - for standard input)
-       mcp-triage --version | -V
+const EXAMPLES: &[&str] = &[
+    "MCP_TOKEN=… mcp-triage probe https://mcp.example.com/mcp --token-env MCP_TOKEN",
+    "mcp-triage probe --stdio -- node server.js --json > report.json",
+    "mcp-triage diff baseline.json report.json",
+];
 
-Classifies recorded MCP exchanges (format mcp-exchange/1): the channel a failure
-arrived on, its cause, the JSON-RPC code, the evidence that decided, what an
-agent should do and who must act. With an intent (--intent, or the exchange's
-own "intent") and a protocol version (--protocol-version, "negotiated_version",
-or the request's MCP-Protocol-Version), also the spec verdict. --summary adds the
-distinguishability of probes A, B and C (from the inputs' intents).
+const ABOUT: &str =
+    "How an MCP server's tools/call failures arrive, what caused each, and what an agent
+should do about it: judged from the wire alone, by the same core as the page.";
 
---json prints one mcp-triage-verdict/2 object per file (docs/mcp-triage-verdict-2.schema.json),
-with the file's name in "file". --verdict-format 1 prints mcp-triage-verdict/1 instead
-(kept for one version: see docs/formats.md).
-
---outcome reads instead what an agent's MCP client library handed it after a
-tools/call (a JSON object: "tool", "arguments", optionally "definition", and one
-of "result", "error", "transport", "client_error" or "raised") and prints the
-same verdict the npm and Python packages give for it (classify_outcome).
-
-{EXIT}"#;
-
-fn usage() -> String {
-    USAGE.replace("{EXIT}", &mcp_triage::engine::exit::table_text())
+/// `mcp-triage`'s command line, as clap reads it.
+#[derive(clap::Parser)]
+#[command(
+    name = "mcp-triage",
+    version,
+    about = None,
+    long_about = None,
+    help_template = HELP_TEMPLATE,
+    before_help = args::intro(EXAMPLES, ABOUT),
+    after_help = args::after_help("Each command's --help shows its options and two examples."),
+    subcommand_required = true,
+    arg_required_else_help = false,
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
 }
+
+#[derive(clap::Subcommand)]
+enum Command {
+    // Boxed: the largest by far, and the enum is made once.
+    Probe(Box<commands::probe::Cli>),
+    Replay(commands::replay::Cli),
+    Diff(commands::diff::Cli),
+    Census(commands::census::Cli),
+    Classify(Classify),
+}
+
+const CLASSIFY_EXAMPLES: &[&str] = &[
+    "mcp-triage classify --json capture.json",
+    "mcp-triage classify --outcome --json call.json",
+];
+
+const CLASSIFY_ABOUT: &str =
+    "Classifies recorded MCP exchanges (format mcp-exchange/1): the channel a failure
+arrived on, its cause, the JSON-RPC code, the evidence that decided, what an agent
+should do and who must act. With an intent (--intent, or the exchange's own
+\"intent\") and a protocol version (--protocol-version, \"negotiated_version\", or the
+request's MCP-Protocol-Version), also the spec verdict.";
+
+/// `mcp-triage classify`'s command line.
+#[derive(clap::Args)]
+#[command(
+    about = "Classify recorded exchanges, or what an agent's client library handed it",
+    long_about = None,
+    help_template = HELP_TEMPLATE,
+    before_help = args::intro(CLASSIFY_EXAMPLES, CLASSIFY_ABOUT),
+    after_help = args::after_help(""),
+)]
+struct Classify {
+    /// The inputs (- for standard input)
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<String>,
+    /// One mcp-triage-verdict/2 object per file
+    /// (docs/mcp-triage-verdict-2.schema.json), its name in "file"
+    #[arg(long, verbatim_doc_comment)]
+    json: bool,
+    /// With --json: the verdict format (1 is kept for one version: docs/formats.md)
+    #[arg(long, value_name = "N", value_enum, default_value_t = VerdictFormat::Two,
+          requires = "json")]
+    verdict_format: VerdictFormat,
+    /// Add the distinguishability of probes A, B and C (from the inputs' intents)
+    #[arg(long)]
+    summary: bool,
+    /// Judge each input as the answer to this probe
+    #[arg(long, value_name = "PROBE", value_enum)]
+    intent: Option<Intent>,
+    /// Judge against this protocol version
+    #[arg(long, value_name = "V")]
+    protocol_version: Option<String>,
+    /// The spelling of --protocol-version before `mcp-triage --version` printed the tool's own
+    #[arg(long = "version", value_name = "V", hide = true)]
+    old_version: Option<String>,
+    /// Read what an agent's MCP client library handed it after a tools/call
+    /// (a JSON object: "tool", "arguments", optionally "definition", and one
+    /// of "result", "error", "transport", "client_error" or "raised"): the
+    /// verdict the npm and Python packages give for it (classify_outcome)
+    #[arg(long, conflicts_with_all = ["summary", "intent", "protocol_version", "old_version"],
+          verbatim_doc_comment)]
+    outcome: bool,
+}
+
+/// The verdict formats `--verdict-format` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum VerdictFormat {
+    // mcp-triage-verdict/1
+    #[value(name = "1")]
+    One,
+    // mcp-triage-verdict/2
+    #[value(name = "2")]
+    Two,
+}
+
+/// The probes an exchange can answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Intent {
+    #[value(name = "A")]
+    A,
+    #[value(name = "B")]
+    B,
+    #[value(name = "C")]
+    C,
+    #[value(name = "D")]
+    D,
+}
+
+/// Why a rule of classify's command line holds, under the error that breaks it.
+const CLASSIFY_NOTES: &[Note] = &[
+    Note {
+        names: &["'--outcome'"],
+        why: "--outcome reads agent calls: --summary, --intent and --protocol-version apply to exchanges only",
+    },
+    Note {
+        names: &["--json"],
+        why: "--verdict-format applies to --json",
+    },
+];
 
 struct Args {
     json: bool,
@@ -58,73 +158,51 @@ struct Args {
     files: Vec<String>,
 }
 
-fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
-    match args.next().as_deref() {
-        Some("classify") => {}
-        Some("-h") | Some("--help") | Some("help") => return Err(String::new()),
-        Some(other) => return Err(format!("unknown command {other:?}")),
-        None => return Err("missing command".into()),
-    }
-    let mut out = Args {
-        json: false,
-        format_1: false,
-        outcome: false,
-        summary: false,
-        intent: None,
-        version: None,
-        files: Vec::new(),
-    };
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--json" => out.json = true,
-            "--verdict-format" => match args.next().as_deref() {
-                Some("1") => out.format_1 = true,
-                Some("2") => {}
-                other => {
-                    return Err(format!(
-                        "--verdict-format is 1 or 2 (the default), not {:?}",
-                        other.unwrap_or_default()
-                    ));
+impl Args {
+    fn of(c: Classify) -> Args {
+        if c.old_version.is_some() {
+            eprintln!(
+                "mcp-triage classify: --version is now spelled --protocol-version (the old spelling still works)"
+            );
+        }
+        Args {
+            json: c.json,
+            format_1: c.verdict_format == VerdictFormat::One,
+            outcome: c.outcome,
+            summary: c.summary,
+            intent: c.intent.map(|i| {
+                match i {
+                    Intent::A => "A",
+                    Intent::B => "B",
+                    Intent::C => "C",
+                    Intent::D => "D",
                 }
-            },
-            "--summary" => out.summary = true,
-            "--outcome" => out.outcome = true,
-            "--intent" => {
-                let v = args.next().ok_or("--intent needs a value")?;
-                if !matches!(v.as_str(), "A" | "B" | "C" | "D") {
-                    return Err(format!("--intent must be A, B, C or D, not {v:?}"));
-                }
-                out.intent = Some(v);
-            }
-            "--protocol-version" => {
-                out.version = Some(args.next().ok_or("--protocol-version needs a value")?)
-            }
-            // The spelling before `mcp-triage --version` printed the tool's own version.
-            "--version" => {
-                eprintln!(
-                    "mcp-triage classify: --version is now spelled --protocol-version (the old spelling still works)"
-                );
-                out.version = Some(args.next().ok_or("--version needs a value")?)
-            }
-            "-h" | "--help" => return Err(String::new()),
-            "-" => out.files.push(arg),
-            flag if flag.starts_with("--") => return Err(format!("unknown flag {flag:?}")),
-            _ => out.files.push(arg),
+                .to_string()
+            }),
+            version: c.protocol_version.or(c.old_version),
+            files: c.files,
         }
     }
-    if out.files.is_empty() {
-        return Err("no input files".into());
+}
+
+/// The command an error was made in, as its messages name it (`mcp-triage census report`): read
+/// from the arguments as given, since clap's error does not say.
+fn command_of(argv: &[String]) -> String {
+    let mut words = vec!["mcp-triage"];
+    let top = Cli::command();
+    if let Some(sub) = argv
+        .get(1)
+        .and_then(|name| top.get_subcommands().find(|c| c.get_name() == name))
+    {
+        words.push(sub.get_name());
+        if let Some(inner) = argv
+            .get(2)
+            .and_then(|name| sub.get_subcommands().find(|c| c.get_name() == name))
+        {
+            words.push(inner.get_name());
+        }
     }
-    if out.format_1 && !out.json {
-        return Err("--verdict-format applies to --json".into());
-    }
-    if out.outcome && (out.summary || out.intent.is_some() || out.version.is_some()) {
-        return Err(
-            "--outcome reads agent calls: --summary, --intent and --protocol-version apply to exchanges only"
-                .into(),
-        );
-    }
-    Ok(out)
+    words.join(" ")
 }
 
 fn read_input(name: &str) -> Result<Vec<u8>, String> {
@@ -244,29 +322,25 @@ fn human_row(file: &str, a: &Assessment) -> String {
 }
 
 fn main() -> ExitCode {
-    match std::env::args().nth(1).as_deref() {
-        Some("--version" | "-V") => {
-            println!("mcp-triage {}", env!("CARGO_PKG_VERSION"));
-            return ExitCode::from(exit::OK);
+    let argv: Vec<String> = std::env::args().collect();
+    let cli = match Cli::try_parse_from(&argv) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let command = command_of(&argv);
+            let notes = match command.as_str() {
+                commands::probe::COMMAND => commands::probe::NOTES,
+                "mcp-triage classify" => CLASSIFY_NOTES,
+                _ => &[],
+            };
+            return ExitCode::from(args::refuse(&command, e, notes));
         }
-        Some("probe") => return ExitCode::from(commands::probe::main(std::env::args().skip(2))),
-        Some("replay") => return ExitCode::from(commands::replay::main(std::env::args().skip(2))),
-        Some("diff") => return ExitCode::from(commands::diff::main(std::env::args().skip(2))),
-        Some("census") => {
-            return ExitCode::from(commands::census::main(std::env::args().skip(2)));
-        }
-        _ => {}
-    }
-    let args = match parse_args(std::env::args().skip(1)) {
-        Ok(a) => a,
-        Err(msg) => {
-            if msg.is_empty() {
-                println!("{}", usage());
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("mcp-triage: {msg}\n\n{}", usage());
-            return ExitCode::from(exit::USAGE);
-        }
+    };
+    let args = match cli.command {
+        Command::Probe(c) => return ExitCode::from(commands::probe::main(*c)),
+        Command::Replay(c) => return ExitCode::from(commands::replay::main(c)),
+        Command::Diff(c) => return ExitCode::from(commands::diff::main(c)),
+        Command::Census(c) => return ExitCode::from(commands::census::main(c)),
+        Command::Classify(c) => Args::of(c),
     };
     let opts = Options {
         intent: args.intent.clone(),

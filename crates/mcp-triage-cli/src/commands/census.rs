@@ -14,17 +14,21 @@ use mcp_triage::engine::{Engine, EngineConfig, Era, Mode, Outgoing, Unattended, 
 use mcp_triage::redact::{Credentials, Secrets};
 use mcp_triage::{Limits, endpoint};
 
+use crate::args::{self, EraArg, HELP_TEMPLATE, after_help, intro};
 use crate::run::drive::{self, endpoint_for};
 use crate::run::interrupt;
 use crate::transports::http;
 
-pub(crate) fn usage() -> String {
-    format!(
-        r#"usage: mcp-triage census TARGETS --out RESULTS.jsonl [options]
-       mcp-triage census report RESULTS.jsonl [--html FILE] [--markdown FILE]
-       mcp-triage census matrix ROWS.json [--svg FILE]
+/// The command, as its messages name it.
+pub(crate) const COMMAND: &str = "mcp-triage census";
 
-Runs the check over every server of TARGETS (one URL a line, or the MCP registry's
+const EXAMPLES: &[&str] = &[
+    "mcp-triage census servers.txt --out census.jsonl --contact https://example.com/me",
+    "mcp-triage census report census.jsonl --html census.html > census.md",
+];
+
+const ABOUT: &str =
+    "Runs the check over every server of TARGETS (one URL a line, or the MCP registry's
 server.json documents: one, a JSON array, JSON Lines or a registry listing, of which
 the streamable-http remotes are taken), duplicates merged, and writes one
 mcp-triage-census/1 line per target (docs/mcp-triage-census-1.schema.json).
@@ -33,34 +37,114 @@ Only what has no side effect: connecting, tools/list (counted, never copied), pr
 (an unknown tool) and the GET check; no token, and no tool of the server's is called.
 A server that asks for a token is recorded as such, with the OAuth doctor's findings.
 
-Polite: at most --concurrency targets at once (default {conc}), never two on one host
-(host and port), one request in flight per host, and --host-delay-ms between two
-requests to one host (default {delay}; lower it only for servers of your own).
+Polite: at most --concurrency targets at once, never two on one host (host and port),
+one request in flight per host, and --host-delay-ms between two requests to one host
+(lower it only for servers of your own).";
 
-  --out FILE           the output (JSON Lines); refused if it exists, unless --resume
-  --resume             skip targets already in --out (a line cut short is dropped)
-  --concurrency N      targets at once, 1 to {max}
-  --host-delay-ms MS   the pause between two requests to one host
-  --deadline SECONDS   each target's time limit ({min} to {max_s}, default 30)
-  --era VERSION        2025-11-25 (default), 2025-06-18, 2025-03-26, 2026-07-28, auto
-  --contact URL        named in the User-Agent, so an operator can reach you
-  --no-auth-check      do not run the OAuth doctor after a 401
-  --quiet              no progress lines (there are none when stderr is not a terminal)
+/// `mcp-triage census`'s command line, as clap reads it: a census, or one of its two drawings.
+#[derive(clap::Args)]
+#[command(
+    about = "Check a list of servers, safely and politely, one JSON line each",
+    long_about = None,
+    help_template = HELP_TEMPLATE,
+    before_help = intro(EXAMPLES, ABOUT),
+    after_help = after_help(""),
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    drawing: Option<Drawing>,
+    /// The servers: a file of URLs or of the registry's server.json documents
+    #[arg(value_name = "TARGETS", required = true)]
+    targets: Option<String>,
+    /// The output (JSON Lines); refused if it exists, unless --resume
+    #[arg(long, value_name = "FILE", required = true)]
+    out: Option<String>,
+    /// Skip targets already in --out (a line cut short is dropped)
+    #[arg(long)]
+    resume: bool,
+    /// Targets at once
+    #[arg(long, value_name = "N", default_value_t = census::DEFAULT_CONCURRENCY,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new()
+              .range(1..=census::MAX_CONCURRENCY as u64))]
+    concurrency: usize,
+    /// The pause between two requests to one host, in milliseconds
+    #[arg(long, value_name = "MS", default_value_t = census::DEFAULT_HOST_DELAY_MS)]
+    host_delay_ms: u64,
+    /// Each target's time limit, in seconds (2 to 600)
+    #[arg(long, value_name = "SECONDS", default_value_t = 30,
+          value_parser = mcp_triage::limits::parse_run_seconds)]
+    deadline: u64,
+    #[arg(long, value_name = "VERSION", value_enum, default_value_t = EraArg::default(),
+          hide_possible_values = true, hide_default_value = true,
+          help = args::era_help("The protocol era to speak", true))]
+    era: EraArg,
+    /// Named in the User-Agent, so an operator can reach you
+    #[arg(long, value_name = "URL", value_parser = contact)]
+    contact: Option<String>,
+    /// Do not run the OAuth doctor after a 401
+    #[arg(long)]
+    no_auth_check: bool,
+    /// No progress lines (there are none when stderr is not a terminal)
+    #[arg(long)]
+    quiet: bool,
+}
 
-census report writes Markdown to standard output, or to --markdown FILE, and with
---html FILE one self-contained HTML page with charts (no script, nothing fetched).
-census matrix draws rows of SDK configurations (a JSON array: name, live, version,
-cells by probe as verdicts) as the Markdown table of docs/ecosystem.md, and with
---svg FILE its picture.
+/// What a census's lines are drawn as.
+#[derive(clap::Subcommand)]
+enum Drawing {
+    /// Draw a census's summary: Markdown, and with --html FILE a page with charts
+    #[command(
+        long_about = None,
+        help_template = HELP_TEMPLATE,
+        before_help = intro(
+            &["mcp-triage census report census.jsonl > census.md",
+              "mcp-triage census report census.jsonl --html census.html --markdown census.md"],
+            "Draws the summary of a census's lines: Markdown on standard output, or to --markdown
+FILE, and with --html FILE one self-contained HTML page with charts (no script,
+nothing fetched).",
+        ),
+        after_help = after_help(""),
+    )]
+    Report {
+        /// The census's output (JSON Lines)
+        #[arg(value_name = "RESULTS.jsonl")]
+        file: String,
+        /// Also write one self-contained HTML page with charts
+        #[arg(long, value_name = "FILE")]
+        html: Option<String>,
+        /// Write the Markdown to FILE instead of standard output
+        #[arg(long, value_name = "FILE")]
+        markdown: Option<String>,
+    },
+    /// Draw the SDK matrix of docs/ecosystem.md, and with --svg FILE its picture
+    #[command(
+        long_about = None,
+        help_template = HELP_TEMPLATE,
+        before_help = intro(
+            &["mcp-triage census matrix rows.json > matrix.md",
+              "mcp-triage census matrix rows.json --svg matrix.svg"],
+            "Draws rows of SDK configurations (a JSON array: name, live, version, cells by probe
+as verdicts) as the Markdown table of docs/ecosystem.md, and with --svg FILE its
+picture.",
+        ),
+        after_help = after_help(""),
+    )]
+    Matrix {
+        /// The rows (a JSON array)
+        #[arg(value_name = "ROWS.json")]
+        file: String,
+        /// Also write the matrix as an SVG picture
+        #[arg(long, value_name = "FILE")]
+        svg: Option<String>,
+    },
+}
 
-{exit}"#,
-        conc = census::DEFAULT_CONCURRENCY,
-        delay = census::DEFAULT_HOST_DELAY_MS,
-        max = census::MAX_CONCURRENCY,
-        min = mcp_triage::limits::RUN_SECONDS.0,
-        max_s = mcp_triage::limits::RUN_SECONDS.1,
-        exit = exit::table_text()
-    )
+/// `--contact`: a value that can go in a header.
+fn contact(text: &str) -> Result<String, String> {
+    endpoint::check_header_value(text, 512, false).map_err(|p| p.to_string())?;
+    Ok(text.to_string())
 }
 
 struct Args {
@@ -76,86 +160,31 @@ struct Args {
     quiet: bool,
 }
 
-fn number<T: std::str::FromStr>(flag: &str, value: Option<String>) -> Result<T, String> {
-    let v = value.ok_or_else(|| format!("{flag} needs a value"))?;
-    v.parse()
-        .map_err(|_| format!("{flag}: {v:?} is not a whole number"))
-}
-
-fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
-    let mut targets = None;
-    let mut out = None;
-    let mut args = Args {
-        targets: String::new(),
-        out: String::new(),
-        resume: false,
-        concurrency: census::DEFAULT_CONCURRENCY,
-        delay_ms: census::DEFAULT_HOST_DELAY_MS,
-        seconds: 30,
-        era: Era::default_choice(),
-        contact: None,
-        auth_check: true,
-        quiet: false,
+/// Runs `mcp-triage census …`; returns the exit status.
+pub(crate) fn main(cli: Cli) -> u8 {
+    match cli.drawing {
+        Some(Drawing::Report {
+            file,
+            html,
+            markdown,
+        }) => return report(file, html, markdown),
+        Some(Drawing::Matrix { file, svg }) => return matrix(file, svg),
+        None => {}
+    }
+    let (Some(targets), Some(out)) = (cli.targets, cli.out) else {
+        return args::refuse_with(COMMAND, "name the targets file and --out FILE");
     };
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-h" | "--help" => return Err(String::new()),
-            "--out" => out = Some(it.next().ok_or("--out needs a file")?),
-            "--resume" => args.resume = true,
-            "--concurrency" => {
-                args.concurrency = number("--concurrency", it.next())?;
-                if !(1..=census::MAX_CONCURRENCY).contains(&args.concurrency) {
-                    return Err(format!("--concurrency: 1 to {}", census::MAX_CONCURRENCY));
-                }
-            }
-            "--host-delay-ms" => args.delay_ms = number("--host-delay-ms", it.next())?,
-            "--deadline" => {
-                let text: String = it.next().ok_or("--deadline needs a value")?;
-                args.seconds = mcp_triage::limits::parse_run_seconds(&text)
-                    .map_err(|e| format!("--deadline: {e}"))?;
-            }
-            "--era" => {
-                let v = it.next().ok_or("--era needs a value")?;
-                args.era = Era::parse(&v).ok_or_else(|| format!("--era: unknown era {v:?}"))?;
-            }
-            "--contact" => {
-                let v = it.next().ok_or("--contact needs a URL")?;
-                endpoint::check_header_value(&v, 512, false)
-                    .map_err(|p| format!("--contact: {p}"))?;
-                args.contact = Some(v);
-            }
-            "--no-auth-check" => args.auth_check = false,
-            "--quiet" => args.quiet = true,
-            flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
-            file if targets.is_none() => targets = Some(file.to_string()),
-            extra => return Err(format!("one targets file only (also got {extra:?})")),
-        }
-    }
-    args.targets = targets.ok_or("name the targets file")?;
-    args.out = out.ok_or("--out FILE is required")?;
-    Ok(args)
-}
-
-pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
-    let mut rest: Vec<String> = Vec::new();
-    let first = args.next();
-    match first.as_deref() {
-        Some("report") => return report(args),
-        Some("matrix") => return matrix(args),
-        _ => {}
-    }
-    rest.extend(first);
-    rest.extend(args);
-    let args = match parse(rest.into_iter()) {
-        Ok(a) => a,
-        Err(msg) if msg.is_empty() => {
-            println!("{}", usage());
-            return exit::OK;
-        }
-        Err(msg) => {
-            eprintln!("mcp-triage census: {msg}\n\n{}", usage());
-            return exit::USAGE;
-        }
+    let args = Args {
+        targets,
+        out,
+        resume: cli.resume,
+        concurrency: cli.concurrency,
+        delay_ms: cli.host_delay_ms,
+        seconds: cli.deadline,
+        era: cli.era.era(),
+        contact: cli.contact,
+        auth_check: !cli.no_auth_check,
+        quiet: cli.quiet,
     };
     match run(&args) {
         Ok(code) => code,
@@ -652,35 +681,7 @@ fn progress_until_done(shared: &(Mutex<Shared>, Condvar), total: usize, clock: I
 }
 
 /// `census report FILE [--html FILE] [--markdown FILE]`.
-fn report(mut it: impl Iterator<Item = String>) -> u8 {
-    let mut file = None;
-    let mut html = None;
-    let mut markdown = None;
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-h" | "--help" => {
-                println!("{}", usage());
-                return exit::OK;
-            }
-            "--html" => html = it.next(),
-            "--markdown" => markdown = it.next(),
-            f if !f.starts_with('-') && file.is_none() => file = Some(f.to_string()),
-            other => {
-                eprintln!(
-                    "mcp-triage census report: unexpected {other:?}\n\n{}",
-                    usage()
-                );
-                return exit::USAGE;
-            }
-        }
-    }
-    let Some(file) = file else {
-        eprintln!(
-            "mcp-triage census report: name the census output\n\n{}",
-            usage()
-        );
-        return exit::USAGE;
-    };
+fn report(file: String, html: Option<String>, markdown: Option<String>) -> u8 {
     let f = match File::open(&file) {
         Ok(f) => f,
         Err(e) => {
@@ -725,25 +726,7 @@ fn report(mut it: impl Iterator<Item = String>) -> u8 {
 }
 
 /// `census matrix ROWS.json [--svg FILE]`: the ecosystem matrix as Markdown (stdout) and SVG.
-fn matrix(mut it: impl Iterator<Item = String>) -> u8 {
-    let (Some(file), svg) = (it.next(), {
-        let flag = it.next();
-        match (flag.as_deref(), it.next()) {
-            (None, _) => Ok(None),
-            (Some("--svg"), Some(path)) => Ok(Some(path)),
-            _ => Err(()),
-        }
-    }) else {
-        eprintln!(
-            "mcp-triage census matrix: name the rows file\n\n{}",
-            usage()
-        );
-        return exit::USAGE;
-    };
-    let Ok(svg) = svg else {
-        eprintln!("mcp-triage census matrix: only --svg FILE may follow the rows file");
-        return exit::USAGE;
-    };
+fn matrix(file: String, svg: Option<String>) -> u8 {
     let rows = match std::fs::read_to_string(&file)
         .map_err(|e| format!("cannot read {file}: {e}"))
         .and_then(|t| census::read_rows(&t))

@@ -6,24 +6,43 @@ use mcp_triage::compare::{self, MAX_RUN_FILE};
 use mcp_triage::engine::exit;
 use mcp_triage::share::Share;
 
-const USAGE: &str = r#"usage: mcp-triage diff BEFORE AFTER [--json | --markdown]
+use crate::args::{HELP_TEMPLATE, after_help, intro};
 
-Compares two runs of MCP Triage probe by probe: channel, cause, what decided it,
+const EXAMPLES: &[&str] = &[
+    "mcp-triage diff baseline.json report.json",
+    "mcp-triage diff 'https://…#r=v14.…' report.json --markdown",
+];
+
+const ABOUT: &str =
+    "Compares two runs of MCP Triage probe by probe: channel, cause, what decided it,
 the kinds of evidence, whether structure tells the failures apart, the spec
 verdict, the agent's action, and the score. Each change is better, worse or
-neutral by one ordering (docs/baselines.md). Runs against different
-endpoints, protocol versions or plans are compared too, with that said first.
+neutral by one ordering (docs/baselines.md). Runs against different endpoints,
+protocol versions or plans are compared too, with that said first.";
 
-BEFORE and AFTER are each a share link (https://…#r=v12.… or just #r=…), a
-baseline file (probe --write-baseline) or a JSON report (probe --json).
-
-  --json       the comparison as JSON (mcp-triage-diff/1)
-  --markdown   the comparison as Markdown (a CI step summary)
-
-{EXIT}"#;
-
-fn usage() -> String {
-    USAGE.replace("{EXIT}", &exit::table_text())
+/// `mcp-triage diff`'s command line, as clap reads it.
+#[derive(clap::Args)]
+#[command(
+    about = "Compare two runs probe by probe: better, worse or neutral",
+    long_about = None,
+    help_template = HELP_TEMPLATE,
+    before_help = intro(EXAMPLES, ABOUT),
+    after_help = after_help(""),
+)]
+pub(crate) struct Cli {
+    /// The run before: a share link (https://…#r=v14.… or just #r=…), a
+    /// baseline file (probe --write-baseline) or a JSON report (probe --json)
+    #[arg(value_name = "BEFORE", verbatim_doc_comment)]
+    before: String,
+    /// The run after, in any of the same forms
+    #[arg(value_name = "AFTER")]
+    after: String,
+    /// The comparison as JSON (mcp-triage-diff/1)
+    #[arg(long, conflicts_with = "markdown")]
+    json: bool,
+    /// The comparison as Markdown (a CI step summary)
+    #[arg(long)]
+    markdown: bool,
 }
 
 /// A run from an argument: a link as given, else the file it names (at most [`MAX_RUN_FILE`]).
@@ -42,38 +61,9 @@ fn read(arg: &str) -> Result<Share, String> {
     compare::read_run(&text).map_err(|p| format!("{arg}: {}", p.message))
 }
 
-pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
-    let mut form = "text";
-    let mut runs = Vec::new();
-    for arg in args {
-        match arg.as_str() {
-            "-h" | "--help" => {
-                println!("{}", usage());
-                return exit::OK;
-            }
-            "--json" | "--markdown" if form != "text" => {
-                eprintln!(
-                    "mcp-triage diff: --json and --markdown: choose one\n\n{}",
-                    usage()
-                );
-                return exit::USAGE;
-            }
-            "--json" => form = "json",
-            "--markdown" => form = "markdown",
-            flag if flag.starts_with("--") => {
-                eprintln!("mcp-triage diff: unknown flag {flag:?}\n\n{}", usage());
-                return exit::USAGE;
-            }
-            _ => runs.push(arg),
-        }
-    }
-    let [before, after] = runs.as_slice() else {
-        eprintln!(
-            "mcp-triage diff: give two runs, BEFORE and AFTER\n\n{}",
-            usage()
-        );
-        return exit::USAGE;
-    };
+/// Runs `mcp-triage diff …`; returns the exit status.
+pub(crate) fn main(cli: Cli) -> u8 {
+    let (before, after) = (&cli.before, &cli.after);
     let (before, after) = match (read(before), read(after)) {
         (Ok(b), Ok(a)) => (b, a),
         (Err(e), _) | (_, Err(e)) => {
@@ -82,10 +72,12 @@ pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
         }
     };
     let comparison = compare::compare(&before, &after);
-    let body = match form {
-        "json" => comparison.json(),
-        "markdown" => comparison.markdown(),
-        _ => comparison.text(),
+    let body = if cli.json {
+        comparison.json()
+    } else if cli.markdown {
+        comparison.markdown()
+    } else {
+        comparison.text()
     };
     println!("{}", body.trim_end());
     exit::of_diff(comparison.regressed())

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use mcp_triage::auth::AuthDoctor;
 use mcp_triage::engine::{
-    Engine, EngineConfig, Era, Outgoing, RunInput, RunReport, Step, UrlReader, check_run, exit,
+    Engine, EngineConfig, Outgoing, RunInput, RunReport, Step, UrlReader, check_run, exit,
 };
 use mcp_triage::exchange::Exchange;
 use mcp_triage::limits::MAX_IN_FLIGHT_PER_HOST;
@@ -16,271 +16,246 @@ use mcp_triage::redact::Credentials;
 use mcp_triage::{Limits, endpoint, export};
 
 use super::oauth;
+use crate::args::{self, EraArg, FromEnv, HELP_TEMPLATE, Note, after_help, intro};
 use crate::run::drive::{
     OauthArgs, ProbeArgs, Sender, drive, hand_back, limits as run_limits, read_url, seed,
 };
 use crate::run::interrupt;
-use crate::run::output::{self, Output};
+use crate::run::output::Output;
 use crate::transports::http;
 
-/// The whole usage text.
-pub(crate) fn usage() -> String {
-    USAGE
-        .replace("{OUTPUT}", output::USAGE)
-        .replace("{EXIT}", &exit::table_text())
-}
+/// The command, as its messages name it.
+pub(crate) const COMMAND: &str = "mcp-triage probe";
 
-pub(crate) const USAGE: &str = r#"usage: mcp-triage probe URL [options]
-       mcp-triage probe [options] --stdio -- COMMAND [ARGS...]
+const EXAMPLES: &[&str] = &[
+    "MCP_TOKEN=… mcp-triage probe https://mcp.example.com/mcp --token-env MCP_TOKEN",
+    "mcp-triage probe --stdio -- node server.js",
+];
 
-Runs MCP Triage's check against a Streamable HTTP endpoint from this machine
-(no browser, so no CORS): probes A (unknown tool), B (schema-invalid
-arguments), C (a call whose backend fails), D (a success), and the transport
-checks, then prints each verdict, the finding and the score.
+const ABOUT: &str = "Runs MCP Triage's check against a Streamable HTTP endpoint from this machine
+(no browser, so no CORS), or against a server it starts (--stdio): probes A (unknown
+tool), B (schema-invalid arguments), C (a call whose backend fails), D (a success),
+and the transport checks; then prints each verdict, the finding and the score.";
 
-With --stdio it starts COMMAND as its clients do (a child process speaking
-newline-delimited JSON-RPC on stdin/stdout) and runs A to D over it. It also
-finds what only stdio has: lines on stdout that are not JSON-RPC (a server
-that logs there breaks its clients), a process that exits or crashes during
-a call (its exit status and the end of its stderr), a reply that never comes.
-At the end stdin is closed, the server gets 2 s to exit, then its whole
-process group is ended (SIGTERM, then SIGKILL). Outputs show the program's
-name only (stdio:node), never its arguments or environment; its stderr is
-in the text and JSON reports, never in a share link.
-  --secret-env VAR        a value the server may print (a key it was given), from
-                          environment variable VAR: redacted from every output like
-                          a token (repeatable; --stdio only)
+const AFTER: &str =
+    "Without a plan, only tools the server declares read-only are called; the report says
+what was skipped and why. http:// is accepted only for loopback hosts when a secret is
+sent. Progress goes to standard error; colour is never used.
 
-Secrets never go on the command line (they would show in `ps`):
-  --token-env VAR         the bearer token, from environment variable VAR
-  --token-stdin           the bearer token, from the first line of standard input
-  --header-env NAME=VAR   an extra secret header, its value from VAR (repeatable)
-  --header NAME=VALUE     an extra plain header (repeatable)
-Options:
-  --era E                 2025-11-25 (default), 2025-06-18, 2025-03-26, 2026-07-28 or auto
-  --time-limit SECONDS    the whole run's time limit (2 to 600; default 120)
-  --origin ORIGIN         send this Origin header (to test the server's Origin check)
-  --auth-check            after a 401, walk authorization discovery as a client of
-                          the era's revision would (auto: the newest): the challenge,
-                          protected resource metadata, authorization server metadata,
-                          registration and the authorization URL (shown, never
-                          opened), each a card with its verdicts and their citations.
-                          Fetches carry no token and no header of yours, follow no
-                          redirect, and reach only https: (or loopback http:) URLs;
-                          at most 12
-  --oauth                 sign in first (OAuth 2.1 with PKCE S256, the loopback redirect
-                          of RFC 8252), then run the check with the token: the
-                          doctor's discovery, then dynamic registration (unless
-                          --client-id), the authorization URL opened in your browser
-                          (never through a shell), one callback on 127.0.0.1, the
-                          token request. During the run, once each: a refresh when
-                          the token is refused (401), a step-up when a call needs
-                          more scope (403 insufficient_scope), then the request is
-                          sent again. The tokens stay in memory; each run signs in
-                          anew. Excludes --token-env and --token-stdin
-  --client-id ID          with --oauth: a client registered beforehand (no dynamic
-                          registration)
-  --no-browser            with --oauth: print the authorization URL on standard
-                          error instead of opening it
-  --write-plan FILE       write the calls this run would make (declared read-only
-                          tools, else the proposals for tools that declare nothing,
-                          with "opt_in": false) as a plan file to read and commit
-  --plan FILE             run a plan file (the page's Review first format): its
-                          calls as written; a tool not declared read-only runs only
-                          where the plan says "opt_in": true
-Without a plan, only tools the server declares read-only are called: tools it
-does not annotate are not called, and the report says what was skipped and why.
-http:// is accepted only for loopback hosts when a secret is sent.
-Progress goes to standard error; colour is never used.
-
-{OUTPUT}
+With --stdio it starts COMMAND as its clients do (newline-delimited JSON-RPC on stdin
+and stdout) and also finds what only stdio has: lines on stdout that are not JSON-RPC,
+a process that exits during a call, a reply that never comes. At the end stdin is
+closed, the server gets 2 s to exit, then its process group is ended. Outputs name the
+program only (stdio:node); its stderr is in the text and JSON reports, never in a link.
 
 Ctrl-C (SIGINT) or SIGTERM stops the run at once: a stdio server gets the same
-teardown as at the end of a run (a second signal skips its grace periods), and
-every output asked for is still written, saying the run was interrupted.
+teardown (a second signal skips its grace periods), and every output asked for is
+still written, saying the run was interrupted.";
 
-{EXIT}"#;
+/// `mcp-triage probe`'s command line, as clap reads it.
+#[derive(clap::Args)]
+#[command(
+    about = "Check a live server over HTTP, or one started over stdio",
+    long_about = None,
+    help_template = HELP_TEMPLATE,
+    before_help = intro(EXAMPLES, ABOUT),
+    after_help = after_help(AFTER),
+    override_usage = "mcp-triage probe URL [OPTIONS]\n       mcp-triage probe [OPTIONS] --stdio -- COMMAND [ARGS...]",
+)]
+pub(crate) struct Cli {
+    /// The server's Streamable HTTP endpoint
+    #[arg(value_name = "URL", required_unless_present_any = ["stdio", "token"])]
+    url: Option<String>,
+    /// With --stdio: the server's command and its arguments, after --
+    #[arg(
+        last = true,
+        value_name = "COMMAND",
+        requires = "stdio",
+        conflicts_with = "url"
+    )]
+    command: Vec<String>,
 
-fn split_pair(text: &str, flag: &str) -> Result<(String, String), String> {
-    text.split_once('=')
-        .map(|(k, v)| (k.trim().to_string(), v.to_string()))
-        .filter(|(k, _)| !k.is_empty())
-        .ok_or_else(|| format!("{flag} takes NAME=VALUE, not {text:?}"))
+    #[arg(long, value_name = "E", value_enum, default_value_t = EraArg::default(),
+          hide_possible_values = true, hide_default_value = true,
+          help = args::era_help("The protocol era to speak", true))]
+    era: EraArg,
+    /// The whole run's time limit, in seconds (2 to 600)
+    #[arg(long, value_name = "SECONDS", value_parser = mcp_triage::limits::parse_run_seconds,
+          default_value_t = mcp_triage::limits::RUN_SECONDS.2)]
+    time_limit: u64,
+    /// Send this Origin header (to test the server's Origin check)
+    #[arg(long, value_name = "ORIGIN", conflicts_with = "stdio")]
+    origin: Option<String>,
+    /// An extra plain header (repeatable)
+    #[arg(long, value_name = "NAME=VALUE", value_parser = args::name_value, conflicts_with = "stdio")]
+    header: Vec<(String, String)>,
+    /// After a 401, walk authorization discovery as a client of the era's
+    /// revision would, each step a card with its verdicts (docs/oauth.md);
+    /// its fetches carry no token and no header of yours
+    #[arg(long, conflicts_with = "stdio", verbatim_doc_comment)]
+    auth_check: bool,
+    /// Sign in first (OAuth 2.1 with PKCE, a loopback redirect), then run
+    /// the check with the token, renewed once when refused (docs/oauth.md)
+    #[arg(long, conflicts_with_all = ["token_env", "token_stdin", "stdio", "auth_check"],
+          verbatim_doc_comment)]
+    oauth: bool,
+    /// With --oauth: a client registered beforehand (no dynamic registration)
+    #[arg(long, value_name = "ID", requires = "oauth")]
+    client_id: Option<String>,
+    /// With --oauth: print the authorization URL instead of opening a browser
+    #[arg(long, requires = "oauth")]
+    no_browser: bool,
+    /// Write the calls this run would make (read-only tools, else proposals
+    /// with "opt_in": false) as a plan file to read and commit
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    write_plan: Option<String>,
+    /// Run a plan file as written: a tool not declared read-only runs only
+    /// where the plan says "opt_in": true
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    plan: Option<String>,
+    /// Refused: a token on the command line shows in `ps` and shell history.
+    #[arg(long, hide = true, num_args = 0..=1, allow_hyphen_values = true)]
+    token: Option<Option<String>>,
+
+    /// The bearer token, from environment variable VAR
+    #[arg(long, value_name = "VAR", value_parser = args::token_env, conflicts_with = "stdio",
+          help_heading = SECRETS)]
+    token_env: Option<FromEnv>,
+    /// The bearer token, from the first line of standard input
+    #[arg(long, conflicts_with_all = ["token_env", "stdio"], help_heading = SECRETS)]
+    token_stdin: bool,
+    /// An extra secret header, its value from environment variable VAR (repeatable)
+    #[arg(long, value_name = "NAME=VAR", value_parser = args::header_env, conflicts_with = "stdio",
+          help_heading = SECRETS)]
+    header_env: Vec<(String, FromEnv)>,
+
+    /// Start the server from COMMAND (after --) and speak to it over stdio
+    #[arg(long, requires = "command", help_heading = STDIO)]
+    stdio: bool,
+    /// A value the server may print (a key it was given), from environment
+    /// variable VAR: redacted from every output like a token (repeatable)
+    #[arg(long, value_name = "VAR", value_parser = args::secret_env, requires = "stdio",
+          help_heading = STDIO, verbatim_doc_comment)]
+    secret_env: Vec<FromEnv>,
+
+    #[command(flatten)]
+    output: Output,
 }
 
-fn parse(mut args: impl Iterator<Item = String>) -> Result<ProbeArgs, String> {
-    let mut url = None;
-    let mut token = None;
-    let mut secret_headers = Vec::new();
-    let mut plain_headers = Vec::new();
-    let mut era = Era::default_choice();
-    let mut seconds = mcp_triage::limits::RUN_SECONDS.2;
-    let mut origin = None;
-    let mut output = Output::default();
-    let mut plan = None;
-    let mut write_plan = None;
-    let mut stdio_flag = false;
-    let mut command = None;
-    let mut secret_values = Vec::new();
-    let mut auth_check = false;
-    let mut oauth = false;
-    let mut client_id = None;
-    let mut no_browser = false;
-    while let Some(arg) = args.next() {
-        if arg == "--" {
-            command = Some(args.by_ref().collect::<Vec<_>>());
-            break;
-        }
-        if output.take(&arg, &mut || args.next())? {
-            continue;
-        }
-        let mut value = |flag: &str| args.next().ok_or(format!("{flag} needs a value"));
-        match arg.as_str() {
-            "-h" | "--help" => return Err(String::new()),
-            "--token" => {
-                return Err("a token on the command line shows in `ps` and shell history: use --token-env VAR or --token-stdin".into());
-            }
-            "--token-env" => {
-                let var = value("--token-env")?;
-                token = Some(
-                    std::env::var(&var)
-                        .map_err(|_| format!("environment variable {var} is not set"))?,
-                );
-            }
-            "--token-stdin" => {
-                let mut line = String::new();
-                io::stdin()
-                    .read_to_string(&mut line)
-                    .map_err(|e| format!("cannot read the token from standard input: {e}"))?;
-                token = Some(line.lines().next().unwrap_or("").trim().to_string());
-            }
-            "--header-env" => {
-                let (name, var) = split_pair(&value("--header-env")?, "--header-env")?;
-                let v = std::env::var(&var)
-                    .map_err(|_| format!("environment variable {var} is not set"))?;
-                secret_headers.push((name, v));
-            }
-            "--header" => plain_headers.push(split_pair(&value("--header")?, "--header")?),
-            "--era" => {
-                let e = value("--era")?;
-                era = Era::parse(&e).ok_or(format!("unknown era {e:?}"))?;
-            }
-            "--time-limit" => {
-                seconds = mcp_triage::limits::parse_run_seconds(&value("--time-limit")?)?
-            }
-            "--origin" => origin = Some(value("--origin")?),
-            "--plan" => {
-                let file = value("--plan")?;
-                let text = std::fs::read(&file).map_err(|e| format!("cannot read {file}: {e}"))?;
-                if text.len() > mcp_triage::plan_file::MAX_PLAN_BYTES {
-                    return Err(format!(
-                        "{file}: {}",
-                        mcp_triage::plan_file::PlanProblem::TooLarge
-                    ));
-                }
-                let text = String::from_utf8_lossy(&text);
-                plan =
-                    Some(mcp_triage::plan_file::decode(&text).map_err(|e| format!("{file}: {e}"))?);
-            }
-            "--write-plan" => write_plan = Some(value("--write-plan")?),
-            "--stdio" => stdio_flag = true,
-            "--auth-check" => auth_check = true,
-            "--oauth" => oauth = true,
-            "--client-id" => client_id = Some(value("--client-id")?),
-            "--no-browser" => no_browser = true,
-            "--secret-env" => {
-                let var = value("--secret-env")?;
-                let v = std::env::var(&var)
-                    .map_err(|_| format!("environment variable {var} is not set"))?;
-                // Checked as the token is: the same rule for what redaction can tell apart.
-                endpoint::check_header_value(
-                    &v,
-                    mcp_triage::limits::Limits::default().max_token_bytes,
-                    true,
-                )
-                .map_err(|p| format!("{var}: {p}"))?;
-                secret_values.push(v);
-            }
-            flag if flag.starts_with('-') => return Err(format!("unknown flag {flag:?}")),
-            _ if url.is_none() => url = Some(arg),
-            _ => return Err(format!("one URL only (got another: {arg:?})")),
-        }
+const SECRETS: &str = "Secrets (never on the command line, where `ps` shows them)";
+const STDIO: &str = "Stdio (a server started as its clients start it)";
+
+/// Why a rule of probe's command line holds, under the error that breaks it.
+pub(crate) const NOTES: &[Note] = &[
+    Note {
+        names: &["'--oauth'", "'--token"],
+        why: "--oauth signs in for its token: it excludes --token-env and --token-stdin",
+    },
+    Note {
+        names: &["'--oauth'", "'--stdio'"],
+        why: "--oauth is for HTTP: a stdio server has no authorization",
+    },
+    Note {
+        names: &["'--oauth'", "'--auth-check'"],
+        why: "--oauth runs the OAuth doctor's discovery itself before it signs in",
+    },
+    Note {
+        names: &["[URL]", "[COMMAND]"],
+        why: "a command after -- is for --stdio, which starts the server from it; a URL is for HTTP",
+    },
+    Note {
+        names: &["'--auth-check'", "'--stdio'"],
+        why: "--auth-check is for HTTP: a stdio server has no authorization to discover",
+    },
+    Note {
+        names: &["'--stdio'", "'--"],
+        why: HEADERS_ARE_HTTP,
+    },
+    Note {
+        names: &["--stdio"],
+        why: "--secret-env and a command after -- are for --stdio; over HTTP the secrets are the token and --header-env values",
+    },
+    Note {
+        names: &["<COMMAND>"],
+        why: "--stdio needs the server's command after --: mcp-triage probe --stdio -- node server.js",
+    },
+    Note {
+        names: &["--oauth"],
+        why: "--client-id and --no-browser are for --oauth",
+    },
+];
+
+const HEADERS_ARE_HTTP: &str = "a stdio server has no headers: the token, --header, --header-env and --origin are for HTTP (mark secrets with --secret-env VAR)";
+
+/// The run `cli` asks for: the token read from standard input, the plan file read and decoded.
+fn resolve(cli: Cli) -> Result<ProbeArgs, String> {
+    if cli.token.is_some() {
+        return Err("a token on the command line shows in `ps` and shell history: use --token-env VAR or --token-stdin".into());
     }
-    let stdio = match (stdio_flag, command) {
-        (true, Some(cmd)) if !cmd.is_empty() && !cmd[0].is_empty() => Some(cmd),
-        (true, _) => return Err("--stdio needs the server's command after --: mcp-triage probe --stdio -- node server.js".into()),
-        (false, Some(_)) => return Err("a command after -- is for --stdio".into()),
-        (false, None) => None,
+    let token = if cli.token_stdin {
+        let mut line = String::new();
+        io::stdin()
+            .read_to_string(&mut line)
+            .map_err(|e| format!("cannot read the token from standard input: {e}"))?;
+        Some(line.lines().next().unwrap_or("").trim().to_string())
+    } else {
+        cli.token_env.map(|t| t.0)
     };
-    if stdio.is_none() && !secret_values.is_empty() {
-        return Err("--secret-env is for --stdio; over HTTP the secrets are the token and --header-env values".into());
-    }
-    if oauth && token.is_some() {
-        return Err(
-            "--oauth signs in for its token: it excludes --token-env and --token-stdin".into(),
-        );
-    }
-    if !oauth && (client_id.is_some() || no_browser) {
-        return Err("--client-id and --no-browser are for --oauth".into());
-    }
-    if stdio.is_some() {
-        if oauth {
-            return Err("--oauth is for HTTP: a stdio server has no authorization".into());
+    let plan = match &cli.plan {
+        Some(file) => {
+            let text = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+            if text.len() > mcp_triage::plan_file::MAX_PLAN_BYTES {
+                return Err(format!(
+                    "{file}: {}",
+                    mcp_triage::plan_file::PlanProblem::TooLarge
+                ));
+            }
+            let text = String::from_utf8_lossy(&text);
+            Some(mcp_triage::plan_file::decode(&text).map_err(|e| format!("{file}: {e}"))?)
         }
-        if let Some(u) = &url {
-            return Err(format!(
-                "--stdio starts a server from its command; a URL ({u:?}) is for HTTP"
-            ));
+        None => None,
+    };
+    let stdio = if cli.stdio {
+        match cli.command.first() {
+            Some(program) if !program.is_empty() => Some(cli.command),
+            _ => return Err("--stdio needs the server's command after --: mcp-triage probe --stdio -- node server.js".into()),
         }
-        if auth_check {
-            return Err(
-                "--auth-check is for HTTP: a stdio server has no authorization to discover".into(),
-            );
-        }
-        if token.is_some()
-            || !secret_headers.is_empty()
-            || !plain_headers.is_empty()
-            || origin.is_some()
-        {
-            return Err("a stdio server has no headers: the token, --header, --header-env and --origin are for HTTP (mark secrets with --secret-env VAR)".into());
-        }
-    }
+    } else {
+        None
+    };
     Ok(ProbeArgs {
         url: match &stdio {
             Some(cmd) => mcp_triage::stdio::endpoint_of(&cmd[0]),
-            None => url.ok_or("missing URL (or --stdio -- COMMAND)")?,
+            None => cli.url.ok_or("missing URL (or --stdio -- COMMAND)")?,
         },
         stdio,
-        secret_values,
+        secret_values: cli.secret_env.into_iter().map(|s| s.0).collect(),
         token,
-        secret_headers,
-        plain_headers,
-        era,
-        seconds,
-        origin,
-        output,
+        secret_headers: cli
+            .header_env
+            .into_iter()
+            .map(|(name, value)| (name, value.0))
+            .collect(),
+        plain_headers: cli.header,
+        era: cli.era.era(),
+        seconds: cli.time_limit,
+        origin: cli.origin,
+        output: cli.output,
         plan,
-        write_plan,
-        auth_check,
-        oauth: oauth.then_some(OauthArgs {
-            client_id,
-            open_browser: !no_browser,
+        write_plan: cli.write_plan,
+        auth_check: cli.auth_check,
+        oauth: cli.oauth.then_some(OauthArgs {
+            client_id: cli.client_id,
+            open_browser: !cli.no_browser,
         }),
     })
 }
 
 /// Runs `mcp-triage probe …`; returns the exit status.
-pub(crate) fn main(args: impl Iterator<Item = String>) -> u8 {
-    let args = match parse(args) {
+pub(crate) fn main(cli: Cli) -> u8 {
+    let args = match resolve(cli) {
         Ok(a) => a,
-        Err(msg) if msg.is_empty() => {
-            println!("{}", usage());
-            return exit::OK;
-        }
-        Err(msg) => {
-            eprintln!("mcp-triage probe: {msg}\n\n{}", usage());
-            return exit::USAGE;
-        }
+        Err(msg) => return args::refuse_with(COMMAND, &msg),
     };
     // From here on a signal stops the run, not the process: what was recorded is still written.
     if let Err(e) = interrupt::install() {

@@ -4,56 +4,67 @@
 use std::io::Read;
 use std::path::Path;
 
-use mcp_triage::engine::{Era, exit};
+use mcp_triage::engine::exit;
 use mcp_triage::replay::{self, Recording};
-use mcp_triage::{Limits, endpoint};
 
-use crate::run::output::{self, Output};
+use crate::args::{self, EraArg, FromEnv, HELP_TEMPLATE, after_help, intro};
+use crate::run::output::Output;
 
-const USAGE: &str = r#"usage: mcp-triage replay [options] CAPTURE...
+const EXAMPLES: &[&str] = &[
+    "mcp-triage replay report.json --markdown",
+    "API_KEY=… mcp-triage replay captures/ --secret-env API_KEY --json",
+];
 
-Runs the check again over recorded answers instead of a server: the engine plans
-every request as it would live, and each is answered by the recorded exchange
-that fits it. Nothing is sent anywhere. A CAPTURE is a file holding one
-mcp-exchange/1 exchange, a JSON array of them, or a report (--json of probe or
-replay, or the page's "Download JSON"); a directory stands for its *.json files in
-name order; - reads standard input.
+const ABOUT: &str =
+    "Runs the check again over recorded answers instead of a server: the engine plans
+every request as it would live, and each is answered by the recorded exchange that
+fits it. Nothing is sent anywhere. A CAPTURE is a file holding one mcp-exchange/1
+exchange, a JSON array of them, or a report (--json of probe or replay, or the page's
+\"Download JSON\"); a directory stands for its *.json files in name order; - reads
+standard input.";
 
-How a recorded answer is matched to a request: the same HTTP and JSON-RPC method,
-an Authorization header exactly when the request has one, and the same "intent"
+const AFTER: &str =
+    "How a recorded answer is matched to a request: the same HTTP and JSON-RPC method,
+an Authorization header exactly when the request has one, and the same \"intent\"
 where the recording has one (A-D, no_token, get). A tools/call without an intent
-(public captures name their own tools) must play the same part against the
-recorded tools/list: a tool not listed (A), arguments the tool's schema refuses
-(B), arguments it accepts to the same tool (C, D). Among those it prefers the same
-tool, arguments, protocolVersion, other params and headers, then the first given.
-Each recorded answer answers one request; a request none fits is reported as not
-recorded. It knows no secrets beyond the patterns redaction always applies
-(Bearer values, JWTs) and those named by --secret-env.
+must play the same part against the recorded tools/list: a tool not listed (A),
+arguments the tool's schema refuses (B), arguments it accepts to the same tool (C,
+D). Among those it prefers the same tool, arguments, protocolVersion, other params
+and headers, then the first given. Each recorded answer answers one request; a
+request none fits is reported as not recorded. It knows no secrets beyond the
+patterns redaction always applies (Bearer values, JWTs) and those of --secret-env.
 
-The plan replayed is the one the recording made: a report records whether its
-run was a Quick check or Review first (the page's review, or probe --plan) and
-each call; exchanges alone record no plan, so they replay as a Quick check and
-the report says so. Captures must come from one run: exchanges carry their
-run's id, and older captures are grouped by server and session; captures of
-different runs are refused, naming the files of each.
+The plan replayed is the one the recording made: a report records whether its run
+was a Quick check or Review first and each call; exchanges alone record no plan, so
+they replay as a Quick check and the report says so. Captures must come from one
+run: captures of different runs are refused, naming the files of each.
 
-Options:
-  --era E                 speak this era (2025-11-25, 2025-06-18, 2025-03-26, 2026-07-28
-                          or auto) instead of the one the recordings show
-  --secret-env VAR        a value the recordings may hold (a token, a key), from
-                          environment variable VAR: redacted from every output like a
-                          live run's token (repeatable)
+For a replay, exit 3 means the recorded run could not connect and 4 that a probe
+has no recorded answer.";
 
-{OUTPUT}
-
-{EXIT}
-For a replay, 3 means the recorded run could not connect and 4 that a probe has
-no recorded answer."#;
-
-fn usage() -> String {
-    USAGE
-        .replace("{OUTPUT}", output::USAGE)
-        .replace("{EXIT}", &exit::table_text())
+/// `mcp-triage replay`'s command line, as clap reads it.
+#[derive(clap::Args)]
+#[command(
+    about = "Run the check again over recorded answers: nothing is sent",
+    long_about = None,
+    help_template = HELP_TEMPLATE,
+    before_help = intro(EXAMPLES, ABOUT),
+    after_help = after_help(AFTER),
+)]
+pub(crate) struct Cli {
+    /// Recordings: files, directories of *.json, or - for standard input
+    #[arg(value_name = "CAPTURE", required = true)]
+    captures: Vec<String>,
+    #[arg(long, value_name = "E", value_enum, hide_possible_values = true,
+          help = args::era_help("Speak this era instead of the recordings'", false))]
+    era: Option<EraArg>,
+    /// A value the recordings may hold (a token, a key), from environment
+    /// variable VAR: redacted from every output like a live run's token
+    /// (repeatable)
+    #[arg(long, value_name = "VAR", value_parser = args::secret_env, verbatim_doc_comment)]
+    secret_env: Vec<FromEnv>,
+    #[command(flatten)]
+    output: Output,
 }
 
 /// The files a CAPTURE argument stands for.
@@ -96,55 +107,15 @@ fn read(file: &str, left: &mut u64) -> Result<String, String> {
 }
 
 /// Runs `mcp-triage replay …`; returns the exit status.
-pub(crate) fn main(mut args: impl Iterator<Item = String>) -> u8 {
-    let mut output = Output::default();
-    let mut era: Option<Era> = None;
-    let mut secret_values: Vec<String> = Vec::new();
-    let mut inputs = Vec::new();
-    let parsed: Result<(), String> = (|| {
-        while let Some(arg) = args.next() {
-            if output.take(&arg, &mut || args.next())? {
-                continue;
-            }
-            match arg.as_str() {
-                "-h" | "--help" => return Err(String::new()),
-                "--era" => {
-                    let e = args.next().ok_or("--era needs a value")?;
-                    era = Some(Era::parse(&e).ok_or(format!("unknown era {e:?}"))?);
-                }
-                "--secret-env" => {
-                    let var = args.next().ok_or("--secret-env needs a value")?;
-                    let v = std::env::var(&var)
-                        .map_err(|_| format!("environment variable {var} is not set"))?;
-                    // Checked as the token is: the same rule for what redaction can tell apart.
-                    endpoint::check_header_value(&v, Limits::default().max_token_bytes, true)
-                        .map_err(|p| format!("{var}: {p}"))?;
-                    if v.trim().is_empty() {
-                        return Err(format!("{var} is empty"));
-                    }
-                    secret_values.push(v);
-                }
-                "-" => inputs.push(arg),
-                f if f.starts_with('-') => return Err(format!("unknown flag {f:?}")),
-                _ => inputs.push(arg),
-            }
-        }
-        if inputs.is_empty() {
-            return Err("no captures to replay".into());
-        }
-        Ok(())
-    })();
-    match parsed {
-        Err(msg) if msg.is_empty() => {
-            println!("{}", usage());
-            return exit::OK;
-        }
-        Err(msg) => {
-            eprintln!("mcp-triage replay: {msg}\n\n{}", usage());
-            return exit::USAGE;
-        }
-        Ok(()) => {}
-    }
+pub(crate) fn main(cli: Cli) -> u8 {
+    let Cli {
+        captures: inputs,
+        era,
+        secret_env,
+        output,
+    } = cli;
+    let era = era.map(EraArg::era);
+    let secret_values: Vec<String> = secret_env.into_iter().map(|s| s.0).collect();
     let mut recording = Recording::default();
     let mut left = MAX_INPUT_BYTES;
     for input in &inputs {

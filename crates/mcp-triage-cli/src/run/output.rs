@@ -9,32 +9,55 @@ use mcp_triage::engine::RunReport;
 use mcp_triage::redact::Secrets;
 use mcp_triage::{compare, export, share};
 
-/// The output options both commands take.
-pub(crate) const USAGE: &str = r#"Output (standard output carries one form of the report):
-  --json                  the report as JSON (the page's "Download JSON")
-  --markdown              the report as Markdown (the page's "Copy as Markdown")
-  --junit FILE            also write a JUnit XML file: one test case per probe and check;
-                          a spec deviation fails, a probe that could not run is skipped,
-                          a run that could not connect is an error
-  --markdown-file FILE    also write the Markdown report to FILE (a CI job summary), whatever
-                          standard output carries
-  --share                 also print a share link (verdicts and evidence, never the
-                          server's content or a secret): the page's address from
-                          --share-base URL or $MCP_TRIAGE_PAGE, then #r=…; only the
-                          fragment when neither is set. With --json it is the "share" field
-  --include-path          show the endpoint's path and query (keys often live there);
-                          by default every output shows its origin only
-  --fail-under N          exit 5 when fewer than N pairs of A, B, C are told apart by
-                          structure ("n/a" is below any N of at least 1)
-  --baseline FILE         compare the run with a baseline (a baseline file, a JSON report
-                          or a file holding a share link): the comparison follows the
-                          report (text, Markdown, the JSON's "comparison" field), JUnit
-                          gets one case per probe, failing where it got worse; exit 7
-                          when anything got worse (see mcp-triage diff)
-  --write-baseline FILE   write this run as a baseline file (mcp-triage-baseline/1: the
-                          share link's verdicts and evidence as JSON, no server content,
-                          no secret), safe to commit"#;
+/// The output options `probe` and `replay` take (standard output carries one form of the report).
+#[derive(Debug, Clone, Default, clap::Args)]
+#[command(next_help_heading = "Output (standard output carries one form of the report)")]
+pub(crate) struct Output {
+    /// The report as JSON (the page's "Download JSON")
+    #[arg(long, conflicts_with = "markdown")]
+    json: bool,
+    /// The report as Markdown (the page's "Copy as Markdown")
+    #[arg(long)]
+    markdown: bool,
+    /// Also write a JUnit XML file: one test case per probe and check
+    /// (a spec deviation fails, a probe that could not run is skipped,
+    /// a run that could not connect is an error)
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    junit: Option<String>,
+    /// Also write the Markdown report to FILE (a CI job summary),
+    /// whatever standard output carries
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    markdown_file: Option<String>,
+    /// Also print a share link (verdicts and evidence, never the server's
+    /// content or a secret) opening in the page at --share-base URL, else
+    /// $MCP_TRIAGE_PAGE; only the #r=… fragment when neither is set;
+    /// with --json it is the "share" field
+    #[arg(long, verbatim_doc_comment)]
+    share: bool,
+    /// The page's http(s) address a share link starts with
+    #[arg(long, value_name = "URL", value_parser = page_address)]
+    share_base: Option<String>,
+    /// Show the endpoint's path and query (keys often live there);
+    /// by default every output shows its origin only
+    #[arg(long, verbatim_doc_comment)]
+    include_path: bool,
+    /// Exit 5 when fewer than N pairs of A, B, C are told apart by
+    /// structure ("n/a" is below any N of at least 1)
+    #[arg(long, value_name = "N", verbatim_doc_comment,
+          value_parser = clap::value_parser!(u8).range(0..=3))]
+    pub(crate) fail_under: Option<u8>,
+    /// Compare the run with a baseline (a baseline file, a JSON report
+    /// or a file holding a share link): the comparison follows the report,
+    /// JUnit gets a case per probe; exit 7 when anything got worse
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    baseline: Option<String>,
+    /// Write this run as a baseline file (mcp-triage-baseline/1: verdicts
+    /// and evidence, no server content, no secret), safe to commit
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    write_baseline: Option<String>,
+}
 
+/// The form of the report on standard output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Form {
     Text,
@@ -42,88 +65,39 @@ enum Form {
     Markdown,
 }
 
-/// The output options as given.
-#[derive(Debug, Clone)]
-pub(crate) struct Output {
-    form: Form,
-    junit: Option<String>,
-    markdown_file: Option<String>,
-    share: bool,
-    share_base: Option<String>,
-    include_path: bool,
-    pub(crate) fail_under: Option<u8>,
-    baseline: Option<String>,
-    write_baseline: Option<String>,
-}
-
-impl Default for Output {
-    fn default() -> Output {
-        Output {
-            form: Form::Text,
-            junit: None,
-            markdown_file: None,
-            share: false,
-            share_base: None,
-            include_path: false,
-            fail_under: None,
-            baseline: None,
-            write_baseline: None,
-        }
-    }
+/// Where a share link opens, and what the run says about it on standard error.
+#[derive(Debug, PartialEq, Eq)]
+enum PageBase {
+    /// `--share-base`, or `$MCP_TRIAGE_PAGE`.
+    Given(String),
+    /// Neither: the bare `#r=…` fragment.
+    None,
 }
 
 impl Output {
-    /// Reads `flag` (and its value from `next`) when it is an output option: `Ok(true)` when it
-    /// was one.
-    pub(crate) fn take(
-        &mut self,
-        flag: &str,
-        next: &mut dyn FnMut() -> Option<String>,
-    ) -> Result<bool, String> {
-        let mut value = |f: &str| next().ok_or(format!("{f} needs a value"));
-        let form = |current: Form, wanted: Form| {
-            if current != Form::Text && current != wanted {
-                Err("--json and --markdown: choose one form for standard output".to_string())
-            } else {
-                Ok(wanted)
-            }
-        };
-        match flag {
-            "--json" => self.form = form(self.form, Form::Json)?,
-            "--markdown" => self.form = form(self.form, Form::Markdown)?,
-            "--junit" => self.junit = Some(value("--junit")?),
-            "--markdown-file" => self.markdown_file = Some(value("--markdown-file")?),
-            "--share" => self.share = true,
-            "--share-base" => {
-                let base = value("--share-base")?;
-                self.share_base =
-                    Some(page_address(&base).map_err(|e| format!("--share-base {e}"))?);
-            }
-            "--include-path" => self.include_path = true,
-            "--baseline" => self.baseline = Some(value("--baseline")?),
-            "--write-baseline" => self.write_baseline = Some(value("--write-baseline")?),
-            "--fail-under" => {
-                let n = value("--fail-under")?;
-                self.fail_under = Some(n.parse::<u8>().ok().filter(|n| *n <= 3).ok_or(format!(
-                    "--fail-under takes 0 to 3 (pairs of A, B, C), not {n:?}"
-                ))?);
-            }
-            _ => return Ok(false),
+    /// The form standard output carries.
+    fn form(&self) -> Form {
+        if self.json {
+            Form::Json
+        } else if self.markdown {
+            Form::Markdown
+        } else {
+            Form::Text
         }
-        Ok(true)
     }
 
-    /// The page address a share link starts with: `--share-base`, else `$MCP_TRIAGE_PAGE` (checked
-    /// like `--share-base`), else none (the bare fragment).
-    fn share_base(&self) -> Result<String, String> {
+    /// The page a share link opens in: `--share-base`, else `$MCP_TRIAGE_PAGE` (checked like
+    /// `--share-base`), else none (the bare fragment).
+    fn page_base(&self, env: Option<String>) -> Result<PageBase, String> {
         if let Some(b) = &self.share_base {
-            return Ok(b.clone());
+            return Ok(PageBase::Given(b.clone()));
         }
-        match std::env::var("MCP_TRIAGE_PAGE") {
-            Ok(b) if !b.trim().is_empty() => {
-                page_address(b.trim()).map_err(|e| format!("$MCP_TRIAGE_PAGE {e}"))
-            }
-            _ => Ok(String::new()),
+        match env {
+            Some(b) if b.trim().is_empty() => Ok(PageBase::None),
+            Some(b) => page_address(b.trim())
+                .map(PageBase::Given)
+                .map_err(|e| format!("$MCP_TRIAGE_PAGE {e}")),
+            None => Ok(PageBase::None),
         }
     }
 
@@ -180,8 +154,8 @@ impl Output {
             local_failure = true;
         }
         // Made once, for --markdown and --markdown-file alike.
-        let markdown =
-            (matches!(self.form, Form::Markdown) || self.markdown_file.is_some()).then(|| {
+        let markdown = (matches!(self.form(), Form::Markdown) || self.markdown_file.is_some())
+            .then(|| {
                 let mut md = export::markdown_with_share(
                     report,
                     ep,
@@ -195,7 +169,7 @@ impl Output {
                 }
                 md
             });
-        let body = match self.form {
+        let body = match self.form() {
             Form::Json => {
                 let json = export::report_json_with_share(
                     report,
@@ -284,7 +258,10 @@ impl Output {
 
     /// The share link (or bare fragment), made by the core as the page makes it.
     fn link(&self, report: &RunReport, ep: &Endpoint, secrets: &Secrets) -> Result<String, String> {
-        let base = self.share_base()?;
+        let base = match self.page_base(std::env::var("MCP_TRIAGE_PAGE").ok())? {
+            PageBase::Given(base) => base,
+            PageBase::None => String::new(),
+        };
         let made = share::make_link(
             report,
             ep,
@@ -380,22 +357,36 @@ mod tests {
     }
 
     #[test]
-    fn one_form_on_standard_output_and_a_share_base_that_is_a_page_address() {
-        let mut o = Output::default();
-        let mut none = || None;
-        assert_eq!(o.take("--json", &mut none), Ok(true));
-        assert!(o.take("--markdown", &mut none).is_err());
-        assert_eq!(o.take("--url", &mut none), Ok(false));
+    fn a_share_base_is_a_page_address() {
         for bad in [
             "javascript:alert(1)",
             "https://x.example/#r=",
             "ftp://x",
             "https://a b",
         ] {
-            let mut v = Some(bad.to_string());
-            assert!(o.take("--share-base", &mut || v.take()).is_err(), "{bad}");
+            assert!(page_address(bad).is_err(), "{bad}");
         }
-        let mut v = Some("https://triage.example/app/".to_string());
-        assert_eq!(o.take("--share-base", &mut || v.take()), Ok(true));
+        assert!(page_address("https://triage.example/app/").is_ok());
+    }
+
+    #[test]
+    fn a_link_opens_in_the_page_given_else_none() {
+        let given = Output {
+            share_base: Some("https://a.example/".into()),
+            ..Output::default()
+        };
+        let env = |v: &str| Some(v.to_string());
+        assert_eq!(
+            given.page_base(env("https://b.example/")),
+            Ok(PageBase::Given("https://a.example/".into()))
+        );
+        let plain = Output::default();
+        assert_eq!(
+            plain.page_base(env(" https://b.example/ ")),
+            Ok(PageBase::Given("https://b.example/".into()))
+        );
+        assert_eq!(plain.page_base(env("")), Ok(PageBase::None));
+        assert_eq!(plain.page_base(None), Ok(PageBase::None));
+        assert!(plain.page_base(env("ftp://x")).is_err());
     }
 }
