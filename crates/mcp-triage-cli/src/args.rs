@@ -8,7 +8,7 @@ use clap::builder::PossibleValue;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
 use mcp_triage::endpoint;
-use mcp_triage::engine::{ERA_CHOICES, Era, exit};
+use mcp_triage::engine::{ERA_VALUES, Era, exit};
 use mcp_triage::limits::Limits;
 
 /// The layout of every command's help: the usage line, the examples and what the command does
@@ -38,12 +38,12 @@ pub(crate) fn after_help(words: &str) -> String {
     }
 }
 
-/// An era, one of the core's [`ERA_CHOICES`] (by index): the values `--era` takes, the default
+/// An era, one of the core's [`ERA_VALUES`] (by index): the values `--era` takes, the default
 /// first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct EraArg(usize);
 
-const ERA_COUNT: usize = ERA_CHOICES.len();
+const ERA_COUNT: usize = ERA_VALUES.len();
 
 static ERAS: [EraArg; ERA_COUNT] = {
     let mut all = [EraArg(0); ERA_COUNT];
@@ -58,9 +58,9 @@ static ERAS: [EraArg; ERA_COUNT] = {
 impl EraArg {
     /// The era chosen, as the core reads its value.
     pub(crate) fn era(self) -> Era {
-        ERA_CHOICES
+        ERA_VALUES
             .get(self.0)
-            .and_then(|(value, _)| Era::parse(value))
+            .and_then(|value| Era::parse(value))
             .unwrap_or_else(Era::default_choice)
     }
 }
@@ -71,16 +71,16 @@ impl ValueEnum for EraArg {
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
-        ERA_CHOICES
+        ERA_VALUES
             .get(self.0)
-            .map(|(value, _)| PossibleValue::new(*value))
+            .map(|value| PossibleValue::new(*value))
     }
 }
 
 /// The help of an `--era` option: `lead`, then the core's eras (the first marked the default when
 /// it is the option's).
 pub(crate) fn era_help(lead: &str, first_is_default: bool) -> String {
-    let mut values: Vec<String> = ERA_CHOICES.iter().map(|(v, _)| v.to_string()).collect();
+    let mut values: Vec<String> = ERA_VALUES.iter().map(|v| v.to_string()).collect();
     if first_is_default && let Some(first) = values.first_mut() {
         first.push_str(" (default)");
     }
@@ -218,7 +218,7 @@ mod tests {
             .filter_map(|e| e.to_possible_value())
             .map(|v| v.get_name().to_string())
             .collect();
-        let core: Vec<&str> = ERA_CHOICES.iter().map(|(v, _)| *v).collect();
+        let core: Vec<&str> = ERA_VALUES.to_vec();
         assert_eq!(values, core);
         for e in EraArg::value_variants() {
             assert!(Era::parse(e.era().choice()).is_some());

@@ -228,10 +228,10 @@ pub mod endpoint {
 /// The run: configuration, steps, the engine, its records and report, and the exit codes.
 pub mod engine {
     pub use crate::run::engine::{
-        CardGroups, Choice, ConsentPolicy, ConsentRow, DECLINED_WITHOUT_A_PERSON, Engine,
-        EngineConfig, Era, Mode, Outgoing, PlannedProbe, Poll, ProbeEdit, ProbeName, Progress,
-        Proposal, Record, RunPhase, RunReport, Step, ToolInfo, Unattended, WentOn, era_choices,
-        exit,
+        CardGroups, Choice, ConsentPolicy, ConsentRow, DECLINED_WITHOUT_A_PERSON, ERA_VALUES,
+        Engine, EngineConfig, Era, Mode, Outgoing, PlannedProbe, Poll, ProbeEdit, ProbeName,
+        Progress, Proposal, Record, RunPhase, RunReport, Step, ToolInfo, Unattended, WentOn,
+        era_choices, exit,
     };
     pub use crate::run::input::{RunInput, RunSetup, UrlReader, check_run};
 }

@@ -13,6 +13,8 @@ use crate::vocabulary::step::Outgoing;
 pub(crate) const DEFAULT_LEGACY: &str = ProtocolVersion::DEFAULT_LEGACY.as_str();
 /// The stateless era.
 pub(crate) const MODERN: &str = ProtocolVersion::MODERN.as_str();
+/// The era that tries the stateless revision first and falls back.
+const AUTO: &str = "auto";
 /// The versions a run may ask for with the `initialize` handshake, the default first.
 const LEGACY_CHOICES: [ProtocolVersion; 3] = [
     ProtocolVersion::DEFAULT_LEGACY,
@@ -32,7 +34,17 @@ pub enum Era {
     Auto,
 }
 
-/// The eras a user can pick: the value (what [`Era::parse`] reads) and its label, the default first.
+/// The values of the eras a user can pick ([`Era::parse`] reads each), the default first: the
+/// legacy versions, the stateless one, `auto`.
+pub const ERA_VALUES: [&str; 5] = [
+    LEGACY_CHOICES[0].as_str(),
+    LEGACY_CHOICES[1].as_str(),
+    LEGACY_CHOICES[2].as_str(),
+    MODERN,
+    AUTO,
+];
+
+/// The eras a user can pick: the value (one of [`ERA_VALUES`]) and its label, the default first.
 pub fn era_choices() -> Vec<(&'static str, String)> {
     let mut choices: Vec<(&'static str, String)> = LEGACY_CHOICES
         .iter()
@@ -53,7 +65,7 @@ pub fn era_choices() -> Vec<(&'static str, String)> {
         format!("{MODERN}, stateless: server/discover, no handshake"),
     ));
     choices.push((
-        "auto",
+        AUTO,
         format!("Auto: try {MODERN}, fall back to {DEFAULT_LEGACY} if refused"),
     ));
     choices
@@ -63,7 +75,7 @@ impl Era {
     /// Parses a value of [`era_choices`]: a version, `2026-07-28`, or `auto`.
     pub fn parse(text: &str) -> Option<Era> {
         match text {
-            "auto" => Some(Era::Auto),
+            AUTO => Some(Era::Auto),
             MODERN => Some(Era::Modern),
             _ => ProtocolVersion::parse(text)
                 .filter(|v| LEGACY_CHOICES.contains(v))
@@ -89,7 +101,7 @@ impl Era {
         match self {
             Era::Legacy(v) => v,
             Era::Modern => MODERN,
-            Era::Auto => "auto",
+            Era::Auto => AUTO,
         }
     }
 
