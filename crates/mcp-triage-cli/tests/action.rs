@@ -282,3 +282,14 @@ fn the_action_downloads_the_archive_for_this_runner_runs_it_only_when_its_checks
         "the CLI never ran"
     );
 }
+
+#[test]
+fn the_actions_default_page_is_the_hosted_page_the_command_line_links_to() {
+    let yml = std::fs::read_to_string(common::root().join("action.yml")).unwrap();
+    let page_url = yml.find("  page-url:").unwrap();
+    let default = yml[page_url..]
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("default: "))
+        .unwrap();
+    assert_eq!(default, mcp_triage::share::HOSTED_PAGE);
+}

@@ -122,7 +122,8 @@ fn the_auth_cards_reach_every_output() {
     // A share link carries the verdicts (payload v11), checked by the core's own decoder.
     let linked = probe(&[url, "--auth-check", "--json", "--share"], &[]);
     let linked: Value = serde_json::from_slice(&linked.stdout).unwrap();
-    let fragment = linked["share"].as_str().unwrap();
+    let link = linked["share"].as_str().unwrap();
+    let fragment = &link[link.find('#').unwrap()..];
     assert!(fragment.starts_with("#r=v14."), "{fragment}");
     let payload = mcp_triage::share::decode(fragment).unwrap();
     let (revision, cards) = payload.auth.expect("the doctor's cards in the link");

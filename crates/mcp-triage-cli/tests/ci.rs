@@ -201,7 +201,8 @@ fn the_share_link_holds_the_reports_verdicts_under_the_page_address_given() {
     let dir = dir.to_str().unwrap();
     let json = run(&["replay", dir, "--json"], &[]);
     let report: Value = serde_json::from_slice(&json.stdout).unwrap();
-    // Under --share-base, under $MCP_TRIAGE_PAGE, and bare.
+    // Under --share-base, under $MCP_TRIAGE_PAGE, under the hosted page when neither is given (and
+    // said so on stderr), and bare when $MCP_TRIAGE_PAGE is set empty.
     let based = run(
         &[
             "replay",
@@ -229,11 +230,27 @@ fn the_share_link_holds_the_reports_verdicts_under_the_page_address_given() {
         &[("MCP_TRIAGE_PAGE", "https://pages.example/t/")],
     );
     assert!(line(&from_env).starts_with(&format!("https://pages.example/t/{}", current())));
-    let bare = run(&["replay", dir, "--share"], &[]);
+    let hosted = run(&["replay", dir, "--share"], &[]);
+    let page = mcp_triage::share::HOSTED_PAGE;
+    assert!(line(&hosted).starts_with(&format!("{page}{}", current())));
+    assert!(
+        text(&hosted)
+            .1
+            .contains(&format!("the share link opens in the hosted page, {page}")),
+        "{}",
+        text(&hosted).1
+    );
+    let bare = run(&["replay", dir, "--share"], &[("MCP_TRIAGE_PAGE", "")]);
     assert!(line(&bare).starts_with(&current()));
+    assert!(!text(&bare).1.contains("hosted page"), "{}", text(&bare).1);
     let with_json = run(&["replay", dir, "--json", "--share"], &[]);
     let with_json: Value = serde_json::from_slice(&with_json.stdout).unwrap();
-    assert!(with_json["share"].as_str().unwrap().starts_with(&current()));
+    assert!(
+        with_json["share"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{page}{}", current()))
+    );
     // The link says what the report says, probe by probe.
     let payload = mcp_triage::share::decode(&link[link.find('#').unwrap()..]).unwrap();
     assert_eq!(
@@ -302,7 +319,8 @@ fn a_server_that_echoes_the_token_leaves_no_trace_of_it_in_markdown_junit_or_the
             "--share",
             "--include-path",
         ],
-        &[("T", &s.token), ("H", &s.header)],
+        // $MCP_TRIAGE_PAGE set empty: the share link is the bare fragment the Markdown quotes.
+        &[("T", &s.token), ("H", &s.header), ("MCP_TRIAGE_PAGE", "")],
     );
     let (stdout, stderr) = text(&out);
     let xml = std::fs::read_to_string(&junit).unwrap();
@@ -357,7 +375,7 @@ fn replay_redacts_a_value_named_by_secret_env_from_every_output_and_refuses_one_
     );
     let mut named = args.to_vec();
     named.extend(["--secret-env", "S"]);
-    let out = run(&named, &[("S", secret)]);
+    let out = run(&named, &[("S", secret), ("MCP_TRIAGE_PAGE", "")]);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     let report: Value = serde_json::from_str(&stdout).unwrap();

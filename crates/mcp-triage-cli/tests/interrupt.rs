@@ -201,7 +201,8 @@ fn each_signal_during_a_call_to_a_slow_http_server_stops_the_run_and_writes_the_
                 "--markdown",
                 "--share",
             ],
-            &[("T", "demo-token")],
+            // $MCP_TRIAGE_PAGE set empty: the share link is the bare fragment the Markdown quotes.
+            &[("T", "demo-token"), ("MCP_TRIAGE_PAGE", "")],
             &marker,
             signal,
             || {},

@@ -297,9 +297,9 @@ pub mod compare {
 /// Share links.
 pub mod share {
     pub use crate::output::share::{
-        BuildOptions, Built, Link, LinkOutcome, MAX_LINK, NO_ACTION, ResultShape, Share, ShareAuth,
-        ShareAuthCard, ShareBrowser, ShareError, ShareRow, ShareServer, VERSION, as_comparison,
-        build, comparison_link, decode, encode, fit, make_link, redact_payload,
+        BuildOptions, Built, HOSTED_PAGE, Link, LinkOutcome, MAX_LINK, NO_ACTION, ResultShape,
+        Share, ShareAuth, ShareAuthCard, ShareBrowser, ShareError, ShareRow, ShareServer, VERSION,
+        as_comparison, build, comparison_link, decode, encode, fit, make_link, redact_payload,
     };
 }
 

@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use mcp_triage::endpoint::Endpoint;
 use mcp_triage::engine::RunReport;
 use mcp_triage::redact::Secrets;
+use mcp_triage::share::HOSTED_PAGE;
 use mcp_triage::{compare, export, share};
 
 /// The output options `probe` and `replay` take (standard output carries one form of the report).
@@ -30,8 +31,8 @@ pub(crate) struct Output {
     markdown_file: Option<String>,
     /// Also print a share link (verdicts and evidence, never the server's
     /// content or a secret) opening in the page at --share-base URL, else
-    /// $MCP_TRIAGE_PAGE; only the #r=… fragment when neither is set;
-    /// with --json it is the "share" field
+    /// $MCP_TRIAGE_PAGE, else the hosted page (MCP_TRIAGE_PAGE= for the
+    /// #r=… fragment alone); with --json it is the "share" field
     #[arg(long, verbatim_doc_comment)]
     share: bool,
     /// The page's http(s) address a share link starts with
@@ -70,8 +71,10 @@ enum Form {
 enum PageBase {
     /// `--share-base`, or `$MCP_TRIAGE_PAGE`.
     Given(String),
-    /// Neither: the bare `#r=…` fragment.
+    /// `$MCP_TRIAGE_PAGE` set empty: the bare `#r=…` fragment.
     None,
+    /// Neither: the project's hosted page.
+    Hosted,
 }
 
 impl Output {
@@ -87,7 +90,7 @@ impl Output {
     }
 
     /// The page a share link opens in: `--share-base`, else `$MCP_TRIAGE_PAGE` (checked like
-    /// `--share-base`), else none (the bare fragment).
+    /// `--share-base`; set empty, none: the bare fragment), else the project's hosted page.
     fn page_base(&self, env: Option<String>) -> Result<PageBase, String> {
         if let Some(b) = &self.share_base {
             return Ok(PageBase::Given(b.clone()));
@@ -97,7 +100,7 @@ impl Output {
             Some(b) => page_address(b.trim())
                 .map(PageBase::Given)
                 .map_err(|e| format!("$MCP_TRIAGE_PAGE {e}")),
-            None => Ok(PageBase::None),
+            None => Ok(PageBase::Hosted),
         }
     }
 
@@ -261,6 +264,12 @@ impl Output {
         let base = match self.page_base(std::env::var("MCP_TRIAGE_PAGE").ok())? {
             PageBase::Given(base) => base,
             PageBase::None => String::new(),
+            PageBase::Hosted => {
+                eprintln!(
+                    "mcp-triage: the share link opens in the hosted page, {HOSTED_PAGE} (--share-base URL or $MCP_TRIAGE_PAGE for another)"
+                );
+                HOSTED_PAGE.to_string()
+            }
         };
         let made = share::make_link(
             report,
@@ -370,7 +379,7 @@ mod tests {
     }
 
     #[test]
-    fn a_link_opens_in_the_page_given_else_none() {
+    fn a_link_opens_in_the_page_given_else_the_hosted_one_and_an_empty_variable_means_none() {
         let given = Output {
             share_base: Some("https://a.example/".into()),
             ..Output::default()
@@ -386,7 +395,7 @@ mod tests {
             Ok(PageBase::Given("https://b.example/".into()))
         );
         assert_eq!(plain.page_base(env("")), Ok(PageBase::None));
-        assert_eq!(plain.page_base(None), Ok(PageBase::None));
+        assert_eq!(plain.page_base(None), Ok(PageBase::Hosted));
         assert!(plain.page_base(env("ftp://x")).is_err());
     }
 }

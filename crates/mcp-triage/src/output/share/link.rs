@@ -13,6 +13,11 @@ use super::decode::decode;
 use super::error::{MAX_LINK, ShareError};
 use super::payload::Share;
 
+/// The project's hosted page: where a share link opens when its maker names no page of its own (the
+/// command line without `--share-base` or `$MCP_TRIAGE_PAGE`; the GitHub Action's default
+/// `page-url`).
+pub const HOSTED_PAGE: &str = "https://mcp-triage.github.io/mcp-triage/";
+
 /// A link made for the share panel: the whole link, and the payload exactly as it will be opened
 /// (what the panel shows).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -59,7 +59,7 @@ pub use codec::encode;
 pub use decode::decode;
 pub(crate) use decode::open_payload;
 pub use error::{MAX_LINK, ShareError};
-pub use link::{Link, LinkOutcome, as_comparison, comparison_link, fit, make_link};
+pub use link::{HOSTED_PAGE, Link, LinkOutcome, as_comparison, comparison_link, fit, make_link};
 pub use payload::{
     NO_ACTION, ResultShape, Share, ShareAuth, ShareAuthCard, ShareBrowser, ShareRow, ShareServer,
 };
