@@ -4,10 +4,10 @@
 /// One reading of a text: a character per unit (printable ASCII as itself, anything else as 0) and
 /// where each unit starts in the source text. Units tile the source: a unit ends where the next starts.
 /// A start is a `u32` (5 bytes a character in all, not 9): a text this long is at most 4 GiB
-/// ([`Layer::fits`]).
+/// ([`Layer::fits`]). An ASCII text read as it is keeps no starts: unit `i` starts at byte `i`.
 pub(super) struct Layer {
     pub(super) chars: Vec<u8>,
-    pub(super) starts: Vec<u32>,
+    starts: Option<Vec<u32>>,
     end: usize,
 }
 
@@ -77,6 +77,13 @@ impl Layer {
     }
 
     pub(super) fn of_text(text: &str) -> Layer {
+        if text.is_ascii() {
+            return Layer {
+                chars: text.bytes().map(|b| printable(u32::from(b))).collect(),
+                starts: None,
+                end: text.len(),
+            };
+        }
         let mut chars = Vec::with_capacity(text.len());
         let mut starts = Vec::with_capacity(text.len());
         for (i, c) in text.char_indices() {
@@ -85,7 +92,7 @@ impl Layer {
         }
         Layer {
             chars,
-            starts,
+            starts: Some(starts),
             end: text.len(),
         }
     }
@@ -161,19 +168,23 @@ impl Layer {
         while i < self.chars.len() {
             let (ch, took) = self.escape_at(i).unwrap_or((self.chars[i], 1));
             chars.push(ch);
-            starts.push(self.starts[i]);
+            starts.push(u32::try_from(self.start(i)).unwrap_or(u32::MAX));
             i += took.max(1);
         }
         Layer {
             chars,
-            starts,
+            starts: Some(starts),
             end: self.end,
         }
     }
 
     /// Where unit `i` starts in the source text.
     pub(super) fn start(&self, i: usize) -> usize {
-        self.starts.get(i).map_or(self.end, |&s| s as usize)
+        match &self.starts {
+            Some(starts) => starts.get(i).map_or(self.end, |&s| s as usize),
+            None if i < self.chars.len() => i,
+            None => self.end,
+        }
     }
 
     pub(super) fn unit_end(&self, i: usize) -> usize {
