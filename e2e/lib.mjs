@@ -293,9 +293,14 @@ export async function runOne(t) {
   return failure;
 }
 
+/**
+ * Runs the registered tests in order, or with E2E_TEST set only those whose name holds it (to run
+ * one test many times: `E2E_TEST='on probe:C' node e2e/run.mjs faults`).
+ */
 export async function run() {
   let passed = 0, failed = 0;
-  for (const t of tests) {
+  const only = process.env.E2E_TEST;
+  for (const t of only ? tests.filter((x) => x.name.includes(only)) : tests) {
     const start = Date.now();
     const failure = await runOne(t);
     if (failure) {

@@ -1,5 +1,6 @@
 // Browser end-to-end tests: real MCP servers (TS SDK 1.29.0 demo and 1.32.2, Python mcp 2.3.0, fastmcp 4.2.3), the built app,
 // Debian's Chromium driven by playwright-core. Each file under tests/ registers its tests.
+// `node e2e/run.mjs FILE` runs one file's tests; E2E_TEST=TEXT only the tests whose name holds TEXT.
 import { launch, run, serveDist, shared, stageDist, startDemo } from './lib.mjs';
 
 shared.APP_PORT = 18081;
