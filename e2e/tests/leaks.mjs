@@ -64,6 +64,13 @@ async function capture(appUrl, form, mode = 'leak') {
   await page.getByTestId('extra-value').fill(S.header);
   await page.getByTestId('quick-check').click();
   await page.getByTestId('results').waitFor({ timeout: 45000 });
+  // What the results flag, read when they replace the live cards (the run has ended), before any
+  // other click, and by identifier: a card's flags and advice sit inside its <details>, which
+  // innerText reads only while it is open and rendered at that moment.
+  const flagged = await page.getByTestId('results').evaluate((r) => ({
+    cards: [...r.querySelectorAll('[data-testid=flag][data-id=secret_echoed]')].map((f) => f.closest('[data-testid^=card-]')?.dataset.testid),
+    advice: r.textContent.includes('never echo tokens or secret headers'),
+  }));
   // Render everything: open every disclosure, press every "show all".
   await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
   for (let i = 0; i < 50; i++) {
@@ -96,15 +103,22 @@ async function capture(appUrl, form, mode = 'leak') {
   const referers = await (await fetch(`${HOSTILE_ORIGIN}/__referers`)).text();
   const allowed = [appOrigin(appUrl), HOSTILE_ORIGIN];
   const thirdHosts = requests.filter((u) => !allowed.some((o) => u.startsWith(o))).join('\n');
-  const results = await page.getByTestId('results').innerText();
   await context.close();
   return {
     channels: {
       dom, curl, markdown, json, share_inflated: shareInflated, share_raw: link,
       console: consoleText.join('\n'), storage, location, referer: referers, third_hosts: thirdHosts,
     },
-    results,
+    flagged,
   };
+}
+
+/** How a run ended, request by request, from its JSON download (what a failure message needs). */
+function ending(json) {
+  const report = JSON.parse(json);
+  const step = (r) => (r.step.step === 'probe' ? `probe:${r.step.n}` : r.step.step);
+  const end = (ex) => ex.transport_error ?? ex.response?.body_end ?? 'none';
+  return `run ${report.ended}: ${report.records.map((r) => `${step(r)} ${end(r.exchange)}`).join(', ')}`;
 }
 
 /** The secrets found per channel (path only where it is not shown by design). */
@@ -125,9 +139,9 @@ const provoked = provokedBy('leak');
 test(`leaks: no secret in any of 11 channels, for each of the ${FORMS.length} echo forms, and the echo is a flagged finding`, async () => {
   const dirty = [];
   for (const form of FORMS) {
-    const { channels, results } = await capture(shared.appUrl, form);
-    assert(results.includes('secret echoed'), `${form}: the card flags secret_echoed`);
-    assert(results.includes('never echo tokens or secret headers'), `${form}: with advice for the server author`);
+    const { channels, flagged } = await capture(shared.appUrl, form);
+    assert(flagged.cards.length > 0, `${form}: the card flags secret_echoed (${ending(channels.json)})`);
+    assert(flagged.advice, `${form}: with advice for the server author`);
     for (const [channel, secrets] of Object.entries(check(channels))) {
       if (secrets.length) dirty.push(`${form} × ${channel}: ${secrets.join(', ')}`);
     }
