@@ -191,7 +191,12 @@ async function quickCheck(browser, { endpoint, token, era, measure, atReady = fa
   if (atReady) await page.route(/mcp-triage-web-[0-9a-f]+\.js$/, async (route) => { await page.waitForFunction(() => window.__clickAt); await route.continue(); });
   await page.getByTestId('endpoint').fill(endpoint);
   await page.getByTestId('token').fill(token);
-  if (era) await page.getByTestId('era').selectOption(era);
+  if (era) {
+    // The era is among the optional fields, folded under "More options".
+    const more = page.getByTestId('more-options');
+    if (!(await more.evaluate((d) => d.open))) await more.locator('summary').click();
+    await page.getByTestId('era').selectOption(era);
+  }
   if (!atReady) await appStarted;
   await page.getByTestId('quick-check').click();
   await page.getByTestId(until).waitFor({ timeout: 60000 });
