@@ -123,17 +123,22 @@ enum VerdictFormat {
     Two,
 }
 
-/// The probes an exchange can answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Intent {
-    #[value(name = "A")]
-    A,
-    #[value(name = "B")]
-    B,
-    #[value(name = "C")]
-    C,
-    #[value(name = "D")]
-    D,
+/// A probe an exchange can answer: one of the core's four, by its identifier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Intent(ProbeName);
+
+/// Every value `--intent` takes, made from the core's probes.
+static INTENTS: std::sync::LazyLock<Vec<Intent>> =
+    std::sync::LazyLock::new(|| ProbeName::ALL.iter().copied().map(Intent).collect());
+
+impl clap::ValueEnum for Intent {
+    fn value_variants<'a>() -> &'a [Self] {
+        &INTENTS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.as_str()))
+    }
 }
 
 /// Why a rule of classify's command line holds, under the error that breaks it.
@@ -170,15 +175,7 @@ impl Args {
             format_1: c.verdict_format == VerdictFormat::One,
             outcome: c.outcome,
             summary: c.summary,
-            intent: c.intent.map(|i| {
-                match i {
-                    Intent::A => "A",
-                    Intent::B => "B",
-                    Intent::C => "C",
-                    Intent::D => "D",
-                }
-                .to_string()
-            }),
+            intent: c.intent.map(|i| i.0.as_str().to_string()),
             version: c.protocol_version.or(c.old_version),
             files: c.files,
         }

@@ -177,13 +177,16 @@ pub(crate) const NOTES: &[Note] = &[
     },
     Note {
         names: &["<COMMAND>"],
-        why: "--stdio needs the server's command after --: mcp-triage probe --stdio -- node server.js",
+        why: STDIO_NEEDS_COMMAND,
     },
     Note {
         names: &["--oauth"],
         why: "--client-id and --no-browser are for --oauth",
     },
 ];
+
+const STDIO_NEEDS_COMMAND: &str =
+    "--stdio needs the server's command after --: mcp-triage probe --stdio -- node server.js";
 
 const HEADERS_ARE_HTTP: &str = "a stdio server has no headers: the token, --header, --header-env and --origin are for HTTP (mark secrets with --secret-env VAR)";
 
@@ -218,7 +221,7 @@ fn resolve(cli: Cli) -> Result<ProbeArgs, String> {
     let stdio = if cli.stdio {
         match cli.command.first() {
             Some(program) if !program.is_empty() => Some(cli.command),
-            _ => return Err("--stdio needs the server's command after --: mcp-triage probe --stdio -- node server.js".into()),
+            _ => return Err(STDIO_NEEDS_COMMAND.into()),
         }
     } else {
         None
