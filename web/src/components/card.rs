@@ -194,6 +194,10 @@ fn card_markup(card: CardView) -> Node {
                     .into(),
             ]
         }))
+        .child_if(
+            card.envelope_note
+                .map(|n| el("p").class("help").testid("envelope-note").text(n)),
+        )
         .child_if(card.transport_error.map(|t| el("p").class("error").text(t)))
         .child_if((!card.problems.is_empty()).then(|| {
             el("ul")

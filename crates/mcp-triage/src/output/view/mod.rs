@@ -6,6 +6,7 @@
 //!
 //! May import: `vocabulary`, `secrets`, `judge`, `run`, `output::share`.
 
+mod envelope;
 mod fix_first;
 mod grid;
 mod model;

@@ -324,8 +324,10 @@ pub struct CardView {
     pub spec: Option<SpecView>,
     /// A challenge the answer carried.
     pub challenge: Option<ChallengeView>,
-    /// The answer's JSON-RPC message, pretty (a link: a short excerpt).
+    /// The answer's JSON-RPC message, pretty (a link: a short excerpt), cut past 64 KiB.
     pub envelope: Option<String>,
+    /// What the card says when the envelope was cut.
+    pub envelope_note: Option<String>,
     /// What a link shares of a successful result instead of its content.
     pub withheld: Option<String>,
     /// Why the transport failed, in words.
@@ -354,6 +356,7 @@ impl CardView {
             spec: None,
             challenge: None,
             envelope: None,
+            envelope_note: None,
             withheld: None,
             transport_error: None,
             problems: Vec::new(),

@@ -3,6 +3,7 @@
 use crate::judge::spec::Conformance;
 use serde_json::Value;
 
+use super::envelope::{ENVELOPE_KEEPS, envelope};
 use super::model::{
     AdviceView, Answer, AuthView, Badge, CardView, ChallengeView, EvidenceView, Quote, ReportView,
     ServerAdviceView, SpecView, SummaryView, Tone, VerdictLine, WireView, card_id, channel_tone,
@@ -122,6 +123,13 @@ impl CardView {
             },
             None => http_wire(ex, v.http_status, secret_header_names),
         };
+        let (envelope, envelope_note) = match record.assessment.verdict.message.as_ref() {
+            Some(m) => {
+                let (text, note) = envelope(m, ENVELOPE_KEEPS);
+                (Some(text), note)
+            }
+            None => (None, None),
+        };
         CardView {
             id: step_card_id(record.step),
             title: record.step.title().to_string(),
@@ -146,9 +154,8 @@ impl CardView {
                 scheme: c.scheme.clone(),
                 params: c.params.clone(),
             }),
-            envelope: record
-                .shown_json()
-                .and_then(|m| serde_json::to_string_pretty(&m).ok()),
+            envelope,
+            envelope_note,
             withheld: None,
             transport_error: ex.transport_error_detail.clone(),
             problems: v.problems.clone(),
