@@ -149,6 +149,12 @@ pub async fn sleep_until(at_ms: f64) {
     let _ = (&mut alarm.future).await;
 }
 
+/// Resolves in a later task (a zero-delay timeout): what lets the browser draw and answer input
+/// between two answers that arrived together, instead of reading all of them in one long task.
+pub async fn next_task() {
+    sleep_until(now_ms()).await;
+}
+
 /// Runs `f` in a task of its own (a zero-delay timeout), so that two pieces of work never make
 /// one long task that holds input and frames. A page always has a window and a timeout with a
 /// function is never refused, so `f` always runs.

@@ -230,8 +230,8 @@ pub mod engine {
     pub use crate::run::engine::{
         CardGroups, Choice, ConsentPolicy, ConsentRow, DECLINED_WITHOUT_A_PERSON, ERA_VALUES,
         Engine, EngineConfig, Era, Mode, Outgoing, PlannedProbe, Poll, ProbeEdit, ProbeName,
-        Progress, Proposal, Record, RunPhase, RunReport, Step, ToolInfo, Unattended, WentOn,
-        era_choices, exit,
+        Progress, Proposal, ReadAnswer, Record, RunPhase, RunReport, Step, ToolInfo, Unattended,
+        WentOn, era_choices, exit,
     };
     pub use crate::run::input::{RunInput, RunSetup, UrlReader, check_run};
 }

@@ -575,7 +575,18 @@ impl AppState {
                 .response
                 .as_ref()
                 .map(|r| r.body.as_ref().map_or(0, String::len));
-            run.engine.borrow_mut().handle(step, ex);
+            // Redacting the answer, judging it and drawing its card: three tasks, so that a 4 MiB
+            // answer never holds the page for long.
+            let read = run.engine.borrow().read(step, ex);
+            net::next_task().await;
+            if !self.is_current(&run) {
+                return;
+            }
+            run.engine.borrow_mut().handle_read(read);
+            net::next_task().await;
+            if !self.is_current(&run) {
+                return;
+            }
             match (run.engine.borrow().progress_of(step), kept) {
                 (Progress::Aborted, _) => self.say(format!("{} ended: aborted", step.label())),
                 (_, Some(kept)) => self.say(format!(
@@ -586,6 +597,9 @@ impl AppState {
             }
             self.show_progress(&run.engine.borrow());
             self.report.set(Some(run.engine.borrow().report()));
+            // One answer a task: answers that arrived together (a wave's three 4 MiB bodies) are
+            // each read and drawn in tasks of their own.
+            net::next_task().await;
         }
         drop(alive);
         if !self.is_current(&run) {

@@ -19,6 +19,17 @@ use crate::vocabulary::probe::ProbeName;
 use crate::vocabulary::protocol::ProtocolVersion;
 use crate::vocabulary::step::{Outgoing, Step};
 
+/// An answer [`Engine::read`] has redacted, for [`Engine::handle_read`].
+#[derive(Debug)]
+pub struct ReadAnswer {
+    step: Step,
+    exchange: Exchange,
+    /// The session id as the server sent it (before redaction).
+    raw_session: Option<String>,
+    /// How many times the run's own secrets were in the answer.
+    echoed: usize,
+}
+
 impl Engine {
     /// The Outgoing for our reply to a server-to-client request seen while reading `during`.
     pub fn reply(&mut self, request: &Value) -> Option<Outgoing> {
@@ -86,12 +97,18 @@ impl Engine {
     /// exactly once, whatever happened to it (an answer, a deadline, Cancel, a refusal), then the
     /// shell calls `poll` again.
     ///
-    /// Hands back what happened to a request, as it came: the session id is read from it verbatim
-    /// (it is sent back as the server chose it), then the exchange is redacted before anything else
-    /// reads it or it is recorded.
-    pub fn handle(&mut self, step: Step, mut exchange: Exchange) {
-        self.in_flight.retain(|s| *s != step);
-        self.streaming.retain(|s| *s != step);
+    /// Hands back what happened to a request, as it came: [`Engine::read`], then
+    /// [`Engine::handle_read`].
+    pub fn handle(&mut self, step: Step, exchange: Exchange) {
+        let read = self.read(step, exchange);
+        self.handle_read(read);
+    }
+
+    /// The first half of [`Engine::handle`], which changes nothing in the run: the session id is
+    /// read from the exchange verbatim (it is sent back as the server chose it), then the exchange
+    /// is redacted before anything else reads it or it is recorded. A shell that must not hold
+    /// the page for long calls this and [`Engine::handle_read`] in two tasks.
+    pub fn read(&self, step: Step, mut exchange: Exchange) -> ReadAnswer {
         let raw_session = exchange
             .response
             .as_ref()
@@ -101,6 +118,25 @@ impl Engine {
         // (a replayed report is byte for byte the report it was made from).
         exchange.elapsed_ms = exchange.elapsed_ms.map(|ms| (ms * 1000.0).round() / 1000.0);
         let echoed = crate::secrets::redact::redact_exchange(&mut exchange, &self.cfg.secrets);
+        ReadAnswer {
+            step,
+            exchange,
+            raw_session,
+            echoed,
+        }
+    }
+
+    /// The second half of [`Engine::handle`]: the redacted answer is judged, recorded and moves
+    /// the run on. Only [`Engine::read`] makes a [`ReadAnswer`], so nothing unredacted gets here.
+    pub fn handle_read(&mut self, read: ReadAnswer) {
+        let ReadAnswer {
+            step,
+            mut exchange,
+            raw_session,
+            echoed,
+        } = read;
+        self.in_flight.retain(|s| *s != step);
+        self.streaming.retain(|s| *s != step);
         match self.ended {
             Some(RunEnd::DeadlinePassed) => exchange.abort_was_deadline(),
             Some(RunEnd::Interrupted) => exchange.abort_was_interrupt(),

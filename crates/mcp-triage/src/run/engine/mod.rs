@@ -60,6 +60,7 @@ pub use crate::run::consent::{
 pub use crate::vocabulary::probe::ProbeName;
 pub use crate::vocabulary::step::{Outgoing, Step};
 pub use config::{ERA_VALUES, EngineConfig, Era, Mode, Poll, Progress, era_choices};
+pub use handle::ReadAnswer;
 pub use phase::RunPhase;
 pub use record::Record;
 pub(crate) use report::is_vantage_note;
