@@ -13,11 +13,10 @@ fn is_token68(c: char) -> bool {
 /// `resource_metadata="…"`) are not tokens and stay: a `=` inside the run, or a run that ends in `=`
 /// followed by a quote, is a parameter.
 fn redact_bearer(text: &str, count: &mut usize) -> String {
-    let lower = text.to_ascii_lowercase();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
-    while let Some(rel) = lower[i..].find("bearer ") {
-        let start = i + rel + "bearer ".len();
+    while let Some(at) = find_bearer(text.as_bytes(), i) {
+        let start = at + "bearer ".len();
         out.push_str(&text[i..start]);
         let rest = &text[start..];
         let len: usize = rest
@@ -32,13 +31,23 @@ fn redact_bearer(text: &str, count: &mut usize) -> String {
         if len >= 8 && run != MARK && !is_param {
             out.push_str(MARK);
             *count += 1;
+            i = start + len;
         } else {
-            out.push_str(run);
+            // Not a token: the search goes on right after the scheme ("Bearer Bearer <token>").
+            i = start;
         }
-        i = start + len;
     }
     out.push_str(&text[i..]);
     out
+}
+
+/// Where `bearer ` (any case) next starts at or after `from`: a search with no lowered copy of the
+/// text (a 4 MiB body is read once, not copied first).
+fn find_bearer(b: &[u8], from: usize) -> Option<usize> {
+    const NEEDLE: &[u8] = b"bearer ";
+    let last = b.len().checked_sub(NEEDLE.len())?;
+    (from..=last)
+        .find(|&i| b[i] | 0x20 == b'b' && b[i..i + NEEDLE.len()].eq_ignore_ascii_case(NEEDLE))
 }
 
 /// Replaces JWT-shaped strings (`eyJ….….…`) with the mark. The text between candidates is copied

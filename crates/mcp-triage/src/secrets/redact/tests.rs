@@ -139,6 +139,23 @@ fn bearer_spans_and_jwts_go_even_without_known_secrets() {
     assert_eq!(redact("nothing here", &s), ("nothing here".into(), 0));
 }
 
+/// The scheme in any case, at the very start and end, after multi-byte characters: found by a
+/// search that makes no lowered copy of the text.
+#[test]
+fn bearer_is_found_in_any_case_wherever_it_sits() {
+    let s = Secrets::default();
+    let cases = [
+        ("BEARER abcdefgh12345678", "BEARER [REDACTED]"),
+        ("é bEaReR abcdefgh12345678 é", "é bEaReR [REDACTED] é"),
+        ("ends in bearer ", "ends in bearer "),
+        ("ends in beare", "ends in beare"),
+        ("Bearer Bearer abcdefgh12345678", "Bearer Bearer [REDACTED]"),
+    ];
+    for (text, want) in cases {
+        assert_eq!(redact(text, &s).0, want, "{text}");
+    }
+}
+
 /// JWT shapes among other text, copied around in bulk: each one goes, one glued to a word stays,
 /// and the text between (multi-byte characters included) is kept exactly.
 #[test]
