@@ -870,3 +870,49 @@ fn an_error_code_given_as_a_name_is_read_not_refused() {
         .is_ok()
     );
 }
+
+/// What a library raised for a verdict the server made quotes the server's words only: the
+/// TypeScript SDK's wording around them (`Streamable HTTP error: Error POSTing to endpoint: `,
+/// `MCP error -32602: `) is the library's and is never "the server said". Words no rule knows are
+/// quoted whole (the Python SDK's MCPError carries the server's message as it came).
+#[test]
+fn a_server_made_verdict_quotes_the_servers_words_not_the_librarys_wrapping() {
+    let cases = [
+        (
+            json!({"name": "StreamableHTTPError", "code": 401, "message": "Streamable HTTP error: Error POSTing to endpoint: {\"error\":\"invalid_token\"}"}),
+            "{\"error\":\"invalid_token\"}",
+        ),
+        (
+            json!({"name": "Error", "message": "Error POSTing to endpoint (HTTP 403): insufficient scope"}),
+            "insufficient scope",
+        ),
+        (
+            json!({"name": "McpError", "code": -32602, "message": "MCP error -32602: Unknown tool: no_such_tool_3f9"}),
+            "Unknown tool: no_such_tool_3f9",
+        ),
+        (
+            json!({"name": "MCPError", "code": -32602, "message": "Unknown tool: no_such_tool_3f9"}),
+            "Unknown tool: no_such_tool_3f9",
+        ),
+    ];
+    for (raised, words) in cases {
+        let doc = classify_outcome(&call(json!({"tool": "weather", "raised": raised}))).unwrap();
+        let line = message_for_model(&doc);
+        if doc.made_on.as_str() != "server" {
+            continue;
+        }
+        assert!(
+            line.contains(&format!("The server said: \"{words}\".")),
+            "{raised}: {line}"
+        );
+        assert!(
+            !line.contains("MCP error -")
+                && !line.contains("Streamable HTTP error")
+                && !line.contains("POSTing"),
+            "{raised}: {line}"
+        );
+    }
+    // The first case is a server's verdict (its status): the test is not empty.
+    let doc = classify_outcome(&call(json!({"tool": "weather", "raised": {"name": "StreamableHTTPError", "code": 401, "message": "Streamable HTTP error: Error POSTing to endpoint: x"}}))).unwrap();
+    assert_eq!(doc.made_on.as_str(), "server");
+}

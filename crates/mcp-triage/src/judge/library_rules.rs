@@ -615,6 +615,42 @@ pub(crate) fn client_rule(
     })
 }
 
+/// How a client library words an error that quotes the server: the text it puts before the
+/// server's own words (`{code}` stands for a JSON-RPC code), and where it is written. What follows
+/// is quoted as the server's; the wrapping never is.
+pub(crate) const QUOTING_RULES: &[(&str, &str)] = &[
+    (
+        "Streamable HTTP error: Error POSTing to endpoint: ",
+        "@modelcontextprotocol/sdk 1.32.2 client/streamableHttp.js: a refused POST's body after \
+         `Error POSTing to endpoint: `, and StreamableHTTPError's `Streamable HTTP error: `",
+    ),
+    (
+        "Error POSTing to endpoint (HTTP {code}): ",
+        "@modelcontextprotocol/sdk 1.32.2 client/sse.js: a refused POST's body after the status",
+    ),
+    (
+        "MCP error {code}: ",
+        "@modelcontextprotocol/sdk 1.32.2 types.js: McpError's message is `MCP error ${code}: ${message}`",
+    ),
+];
+
+/// The server's words inside what a library raised, by [`QUOTING_RULES`]; `None` when no rule
+/// knows the wording (the words are then the library's).
+pub(crate) fn server_words(message: &str) -> Option<&str> {
+    QUOTING_RULES.iter().find_map(|(wrapping, _)| {
+        let (before, after) = wrapping.split_once("{code}").unwrap_or((wrapping, ""));
+        let rest = message.strip_prefix(before)?;
+        if after.is_empty() {
+            return Some(rest);
+        }
+        let digits = rest.strip_prefix('-').unwrap_or(rest);
+        let code_len = digits.bytes().take_while(u8::is_ascii_digit).count();
+        (code_len > 0)
+            .then(|| digits.get(code_len..)?.strip_prefix(after))
+            .flatten()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]

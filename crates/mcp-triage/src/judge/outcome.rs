@@ -234,9 +234,12 @@ fn read_raised(call: &AgentCall, raised: &Raised) -> AgentCall {
             read.transport = Some(transport(None, Some("aborted")));
         }
         (false, Some(RaisedAs::ServerError) | None, Some(code)) => {
+            // The server's frame as it came: its message without the library's wording.
             read.error = Some(RpcError {
                 code,
-                message: raised.message.clone(),
+                message: crate::judge::library_rules::server_words(&raised.message)
+                    .unwrap_or(&raised.message)
+                    .to_string(),
                 data: raised.data.clone(),
             });
         }

@@ -132,6 +132,17 @@ fn library_words(message: &str) -> String {
         .collect()
 }
 
+/// The words a verdict quotes from what a library raised: for a verdict the server made, the
+/// server's own words inside the library's wording (`MCP error -32602: ` and the like are the
+/// library's, never quoted as the server's; a message no quoting rule knows is quoted whole, as the
+/// Python SDK's `MCPError` carries the server's message as it came).
+fn words_of_raised(message: &str, made_on: MadeOn) -> Option<String> {
+    Some(library_words(match made_on {
+        MadeOn::Client => message,
+        MadeOn::Server => crate::judge::library_rules::server_words(message).unwrap_or(message),
+    }))
+}
+
 /// The words of an answer: a JSON-RPC error's message, else a result's first text content.
 fn said_of(message: Option<&Value>) -> Option<String> {
     let m = message?;
@@ -273,8 +284,11 @@ pub fn classify_outcome(call: &AgentCall) -> Result<VerdictDoc, String> {
         tool: Some(call.tool.clone()),
         http_status: from_transport.and_then(|t| t.status),
         said: match (&call.client_error, from_transport) {
-            (Some(raised), _) => Some(library_words(&raised.message)),
-            (None, Some(t)) => t.message.as_deref().map(library_words),
+            (Some(raised), _) => words_of_raised(&raised.message, judged.made_on),
+            (None, Some(t)) => t
+                .message
+                .as_deref()
+                .and_then(|m| words_of_raised(m, judged.made_on)),
             (None, None) => said_of(v.message.as_ref()),
         },
         ..VerdictDoc::of(v, &advice, judged.made_on, judged.delivery, retry)
