@@ -110,20 +110,29 @@ fn replace_spans(text: &str, spans: Vec<(usize, usize)>, mark: &str) -> (String,
 fn scan(layer: &Layer, secrets: &Secrets, spans: &mut Vec<(usize, usize)>) {
     let n = MIN_SECRET_RUN;
     let mut exact: u64 = 0;
-    let mut lower: u64 = 0;
     let mut valid = 0usize;
+    // How many hex digits end here: a window of a hex form is 8 of them (in any case), so the hex
+    // table is read only then, and its lower-cased key is the window with bit 0x20 set in each
+    // byte (digits have it already; `A`-`F` become `a`-`f`).
+    let mut hex_run = 0usize;
     let mut open: Option<(usize, usize)> = None;
     for (i, &c) in layer.chars.iter().enumerate() {
         if c == 0 {
             valid = 0;
+            hex_run = 0;
             continue;
         }
         exact = (exact << 8) | u64::from(c);
-        lower = (lower << 8) | u64::from(c.to_ascii_lowercase());
         valid += 1;
+        hex_run = if c.is_ascii_hexdigit() {
+            hex_run + 1
+        } else {
+            0
+        };
         if valid < n {
             continue;
         }
+        let lower = (hex_run >= n).then_some(exact | 0x2020_2020_2020_2020);
         if secrets.may_hold(exact, lower) {
             let start = layer.start(i + 1 - n);
             let end = layer.unit_end(i);

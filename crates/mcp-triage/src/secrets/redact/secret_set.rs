@@ -126,12 +126,13 @@ impl Secrets {
         }
     }
 
-    /// Whether an 8-character window of a text (as is, and lower-cased) is a window of a secret
-    /// form: the filters first, then the sorted tables.
-    pub(super) fn may_hold(&self, exact: u64, lower: u64) -> bool {
+    /// Whether an 8-character window of a text (as is, and lower-cased when it is all hex digits)
+    /// is a window of a secret form: the filters first, then the sorted tables.
+    pub(super) fn may_hold(&self, exact: u64, lower_hex: Option<u64>) -> bool {
         (in_filter(&self.filter, exact) && self.windows.binary_search(&exact).is_ok())
-            || (in_filter(&self.hex_filter, lower)
-                && self.hex_windows.binary_search(&lower).is_ok())
+            || lower_hex.is_some_and(|lower| {
+                in_filter(&self.hex_filter, lower) && self.hex_windows.binary_search(&lower).is_ok()
+            })
     }
 
     /// True when there is nothing to redact but patterns.

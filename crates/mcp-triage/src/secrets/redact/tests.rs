@@ -221,3 +221,23 @@ fn redacting_line_by_line_is_redacting_the_whole_text() {
     super::redact_by_line("x first-half\nsecond-half y", &broken, |l| out.push_str(l));
     assert_eq!(out, super::redact("x first-half\nsecond-half y", &broken).0);
 }
+
+/// A secret's hex, in lower, upper or mixed case, goes wherever it sits (the hex table is read
+/// only where eight hex digits end), and a run of hex digits that is not the secret's stays.
+#[test]
+fn a_secrets_hex_goes_in_any_case() {
+    let token = "tok-en_SECRET-0123";
+    let s = Secrets::new([token]);
+    let hex: String = token.bytes().map(|b| format!("{b:02x}")).collect();
+    let mixed: String = hex
+        .chars()
+        .enumerate()
+        .map(|(i, c)| if i % 2 == 0 { c.to_ascii_uppercase() } else { c })
+        .collect();
+    for form in [hex.clone(), hex.to_ascii_uppercase(), mixed] {
+        let text = format!("id=\"{form}\", deadbeefcafe0123 é {form}x");
+        let (out, n) = redact(&text, &s);
+        assert_eq!(n, 2, "{out}");
+        assert_eq!(out, "id=\"[REDACTED]\", deadbeefcafe0123 é [REDACTED]x");
+    }
+}
