@@ -34,7 +34,9 @@ function releaseVersion() {
   if (given) return given;
   const ref = input('ACTION_REF');
   if (TAG.test(ref)) return ref;
-  console.log(`the action is used at ${ref ? JSON.stringify(ref) : 'no ref'}, not a release tag: downloading the latest release (set the version input to pin it)`);
+  console.log(
+    `the action is used at ${ref ? JSON.stringify(ref) : 'no ref'}, not a release tag: downloading the latest release (set the version input to pin it)`,
+  );
   return 'latest';
 }
 

@@ -65,15 +65,22 @@ const token = explicitToken || 'demo-token';
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
 const loopbackBind = LOOPBACK_NAMES.includes(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 if (!loopbackBind && (!explicitToken || explicitToken === 'demo-token')) {
-  console.error(`demo server: refusing --host ${host}: it is not a loopback address, and the demo token is public. `
-    + 'Give your own --token (or DEMO_TOKEN) to serve beyond this machine.');
+  console.error(
+    `demo server: refusing --host ${host}: it is not a loopback address, and the demo token is public. ` +
+      'Give your own --token (or DEMO_TOKEN) to serve beyond this machine.',
+  );
   process.exit(2);
 }
-const allowedHosts = arg('allowed-hosts', '').split(',').map((h) => h.trim()).filter(Boolean);
+const allowedHosts = arg('allowed-hosts', '')
+  .split(',')
+  .map((h) => h.trim())
+  .filter(Boolean);
 const hostNames = allowedHosts.length ? allowedHosts : loopbackBind ? ['localhost', '127.0.0.1', '[::1]'] : [host];
 const maxSessions = Math.max(1, Number(arg('max-sessions', '100')) || 100);
 const origins = arg('origins', process.env.DEMO_ORIGINS || 'http://127.0.0.1:8080,http://localhost:8080')
-  .split(',').map((o) => o.trim()).filter(Boolean);
+  .split(',')
+  .map((o) => o.trim())
+  .filter(Boolean);
 const stateful = process.argv.includes('--stateful');
 const base = `http://${host}:${port}`;
 const corsMode = arg('cors', 'full');
@@ -118,7 +125,10 @@ function buildLowLevelServer() {
     if (!tool) return { isError: true, content: [{ type: 'text', text: `MCP error -32602: Tool ${name} not found` }] };
     const parsed = z.object(tool.config.inputSchema).safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
-      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid arguments for tool ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
     }
     try {
       return await tool.handler(parsed.data);
@@ -140,13 +150,15 @@ app.use((req, _res, next) => {
   next();
 });
 if (withStats) app.get('/__stats', (_req, res) => res.json({ ...stats, sessions: sessions.size, maxSessions }));
-const allowedHeaders = ['Authorization', 'Content-Type', 'Accept', 'Mcp-Session-Id', 'Mcp-Protocol-Version',
-  'Mcp-Method', 'Mcp-Name', 'Last-Event-ID'].filter((h) =>
-  !(corsMode === 'no-authorization' && h === 'Authorization')
-  && !(corsMode === 'no-protocol-version' && h === 'Mcp-Protocol-Version')
-  && !(corsMode === 'legacy-headers' && (h === 'Mcp-Method' || h === 'Mcp-Name')));
-const exposedHeaders = ['Mcp-Session-Id', 'Mcp-Protocol-Version', 'WWW-Authenticate'].filter((h) =>
-  !(corsMode === 'no-expose-session' && h === 'Mcp-Session-Id'));
+const allowedHeaders = ['Authorization', 'Content-Type', 'Accept', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Last-Event-ID'].filter(
+  (h) =>
+    !(corsMode === 'no-authorization' && h === 'Authorization') &&
+    !(corsMode === 'no-protocol-version' && h === 'Mcp-Protocol-Version') &&
+    !(corsMode === 'legacy-headers' && (h === 'Mcp-Method' || h === 'Mcp-Name')),
+);
+const exposedHeaders = ['Mcp-Session-Id', 'Mcp-Protocol-Version', 'WWW-Authenticate'].filter(
+  (h) => !(corsMode === 'no-expose-session' && h === 'Mcp-Session-Id'),
+);
 if (corsMode === 'error-without-cors') {
   app.post('/mcp', (_req, res) => res.status(500).type('text/plain').send('Internal Server Error'));
 }
@@ -157,8 +169,7 @@ app.use(express.json({ limit: '1mb' }));
 
 const resourceMetadataUrl = `${base}/.well-known/oauth-protected-resource/mcp`;
 app.get('/.well-known/oauth-protected-resource/mcp', (_req, res) => {
-  res.json({ resource: `${base}/mcp`, scopes_supported: ['mcp:tools'], bearer_methods_supported: ['header'],
-    resource_name: 'mcp-triage-demo' });
+  res.json({ resource: `${base}/mcp`, scopes_supported: ['mcp:tools'], bearer_methods_supported: ['header'], resource_name: 'mcp-triage-demo' });
 });
 
 const auth = requireBearerAuth({
@@ -180,7 +191,10 @@ app.all('/mcp', auth, async (req, res) => {
     if (!stateful) {
       const server = buildServer();
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      res.on('close', () => { transport.close(); server.close(); });
+      res.on('close', () => {
+        transport.close();
+        server.close();
+      });
       await server.connect(transport);
       await transport.handleRequest(req, res, req.body);
       return;
@@ -203,7 +217,9 @@ app.all('/mcp', auth, async (req, res) => {
           sessions.set(id, transport);
         },
       });
-      transport.onclose = () => { if (transport.sessionId) sessions.delete(transport.sessionId); };
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+      };
       await buildServer().connect(transport);
     }
     await transport.handleRequest(req, res, req.body);
@@ -219,14 +235,15 @@ app.all('/mcp', auth, async (req, res) => {
 // exit non-zero (a caller such as `./x dev` must not report a server that is not there).
 const listener = app.listen(port, host, (err) => {
   if (err) {
-    const why = err.code === 'EADDRINUSE'
-      ? `port ${port} is in use (another demo server?); choose another with --port or DEMO_PORT`
-      : err.message;
+    const why = err.code === 'EADDRINUSE' ? `port ${port} is in use (another demo server?); choose another with --port or DEMO_PORT` : err.message;
     console.error(`demo server: cannot listen on ${host}:${port}: ${why}`);
     process.exit(1);
   }
   console.log(`demo MCP server (TS SDK ${sdkVersion}, ${stateful ? 'stateful' : 'stateless'}) on ${base}/mcp, token required, CORS for ${origins.join(' ')}`);
 });
 for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, () => { listener.close(); process.exit(0); });
+  process.on(sig, () => {
+    listener.close();
+    process.exit(0);
+  });
 }

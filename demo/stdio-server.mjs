@@ -32,7 +32,9 @@ registerDemoTools(server, {
     if (logToStdout) console.log(`tool call: ${name}`);
     if (name === crashIn) {
       console.error(`demo stdio server: backend connection lost in ${name}`);
-      setImmediate(() => { throw new Error(`unhandled failure in ${name}`); });
+      setImmediate(() => {
+        throw new Error(`unhandled failure in ${name}`);
+      });
       // Never answers: the process is gone before the handler could.
       return new Promise(() => {});
     }

@@ -48,10 +48,14 @@ try {
   // Each item to a group: the first crate its name mentions (a trait impl's self type, a
   // monomorphised generic's own crate); our crates by module.
   const group = (name) => {
-    if (/^"*function names|^custom section|^"*local names|^"*type names|^"*global names|^"*data names|^"*elem names|^"*table names|^"*memory names/.test(name)) return null;
+    if (/^"*function names|^custom section|^"*local names|^"*type names|^"*global names|^"*data names|^"*elem names|^"*table names|^"*memory names/.test(name))
+      return null;
     if (name.startsWith('data segment') || name.startsWith('data[')) return 'data: strings and tables';
     const m = name.match(/([a-z_][a-z0-9_]*)(?:\[[0-9a-f]+\])?::([a-z_][a-z0-9_]*)?(?:::([a-z_][a-z0-9_]*))?/);
-    if (!m) return /^(export|import|elem|table|memory|global|type)\b/.test(name) || name.startsWith('__') ? 'wasm-bindgen glue, tables, exports' : 'unnamed functions';
+    if (!m)
+      return /^(export|import|elem|table|memory|global|type)\b/.test(name) || name.startsWith('__')
+        ? 'wasm-bindgen glue, tables, exports'
+        : 'unnamed functions';
     const [, crate, mod, sub] = m;
     if (crate === 'mcp_triage' || crate === 'mcp_triage_web') {
       const deep = ['run', 'output', 'components', 'state'].includes(mod) && sub && /^[a-z]/.test(sub);
@@ -74,7 +78,9 @@ try {
   const rows = [...sizes].sort((a, b) => b[1] - a[1]);
   const est = (n) => Math.round((n / total) * gzip);
   const out = [];
-  out.push(`\`${BIN}\`: ${raw} bytes, ${gzip} at gzip -9 (${(gzip / 1024).toFixed(1)} KiB), as Trunk ships it. Sizes by group: the raw bytes of its functions and data after wasm-opt -Oz (names kept for the count), and their share of the gzip size.`);
+  out.push(
+    `\`${BIN}\`: ${raw} bytes, ${gzip} at gzip -9 (${(gzip / 1024).toFixed(1)} KiB), as Trunk ships it. Sizes by group: the raw bytes of its functions and data after wasm-opt -Oz (names kept for the count), and their share of the gzip size.`,
+  );
   out.push('');
   out.push('| group | raw bytes | share | ≈ gzip bytes |');
   out.push('| --- | --- | --- | --- |');
@@ -102,16 +108,41 @@ try {
     out.push(`| ${what} | ${n} | ${est(n)} |`);
   }
   out.push(`| **all of them** | **${cut}** | **${est(cut)}** |`);
-  const runtime = rows.filter(([g]) => /^(tachys|reactive_graph|leptos|leptos_macro|wasm_bindgen|js_sys|web_sys|core|alloc|std|dlmalloc|hashbrown|serde_core|serde_json|indexmap|futures_\w+|wasm_bindgen_futures|either_of|or_poisoned|send_wrapper|slotmap|itoa|ryu|zmij|memchr|wasm-bindgen glue, tables, exports)$/.test(g)).reduce((a, [, n]) => a + n, 0);
+  const runtime = rows
+    .filter(([g]) =>
+      /^(tachys|reactive_graph|leptos|leptos_macro|wasm_bindgen|js_sys|web_sys|core|alloc|std|dlmalloc|hashbrown|serde_core|serde_json|indexmap|futures_\w+|wasm_bindgen_futures|either_of|or_poisoned|send_wrapper|slotmap|itoa|ryu|zmij|memchr|wasm-bindgen glue, tables, exports)$/.test(
+        g,
+      ),
+    )
+    .reduce((a, [, n]) => a + n, 0);
   out.push('');
-  out.push(`Leptos, wasm-bindgen, std and serde (the groups every module of ours repeats) are ${runtime} raw bytes, ≈ ${est(runtime)} at gzip -9 (${((runtime / total) * 100).toFixed(0)} %).`);
+  out.push(
+    `Leptos, wasm-bindgen, std and serde (the groups every module of ours repeats) are ${runtime} raw bytes, ≈ ${est(runtime)} at gzip -9 (${((runtime / total) * 100).toFixed(0)} %).`,
+  );
   if (process.argv.includes('--floor')) {
     const dir = join(ROOT, 'target/quick-floor');
-    run('cargo', ['build', '-q', '--profile', 'wasm-release', '--target', 'wasm32-unknown-unknown', '-p', 'mcp-triage-web', '--bin', BIN, '--features', 'quick-floor', '--target-dir', dir]);
+    run('cargo', [
+      'build',
+      '-q',
+      '--profile',
+      'wasm-release',
+      '--target',
+      'wasm32-unknown-unknown',
+      '-p',
+      'mcp-triage-web',
+      '--bin',
+      BIN,
+      '--features',
+      'quick-floor',
+      '--target-dir',
+      dir,
+    ]);
     const floorDir = join(tmp, 'floor');
     const floor = ship(join(dir, 'wasm32-unknown-unknown/wasm-release', `${BIN}.wasm`), floorDir, false);
     out.push('');
-    out.push(`Built without them (the web crate's \`quick-floor\` feature: the same app with those features left out, so the compiler drops them and the generic code only they instantiate): ${floor.raw} bytes, **${floor.gzip} at gzip -9 (${(floor.gzip / 1024).toFixed(1)} KiB)**, ${gzip - floor.gzip} bytes (${(((gzip - floor.gzip) / gzip) * 100).toFixed(0)} %) less than the module a click loads today.`);
+    out.push(
+      `Built without them (the web crate's \`quick-floor\` feature: the same app with those features left out, so the compiler drops them and the generic code only they instantiate): ${floor.raw} bytes, **${floor.gzip} at gzip -9 (${(floor.gzip / 1024).toFixed(1)} KiB)**, ${gzip - floor.gzip} bytes (${(((gzip - floor.gzip) / gzip) * 100).toFixed(0)} %) less than the module a click loads today.`,
+    );
   }
   console.log(out.join('\n'));
 } finally {

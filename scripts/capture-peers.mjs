@@ -67,31 +67,75 @@ const PEERS = [
 const TEMPLATES = { stateless: 'py-mcp-2.3.0-mcpserver-stateless', stateful: 'ts-1.32.2-stateful', auth: 'ts-1.32.2-auth' };
 const VERSIONS = ['2025-06-18', '2025-11-25', '2025-03-26'];
 // The cases made inside one session (stateless peers: one after the other), in this order.
-const SESSION_CASES = ['init', 'initialized', 'tools_list', 'A_unknown_tool', 'B_missing_required_arg', 'B2_wrong_arg_type',
-  'C_tool_throws', 'D_success', 'D2_echo_success', 'D3_omitted_arguments', 'E_unknown_method', 'F_malformed_json',
-  'F2_not_jsonrpc', 'G_accept_json_only', 'G2_no_accept', 'G3_wrong_content_type', 'H_get', 'I_bogus_session_id',
-  'I2_no_session_id', 'J_missing_name', 'K_cors_preflight', 'K2_cors_post_with_origin', 'L_bad_protocol_version_header',
-  'L2_no_protocol_version_header', 'M_delete_session', 'M2_after_delete'];
+const SESSION_CASES = [
+  'init',
+  'initialized',
+  'tools_list',
+  'A_unknown_tool',
+  'B_missing_required_arg',
+  'B2_wrong_arg_type',
+  'C_tool_throws',
+  'D_success',
+  'D2_echo_success',
+  'D3_omitted_arguments',
+  'E_unknown_method',
+  'F_malformed_json',
+  'F2_not_jsonrpc',
+  'G_accept_json_only',
+  'G2_no_accept',
+  'G3_wrong_content_type',
+  'H_get',
+  'I_bogus_session_id',
+  'I2_no_session_id',
+  'J_missing_name',
+  'K_cors_preflight',
+  'K2_cors_post_with_origin',
+  'L_bad_protocol_version_header',
+  'L2_no_protocol_version_header',
+  'M_delete_session',
+  'M2_after_delete',
+];
 const SKIPPED = /^(C2_|C3_|AUTH)/;
 // Our own cases: a shared request with one header spelled differently (same meaning by RFC 9110).
 const DERIVED = [
-  { name: 'G4_accept_mixed_case', header: 'accept', value: 'Application/JSON, Text/Event-Stream',
-    description: 'tools/list with Accept: Application/JSON, Text/Event-Stream (both types, capitalised)' },
-  { name: 'G5_content_type_mixed_case', header: 'content-type', value: 'Application/JSON',
-    description: 'tools/list with Content-Type: Application/JSON (capitalised)' },
+  {
+    name: 'G4_accept_mixed_case',
+    header: 'accept',
+    value: 'Application/JSON, Text/Event-Stream',
+    description: 'tools/list with Accept: Application/JSON, Text/Event-Stream (both types, capitalised)',
+  },
+  {
+    name: 'G5_content_type_mixed_case',
+    header: 'content-type',
+    value: 'Application/JSON',
+    description: 'tools/list with Content-Type: Application/JSON (capitalised)',
+  },
 ];
 
 // ---- peers: started one at a time, every one killed at the end (also on error or Ctrl-C) ----
 const children = new Set();
 function killAll() {
-  for (const c of children) { try { c.kill('SIGKILL'); } catch { /* gone */ } }
+  for (const c of children) {
+    try {
+      c.kill('SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
 }
 process.on('exit', killAll);
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { killAll(); process.exit(130); });
+for (const sig of ['SIGINT', 'SIGTERM'])
+  process.on(sig, () => {
+    killAll();
+    process.exit(130);
+  });
 
 function portOpen(port) {
   return new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1', () => { s.destroy(); resolve(true); });
+    const s = net.connect(port, '127.0.0.1', () => {
+      s.destroy();
+      resolve(true);
+    });
     s.on('error', () => resolve(false));
   });
 }
@@ -104,10 +148,19 @@ async function startPeer(peer) {
   let output = '';
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${peer.stack} not ready after 20 s:\n${output}`)), 20000);
-    const onData = (d) => { output += d; if (output.includes(ready)) { clearTimeout(timer); resolve(); } };
+    const onData = (d) => {
+      output += d;
+      if (output.includes(ready)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${peer.stack} exited ${code}:\n${output}`)); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${peer.stack} exited ${code}:\n${output}`));
+    });
   });
   // Some peers print their line before the socket is bound.
   for (let i = 0; i < 100 && !(await portOpen(peer.port)); i++) await new Promise((r) => setTimeout(r, 100));
@@ -115,7 +168,10 @@ async function startPeer(peer) {
 }
 
 async function stopPeer(child) {
-  if (child.exitCode !== null || child.signalCode !== null) { children.delete(child); return; }
+  if (child.exitCode !== null || child.signalCode !== null) {
+    children.delete(child);
+    return;
+  }
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
@@ -137,8 +193,15 @@ function decode(buf) {
 function send(req) {
   return new Promise((resolve) => {
     const u = new URL(req.url);
-    const r = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: req.method,
-      headers: Object.fromEntries(req.headers), agent: false, setHost: false });
+    const r = http.request({
+      host: u.hostname,
+      port: u.port,
+      path: u.pathname + u.search,
+      method: req.method,
+      headers: Object.fromEntries(req.headers),
+      agent: false,
+      setHost: false,
+    });
     r.removeHeader('Connection'); // Node would add `Connection: close`; the templates send none
     let res = null;
     const chunks = [];
@@ -149,7 +212,10 @@ function send(req) {
       done = true;
       clearTimeout(deadline);
       r.destroy();
-      if (!res) { resolve({ response: null, transport_error: end, transport_error_detail: detail }); return; }
+      if (!res) {
+        resolve({ response: null, transport_error: end, transport_error_detail: detail });
+        return;
+      }
       const headers = [];
       for (let i = 0; i < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
       const { body, body_base64 } = decode(Buffer.concat(chunks));
@@ -158,15 +224,17 @@ function send(req) {
       if (body_base64) response.body_base64 = body_base64;
       resolve({ response });
     };
-    const deadline = setTimeout(() => (res ? finish(false, 'deadline')
-      : finish(false, 'timeout', `no response headers within ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
+    const deadline = setTimeout(() => (res ? finish(false, 'deadline') : finish(false, 'timeout', `no response headers within ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
     r.on('error', (e) => finish(false, res ? 'aborted' : 'network', `${e.code || ''} ${e.message}`.trim()));
     r.on('response', (incoming) => {
       res = incoming;
       if (req.method === 'GET' && /^text\/event-stream/i.test(incoming.headers['content-type'] || '')) {
         // A held-open stream: stop at its first event or after GET_HOLD_MS.
         setTimeout(() => finish(false, 'held'), GET_HOLD_MS);
-        incoming.on('data', (c) => { chunks.push(c); if (/\r?\n\r?\n/.test(Buffer.concat(chunks).toString())) finish(false, 'held'); });
+        incoming.on('data', (c) => {
+          chunks.push(c);
+          if (/\r?\n\r?\n/.test(Buffer.concat(chunks).toString())) finish(false, 'held');
+        });
       } else {
         incoming.on('data', (c) => chunks.push(c));
       }
@@ -193,8 +261,9 @@ function request(tpl, peer, sid, { auth = true } = {}) {
     const lower = name.toLowerCase();
     if (lower === 'host') headers.push([name, url.host]);
     else if (lower === 'content-length') headers.push([name, String(Buffer.byteLength(body ?? ''))]);
-    else if (lower === 'mcp-session-id' && value !== BOGUS_SESSION) { if (sid) headers.push([name, sid]); }
-    else headers.push([name, value]);
+    else if (lower === 'mcp-session-id' && value !== BOGUS_SESSION) {
+      if (sid) headers.push([name, sid]);
+    } else headers.push([name, value]);
   }
   if (peer.token && auth && tpl.request.method !== 'OPTIONS') {
     const at = headers.findIndex(([n]) => n.toLowerCase() === 'origin');
@@ -207,9 +276,20 @@ function request(tpl, peer, sid, { auth = true } = {}) {
 /** The initialize result's protocolVersion in a JSON or SSE body, if any. */
 function negotiated(response) {
   if (!response || response.status !== 200 || !response.body) return undefined;
-  const candidates = [response.body, ...response.body.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5))];
+  const candidates = [
+    response.body,
+    ...response.body
+      .split(/\r?\n/)
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => l.slice(5)),
+  ];
   for (const text of candidates) {
-    try { const v = JSON.parse(text)?.result?.protocolVersion; if (typeof v === 'string') return v; } catch { /* not JSON */ }
+    try {
+      const v = JSON.parse(text)?.result?.protocolVersion;
+      if (typeof v === 'string') return v;
+    } catch {
+      /* not JSON */
+    }
   }
   return undefined;
 }
@@ -217,8 +297,16 @@ function negotiated(response) {
 async function capture(peer, tpl, file, sid, opts) {
   const req = request(tpl, peer, sid, opts);
   const got = await send(req);
-  const doc = { format: 'mcp-exchange/1', case: tpl.case, description: tpl.description, server: { stack: peer.stack, sdk: peer.sdk },
-    vantage: 'direct', protocol_version: tpl.protocol_version, request: req, response: got.response };
+  const doc = {
+    format: 'mcp-exchange/1',
+    case: tpl.case,
+    description: tpl.description,
+    server: { stack: peer.stack, sdk: peer.sdk },
+    vantage: 'direct',
+    protocol_version: tpl.protocol_version,
+    request: req,
+    response: got.response,
+  };
   if (got.transport_error) Object.assign(doc, { transport_error: got.transport_error, transport_error_detail: got.transport_error_detail });
   const version = /^(init|N_init_negotiation|AUTH)/.test(tpl.case) ? negotiated(got.response) : undefined;
   if (version) doc.negotiated_version = version;
@@ -229,7 +317,9 @@ async function capture(peer, tpl, file, sid, opts) {
 async function capturePeer(peer) {
   const stateful = peer.extra.includes('--stateful');
   const folder = stateful ? TEMPLATES.stateful : TEMPLATES.stateless;
-  const files = readdirSync(join(SHARED, folder)).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(join(SHARED, folder))
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   rmSync(join(OUT, peer.stack), { recursive: true, force: true });
   mkdirSync(join(OUT, peer.stack), { recursive: true });
   const done = new Set();

@@ -23,11 +23,15 @@ const PORTS = 64;
 
 const ports = Array.from({ length: PORTS }, (_, i) => BASE + i);
 const server = spawn('node', [join(ROOT, 'e2e/census-faults.mjs'), '--ports', ports.join(',')], { stdio: 'ignore' });
-const up = (port) => new Promise((ok) => {
-  const s = createConnection(port, '127.0.0.1');
-  s.on('connect', () => { s.destroy(); ok(true); });
-  s.on('error', () => ok(false));
-});
+const up = (port) =>
+  new Promise((ok) => {
+    const s = createConnection(port, '127.0.0.1');
+    s.on('connect', () => {
+      s.destroy();
+      ok(true);
+    });
+    s.on('error', () => ok(false));
+  });
 for (let i = 0; i < 100 && !(await up(ports[PORTS - 1])); i++) await new Promise((r) => setTimeout(r, 50));
 
 const dir = mkdtempSync(join(tmpdir(), 'census-bench-'));
@@ -45,7 +49,9 @@ try {
     const rssKiB = Number(run.stderr.trim().split('\n').pop());
     const lines = readFileSync(out, 'utf8').split('\n').filter(Boolean);
     const answered = lines.filter((l) => l.includes('"reach":"answered"')).length;
-    console.log(`census: ${n} targets (${answered} answered, ${lines.length} lines) in ${secs.toFixed(2)} s: ${(n / secs).toFixed(0)} targets/s, peak RSS ${(rssKiB / 1024).toFixed(1)} MiB`);
+    console.log(
+      `census: ${n} targets (${answered} answered, ${lines.length} lines) in ${secs.toFixed(2)} s: ${(n / secs).toFixed(0)} targets/s, peak RSS ${(rssKiB / 1024).toFixed(1)} MiB`,
+    );
   }
 } finally {
   server.kill();

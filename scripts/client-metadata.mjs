@@ -22,11 +22,12 @@ export function documentFor(address) {
   } catch {
     throw new Error(`not a URL: ${JSON.stringify(address)}`);
   }
-  if (page.protocol !== 'https:') throw new Error(`the page's address must be https: (an authorization server fetches the document over https), not ${page.protocol}`);
+  if (page.protocol !== 'https:')
+    throw new Error(`the page's address must be https: (an authorization server fetches the document over https), not ${page.protocol}`);
   if (['localhost', '127.0.0.1', '[::1]'].includes(page.hostname) || page.hostname.endsWith('.localhost')) {
     throw new Error('a loopback address cannot serve a public client document: the page registers dynamically there');
   }
-  if (page.search || page.hash || page.username || page.password) throw new Error('the address is the page\'s own: no query, fragment or credentials');
+  if (page.search || page.hash || page.username || page.password) throw new Error("the address is the page's own: no query, fragment or credentials");
   page.pathname = `${page.pathname.replace(/\/+$/, '')}/`;
   const redirect = page.href;
   return {

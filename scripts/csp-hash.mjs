@@ -17,7 +17,10 @@ const file = join(dir, 'index.html');
 let html = readFileSync(file, 'utf8');
 
 const hash16 = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
-for (const [name, placeholder, wasmPlaceholder] of [['mcp-triage-web', '{{APP_JS}}', null], ['mcp-triage-share', '{{SHARE_JS}}', '{{SHARE_WASM}}']]) {
+for (const [name, placeholder, wasmPlaceholder] of [
+  ['mcp-triage-web', '{{APP_JS}}', null],
+  ['mcp-triage-share', '{{SHARE_JS}}', '{{SHARE_WASM}}'],
+]) {
   const wasmPath = join(dir, `${name}_bg.wasm`);
   const wasmName = `${name}-${hash16(readFileSync(wasmPath))}_bg.wasm`;
   renameSync(wasmPath, join(dir, wasmName));
@@ -62,7 +65,7 @@ if (!html.includes('{{INIT_SCRIPT_HASHES}}')) {
 }
 html = html.replace('{{INIT_SCRIPT_HASHES}}', hashes.join(' '));
 if (/\sstyle=/.test(html)) {
-  console.error('csp-hash: an inline style attribute would be blocked by style-src \'self\'');
+  console.error("csp-hash: an inline style attribute would be blocked by style-src 'self'");
   process.exit(1);
 }
 if (/<link rel="(module)?preload"/.test(html)) {

@@ -18,11 +18,23 @@ const PEERS = join(ROOT, 'e2e/ecosystem');
 const SYNTHETIC = join(ROOT, 'crates/mcp-triage/tests/fixtures/synthetic');
 const DOC = join(ROOT, 'docs/ecosystem.md');
 const SVG = join(ROOT, 'docs/ecosystem.svg');
-const ROWS = [['A', 'A · unknown tool'], ['B', 'B · schema-invalid arguments'], ['C', 'C · the tool throws'], ['D', 'D · success'], ['no_token', 'no token'], ['get', 'GET']];
+const ROWS = [
+  ['A', 'A · unknown tool'],
+  ['B', 'B · schema-invalid arguments'],
+  ['C', 'C · the tool throws'],
+  ['D', 'D · success'],
+  ['no_token', 'no token'],
+  ['get', 'GET'],
+];
 const FILES = { A: 'A_unknown_tool.json', B: 'B_missing_required_arg.json', C: 'C_tool_throws.json', D: 'D_success.json', get: 'H_get.json' };
 
 function cli(args) {
-  return execFileSync('cargo', ['run', '-q', '-p', 'mcp-triage-cli', '--bin', 'mcp-triage', '--', ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('cargo', ['run', '-q', '-p', 'mcp-triage-cli', '--bin', 'mcp-triage', '--', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 // The verdict's fields the matrix shows.
@@ -55,8 +67,13 @@ function syntheticColumn(sdk) {
   return { name: sdk, live: false, version, cells };
 }
 
-const live = readdirSync(PEERS).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();
-const synthetic = readdirSync(SYNTHETIC).filter((d) => existsSync(join(SYNTHETIC, d, FILES.A))).sort();
+const live = readdirSync(PEERS)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.replace(/\.json$/, ''))
+  .sort();
+const synthetic = readdirSync(SYNTHETIC)
+  .filter((d) => existsSync(join(SYNTHETIC, d, FILES.A)))
+  .sort();
 const columns = [...live.map(liveColumn), ...synthetic.map(syntheticColumn)];
 
 const dir = mkdtempSync(join(tmpdir(), 'ecosystem-'));

@@ -28,18 +28,26 @@ const demoFile = demoEndpoint
   ? Buffer.from(JSON.stringify({ endpoint: demoEndpoint, token_hint: 'demo-token', server: 'TypeScript SDK 1.29.0 McpServer' }))
   : null;
 const types = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.txt': 'text/plain; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 const server = createServer(async (req, res) => {
-  const headers = plain ? {} : {
-    'Referrer-Policy': 'no-referrer',
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Security-Policy': "frame-ancestors 'none'",
-    'Cache-Control': 'no-store',
-  };
+  const headers = plain
+    ? {}
+    : {
+        'Referrer-Policy': 'no-referrer',
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': "frame-ancestors 'none'",
+        'Cache-Control': 'no-store',
+      };
   try {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { ...headers, Allow: 'GET, HEAD' }).end();
@@ -83,4 +91,8 @@ const server = createServer(async (req, res) => {
   }
 });
 server.listen(port, host, () => console.log(`serving ${root} on http://${host}:${port}/`));
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { server.close(); process.exit(0); });
+for (const sig of ['SIGINT', 'SIGTERM'])
+  process.on(sig, () => {
+    server.close();
+    process.exit(0);
+  });

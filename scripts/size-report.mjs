@@ -32,7 +32,12 @@ const kb = (n) => (n / 1024).toFixed(1).padStart(8);
 let out = `${'file'.padEnd(48)} ${'raw KB'.padStart(8)} ${'gzip KB'.padStart(8)}\n`;
 for (const [name, r, g] of rows) out += `${name.padEnd(48)} ${kb(r)} ${kb(g)}\n`;
 const totals = {};
-const label = { visit: 'a visit (page + boot module)', share: 'a share link (page + share module)', app: 'a click that needs the tool (app module)', total: 'every file' };
+const label = {
+  visit: 'a visit (page + boot module)',
+  share: 'a share link (page + share module)',
+  app: 'a click that needs the tool (app module)',
+  total: 'every file',
+};
 for (const [load, has] of Object.entries(loads)) {
   const these = rows.filter(([n]) => has(n));
   totals[load] = these.reduce((a, [, , g]) => a + g, 0);

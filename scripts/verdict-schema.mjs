@@ -48,7 +48,9 @@ function check(name, lines, by = validate) {
 
 const lines = (text) => text.split('\n').filter((l) => l.trim());
 const dir = join(ROOT, 'target/verdicts');
-const written = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
+const written = readdirSync(dir)
+  .filter((f) => f.endsWith('.jsonl'))
+  .sort();
 let sample = null;
 for (const file of written) {
   const checked = check(`core tests: ${file}`, lines(readFileSync(join(dir, file), 'utf8')));
@@ -60,12 +62,23 @@ if (written.length < 2) {
 }
 
 const captures = captureFiles(ROOT);
-check(`mcp-triage classify --json over ${captures.length} captures`, lines(execFileSync(cli, ['classify', '--json', ...captures], { maxBuffer: 64 << 20 }).toString()));
-check(`mcp-triage classify --json --verdict-format 1 over ${captures.length} captures (against /1)`, lines(execFileSync(cli, ['classify', '--json', '--verdict-format', '1', ...captures], { maxBuffer: 64 << 20 }).toString()), validate1);
+check(
+  `mcp-triage classify --json over ${captures.length} captures`,
+  lines(execFileSync(cli, ['classify', '--json', ...captures], { maxBuffer: 64 << 20 }).toString()),
+);
+check(
+  `mcp-triage classify --json --verdict-format 1 over ${captures.length} captures (against /1)`,
+  lines(execFileSync(cli, ['classify', '--json', '--verdict-format', '1', ...captures], { maxBuffer: 64 << 20 }).toString()),
+  validate1,
+);
 
 // The census lines the CLI's census test wrote (real servers and faults), against their schema,
 // whose verdicts are the verdict schema's; the control: a line with an unknown reach is refused.
-const census = check('mcp-triage census lines (target/census/census.jsonl)', lines(readFileSync(join(ROOT, 'target/census/census.jsonl'), 'utf8')), validateCensus);
+const census = check(
+  'mcp-triage census lines (target/census/census.jsonl)',
+  lines(readFileSync(join(ROOT, 'target/census/census.jsonl'), 'utf8')),
+  validateCensus,
+);
 const goodLine = JSON.parse(census[0]);
 if (validateCensus({ ...goodLine, reach: 'nope' }) || validateCensus({ ...goodLine, probe_a: { cause: 'nope' } })) {
   failed += 1;
@@ -83,7 +96,9 @@ const broken = {
   'a null': { ...good, tool: null },
   'no format': Object.fromEntries(Object.entries(good).filter(([k]) => k !== 'format')),
 };
-const accepted = Object.entries(broken).filter(([, v]) => validate(v)).map(([k]) => k);
+const accepted = Object.entries(broken)
+  .filter(([, v]) => validate(v))
+  .map(([k]) => k);
 if (accepted.length || !validate(good)) {
   failed += 1;
   console.log(`FAIL control: the schema accepted ${accepted.join(', ') || '(none)'}; the good one ${validate(good) ? 'passed' : 'failed'}`);

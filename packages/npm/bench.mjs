@@ -13,9 +13,12 @@ const ROOT = join(import.meta.dirname, '../..');
 const entry = join(ROOT, 'packages/npm/index.cjs');
 const first = [];
 for (let i = 0; i < 5; i++) {
-  const ms = execFileSync('node', ['-e', `const t = performance.now(); const m = require(${JSON.stringify(entry)});
+  const ms = execFileSync('node', [
+    '-e',
+    `const t = performance.now(); const m = require(${JSON.stringify(entry)});
 m.classifyOutcome({ tool: 'x', result: { isError: true, content: [{ type: 'text', text: 'Unknown tool: x' }] } });
-console.log(performance.now() - t);`]).toString();
+console.log(performance.now() - t);`,
+  ]).toString();
   first.push(Number(ms));
 }
 first.sort((a, b) => a - b);

@@ -20,7 +20,16 @@ for (const target of ['nodejs', 'web']) {
   const out = join(DIST, target === 'nodejs' ? 'node' : 'web');
   run('wasm-bindgen', ['--target', target, '--out-dir', out, '--out-name', 'mcp_triage', '--no-typescript', wasm]);
   const bg = join(out, 'mcp_triage_bg.wasm');
-  run(join(ROOT, 'node_modules/.bin/wasm-opt'), ['-Oz', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', bg, '-o', bg]);
+  run(join(ROOT, 'node_modules/.bin/wasm-opt'), [
+    '-Oz',
+    '--enable-bulk-memory',
+    '--enable-nontrapping-float-to-int',
+    '--enable-sign-ext',
+    '--enable-mutable-globals',
+    bg,
+    '-o',
+    bg,
+  ]);
 }
 // The nodejs build is CommonJS in .js files, inside a package that is ESM ("type": "module").
 writeFileSync(join(DIST, 'node/package.json'), '{ "type": "commonjs" }\n');

@@ -11,7 +11,10 @@ export interface AgentCall {
   tool: string;
   arguments?: unknown;
   /** The tool as `tools/list` described it (`inputSchema`, `annotations`). */
-  definition?: { inputSchema?: unknown; annotations?: { readOnlyHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean } & Record<string, unknown> } & Record<string, unknown>;
+  definition?: {
+    inputSchema?: unknown;
+    annotations?: { readOnlyHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean } & Record<string, unknown>;
+  } & Record<string, unknown>;
   result?: Record<string, unknown>;
   error?: { code: number; message?: string; data?: unknown };
   transport?: { status?: number; kind?: 'network' | 'timeout' | 'aborted'; message?: string };
@@ -48,7 +51,9 @@ export function shouldRetry(verdict: Verdict | string, attempt: number, maxAttem
 export function messageForModel(verdict: Verdict | string): string;
 
 /** What a call through withTriage resolves to: the result or the thrown error, with its verdict. */
-export type Triaged<R = Record<string, unknown>> = { result: R; error?: undefined; verdict: Verdict } | { result?: undefined; error: unknown; verdict: Verdict };
+export type Triaged<R = Record<string, unknown>> =
+  | { result: R; error?: undefined; verdict: Verdict }
+  | { result?: undefined; error: unknown; verdict: Verdict };
 /** Anything with the TypeScript SDK Client's callTool (and listTools, remembered for annotations). */
 export interface ToolClient {
   callTool(params: { name: string; arguments?: Record<string, unknown> }, ...rest: any[]): Promise<any>;
@@ -56,7 +61,9 @@ export interface ToolClient {
 }
 /** The client, whose callTool takes what the client's takes and resolves to { result, verdict } or
  * { error, verdict } (ESM only). */
-export function withTriage<C extends ToolClient>(client: C): Omit<C, 'callTool'> & { callTool(...args: Parameters<C['callTool']>): Promise<Triaged<Awaited<ReturnType<C['callTool']>>>> };
+export function withTriage<C extends ToolClient>(
+  client: C,
+): Omit<C, 'callTool'> & { callTool(...args: Parameters<C['callTool']>): Promise<Triaged<Awaited<ReturnType<C['callTool']>>>> };
 /** A verdict for each MCP tool call in one step of the Vercel AI SDK's agent loop (`result.steps[i]`):
  * its tool result (isError included) or its tool error, the SDK's own refusals before any request
  * (an unknown tool, input that is not JSON) read as not sent (ESM only). */

@@ -10,7 +10,11 @@ const ROOT = join(import.meta.dirname, '../..');
 const schema = JSON.parse(readFileSync(join(ROOT, 'docs/mcp-triage-verdict-2.schema.json'), 'utf8'));
 const P = schema.properties;
 const union = (values) => values.map((v) => JSON.stringify(v)).join(' | ');
-const pascal = (name) => name.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+const pascal = (name) =>
+  name
+    .split('_')
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
 
 const vocabularies = {
   MadeOn: P.made_on.enum,
