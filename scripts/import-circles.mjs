@@ -431,7 +431,9 @@ function tarjan(nodes, next) {
 function layers(sccs, next) {
   const sccOf = new Map(),
     level = [];
-  sccs.forEach((scc, k) => scc.forEach((v) => sccOf.set(v, k)));
+  sccs.forEach((scc, k) => {
+    for (const v of scc) sccOf.set(v, k);
+  });
   sccs.forEach((scc, k) => {
     // Tarjan order: every SCC a member imports is already levelled
     let l = 0;
@@ -439,7 +441,10 @@ function layers(sccs, next) {
     level[k] = l;
   });
   const rows = [];
-  sccs.forEach((scc, k) => (rows[level[k]] ??= []).push(scc.length > 1 ? `{${scc.join(' ')}}` : scc[0]));
+  sccs.forEach((scc, k) => {
+    rows[level[k]] ??= [];
+    rows[level[k]].push(scc.length > 1 ? `{${scc.join(' ')}}` : scc[0]);
+  });
   return rows.map((row) => row.sort());
 }
 
@@ -464,7 +469,7 @@ function checkCrate(rootFile) {
   const inFileCircle = new Set();
   for (const scc of fileSccs) {
     const inside = edges.filter((e) => scc.includes(e.from) && scc.includes(e.to));
-    inside.forEach((e) => inFileCircle.add(e));
+    for (const e of inside) inFileCircle.add(e);
     const mutual = (e) => inside.some((r) => r.from === e.to && r.to === e.from);
     const pairs = inside
       .filter((e) => mutual(e) && e.from < e.to)
@@ -580,14 +585,16 @@ function checkSources(srcDirs) {
     const seen = new Set();
     for (const rootFile of roots) {
       const { crate, edges, problems, order } = checkCrate(rootFile);
-      [...crate.files.keys(), ...crate.testFiles].forEach((f) => seen.add(f));
+      for (const f of [...crate.files.keys(), ...crate.testFiles]) seen.add(f);
       const shown = path.relative(process.cwd(), rootFile);
       lines.push(`${shown}: ${crate.files.size} files, ${edges.length} edges${problems.length ? `, ${problems.length} problems` : ''}`);
       for (const w of crate.warnings) lines.push(`  warning: ${w}`);
       for (const p of problems) lines.push(...p.lines.map((l, k) => (k ? '  ' : `FAIL [${shown}] `) + l));
       if (order.length > 1 || order[0]?.length > 1) {
         lines.push('  top-level module order (lowest first; each layer imports only layers before it):');
-        order.forEach((row, k) => lines.push(`    ${k}: ${row.join(' ')}`));
+        order.forEach((row, k) => {
+          lines.push(`    ${k}: ${row.join(' ')}`);
+        });
       }
       if (problems.length) ok = false;
     }

@@ -320,7 +320,9 @@ await test(`the README's ${readmeExamples.length} TypeScript examples pass tsc -
   }
   const dir = join(project, 'readme');
   mkdirSync(dir, { recursive: true });
-  readmeExamples.forEach((code, i) => writeFileSync(join(dir, `example-${i + 1}.mts`), code));
+  readmeExamples.forEach((code, i) => {
+    writeFileSync(join(dir, `example-${i + 1}.mts`), code);
+  });
   // The agent loop's model, scripted (the AI SDK's own test model): a call to a tool the server
   // does not have, then a text.
   writeFileSync(
