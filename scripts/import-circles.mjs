@@ -105,10 +105,9 @@ function stripCode(src) {
 // Tokens with their 1-based line: identifiers (raw ones unwrapped and marked), `::`, single characters.
 function tokenize(clean) {
   const toks = [];
-  const re = /(\s+)|r#([\p{ID_Start}_][\p{ID_Continue}]*)|([\p{ID_Start}_][\p{ID_Continue}]*)|([0-9][\w.]*)|(::)|([^])/uy;
-  let line = 1,
-    m;
-  while ((m = re.exec(clean))) {
+  const re = /(\s+)|r#([\p{ID_Start}_][\p{ID_Continue}]*)|([\p{ID_Start}_][\p{ID_Continue}]*)|([0-9][\w.]*)|(::)|([\s\S])/uy;
+  let line = 1;
+  for (let m = re.exec(clean); m; m = re.exec(clean)) {
     if (m[1]) {
       for (const ch of m[1]) if (ch === '\n') line++;
       continue;
