@@ -184,7 +184,7 @@ const auth = requireBearerAuth({
 
 app.all('/mcp', auth, async (req, res) => {
   if (req.body && req.body.method === 'tools/call') {
-    const name = String(req.body.params && req.body.params.name);
+    const name = String(req.body.params?.name);
     stats.tools[name] = (stats.tools[name] || 0) + 1;
   }
   try {

@@ -256,7 +256,7 @@ function request(tpl, peer, sid, { auth = true } = {}) {
   const url = new URL(tpl.request.url);
   url.host = `127.0.0.1:${peer.port}`;
   const body = tpl.request.body;
-  let headers = [];
+  const headers = [];
   for (const [name, value] of tpl.request.headers) {
     const lower = name.toLowerCase();
     if (lower === 'host') headers.push([name, url.host]);
@@ -275,7 +275,7 @@ function request(tpl, peer, sid, { auth = true } = {}) {
 
 /** The initialize result's protocolVersion in a JSON or SSE body, if any. */
 function negotiated(response) {
-  if (!response || response.status !== 200 || !response.body) return undefined;
+  if (response?.status !== 200 || !response.body) return undefined;
   const candidates = [
     response.body,
     ...response.body
@@ -380,7 +380,7 @@ try {
   }
 } catch (e) {
   failed = true;
-  console.error(e && e.stack ? e.stack : e);
+  console.error(e?.stack ? e.stack : e);
 } finally {
   killAll();
 }

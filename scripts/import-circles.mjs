@@ -63,7 +63,7 @@ function stripCode(src) {
       let j = rawAt + 1;
       while (src[j] === '#') j++;
       if (src[j] === '"') {
-        const close = '"' + '#'.repeat(j - rawAt - 1);
+        const close = `"${'#'.repeat(j - rawAt - 1)}`;
         const end = src.indexOf(close, j + 1);
         const stop = end < 0 ? src.length : end + close.length;
         blank(i, stop);

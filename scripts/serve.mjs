@@ -58,7 +58,7 @@ const server = createServer(async (req, res) => {
       res.writeHead(404, headers).end();
       return;
     }
-    const path = '/' + full.slice(prefix.length);
+    const path = `/${full.slice(prefix.length)}`;
     if (demoFile && path === '/demo.json') {
       res.writeHead(200, { ...headers, 'Content-Type': 'application/json' });
       res.end(req.method === 'HEAD' ? undefined : demoFile);

@@ -562,9 +562,7 @@ for (const path of [...new Set(cells.map((e) => e.path))]) {
           seenCells.push(`${path}\t${peerName}\t${g.probe}\t${cell}`);
           // A cause "a|b" is either (the row's source says why); the rest must match exactly.
           const fits =
-            want &&
-            want.cause.split('|').includes(g.cause) &&
-            [g.delivery, g.made_on, g.retry].join(' ') === [want.delivery, want.made_on, want.retry].join(' ');
+            want?.cause.split('|').includes(g.cause) && [g.delivery, g.made_on, g.retry].join(' ') === [want.delivery, want.made_on, want.retry].join(' ');
           if (!fits) wrong.push(`${g.probe}: got ${cell}, expected ${want ? [want.cause, want.delivery, want.made_on, want.retry].join(' ') : 'no row'}`);
         }
         if (wrong.length) throw new Error(wrong.join('\n'));
