@@ -56,8 +56,8 @@ export type Triaged<R = Record<string, unknown>> =
   | { result?: undefined; error: unknown; verdict: Verdict };
 /** Anything with the TypeScript SDK Client's callTool (and listTools, remembered for annotations). */
 export interface ToolClient {
-  callTool(params: { name: string; arguments?: Record<string, unknown> }, ...rest: any[]): Promise<any>;
-  listTools(...args: any[]): Promise<{ tools?: Array<{ name: string } & Record<string, unknown>> }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, ...rest: unknown[]): Promise<unknown>;
+  listTools(...args: unknown[]): Promise<{ tools?: Array<{ name: string } & Record<string, unknown>> }>;
 }
 /** The client, whose callTool takes what the client's takes and resolves to { result, verdict } or
  * { error, verdict } (ESM only). */
