@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
+MACHETE_VERSION=0.9.2
 # wasm-bindgen-cli must match the wasm-bindgen pinned in Cargo.lock exactly.
 WB_VERSION=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
 
@@ -124,6 +125,13 @@ if [ "$(cat packages/python/.venv-mcp1/.mcp-triage-stamp 2>/dev/null)" != "$want
   python3 -m venv packages/python/.venv-mcp1
   packages/python/.venv-mcp1/bin/pip install -q --disable-pip-version-check -r packages/python/requirements-mcp1.txt
   echo "$want" > packages/python/.venv-mcp1/.mcp-triage-stamp
+fi
+
+# 7c. cargo-machete, pinned: the unused-dependency check of ./x test. A debug build: 78 s to
+#     install in place of 196 s (one job), and it reads the workspace in 3 s in place of 0.5 s.
+if ! cargo machete --version 2>/dev/null | grep -qx "$MACHETE_VERSION"; then
+  log "installing cargo-machete $MACHETE_VERSION"
+  cargo install --locked --debug "cargo-machete@$MACHETE_VERSION"
 fi
 
 # 8. Crates for offline Trunk builds.
