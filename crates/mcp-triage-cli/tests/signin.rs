@@ -95,7 +95,7 @@ fn sign_in_with(program: &Path, url: &str, extra: &[&str], browse: bool) -> Ran 
 
 #[test]
 fn the_sdk_oauth_example_is_signed_in_and_checked_with_its_token() {
-    for (port, strict) in [(18990, false), (18992, true)] {
+    for (port, strict) in [(18920, false), (18922, true)] {
         let _server = sdk_oauth(port, strict);
         let url = format!("http://localhost:{port}/mcp");
         let ran = sign_in(&url, &["--json"], true);
@@ -192,8 +192,8 @@ fn a_hostile_authorization_server_is_refused_and_nothing_is_sent_where_it_must_n
 #[test]
 fn the_sign_ins_secrets_reach_no_output() {
     let sentinel = format!("mcptriageSENTINEL_{}x", std::process::id());
-    let _server = hostile(18996, &sentinel);
-    let url = "http://localhost:18996/good/mcp";
+    let _server = hostile(18924, &sentinel);
+    let url = "http://localhost:18924/good/mcp";
     let junit = common::temp("signin.xml");
     let ran = sign_in(
         url,
@@ -203,7 +203,7 @@ fn the_sign_ins_secrets_reach_no_output() {
     let markdown = sign_in(url, &["--markdown"], true);
     let text = sign_in(url, &[], true);
     // The secrets, as the server gave them and as the command sent them.
-    let log = log_of(18996);
+    let log = log_of(18924);
     let token_request = log
         .iter()
         .find(|r| r["path"] == "/good/token")

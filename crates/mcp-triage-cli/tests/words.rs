@@ -133,8 +133,8 @@ fn a_refused_token_is_not_a_missing_one() {
 
 #[test]
 fn the_path_scrub_hides_the_path_never_our_identifiers() {
-    let _server = hostile(18604);
-    let out = probe(&["http://127.0.0.1:18604/redirect/mcp", "--json"], &[]);
+    let _server = hostile(18609);
+    let out = probe(&["http://127.0.0.1:18609/redirect/mcp", "--json"], &[]);
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let connect = &report["records"][0];
     assert_eq!(connect["assessment"]["cause"], "redirect", "{connect}");
@@ -146,7 +146,7 @@ fn the_path_scrub_hides_the_path_never_our_identifiers() {
         connect["exchange"]["transport_error"], "redirect_refused",
         "{connect}"
     );
-    assert_eq!(report["endpoint"], "http://127.0.0.1:18604/[path hidden]");
+    assert_eq!(report["endpoint"], "http://127.0.0.1:18609/[path hidden]");
 }
 
 #[test]
