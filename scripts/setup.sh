@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
 MACHETE_VERSION=0.9.2
+# cargo-nextest: the version this kind of machine comes with; installed only where none is.
+NEXTEST_VERSION=0.9.143
 # wasm-bindgen-cli must match the wasm-bindgen pinned in Cargo.lock exactly.
 WB_VERSION=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
 
@@ -132,6 +134,21 @@ fi
 if ! cargo machete --version 2>/dev/null | grep -qx "$MACHETE_VERSION"; then
   log "installing cargo-machete $MACHETE_VERSION"
   cargo install --locked --debug "cargo-machete@$MACHETE_VERSION"
+fi
+
+# 7d. cargo-nextest runs the native tests (./x test counts them from its JUnit report). The
+#     machines come with it; where it is missing, the pinned version from crates.io (a long build,
+#     so a machine that has another version keeps it, said here).
+if ! cargo nextest --version >/dev/null 2>&1; then
+  log "installing cargo-nextest $NEXTEST_VERSION"
+  cargo install --locked "cargo-nextest@$NEXTEST_VERSION"
+else
+  nextest=$(cargo nextest --version)
+  nextest=${nextest%%$'\n'*}
+  case "$nextest" in
+    "cargo-nextest $NEXTEST_VERSION "*) ;;
+    *) log "using $nextest (pinned: $NEXTEST_VERSION, installed only where none is)" ;;
+  esac
 fi
 
 # 8. Crates for offline Trunk builds.
