@@ -59,13 +59,16 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $WB_VERSION"; then
     cargo install --force wasm-bindgen-cli --version "$WB_VERSION"
 fi
 
-# 5. npm packages: binaryen 132 (wasm-opt), playwright-core, axe-core; the demo server's SDK; the
+# 5. npm packages: binaryen 132 (wasm-opt), playwright-core and the test runner @playwright/test
+#    (never a browser download: PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD, and the tests launch Debian's
+#    Chromium), axe-core; the demo server's SDK; the
 #    reference server (@modelcontextprotocol/server-everything) as a live peer for the browser tests;
 #    the TypeScript SDK 1.32.2 for the ecosystem peer (demo/server.mjs --sdk) and its v2 client 2.4.0 for
 #    the npm package's tests (e2e/peers/ts-client-2); oidc-provider 9 with the
 #    SDK for the sign-in check's OAuth peer (e2e/peers/oauth/server.mjs); the Vercel AI SDK 7 and
 #    its MCP client for the npm package's framework matrix (e2e/peers/ai-sdk).
 # A stamp holding the lockfile's hash says whether node_modules matches it.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 npm_ci() {
   local dir=$1 stamp want
   stamp="$dir/node_modules/.mcp-triage-stamp"
