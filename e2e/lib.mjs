@@ -1,9 +1,11 @@
-// Shared helpers for the browser tests: start real servers, launch Debian's Chromium, tiny test runner.
+// Shared helpers for the browser tests: start real servers on ports the OS hands out, watch every
+// page for browser problems, wait on the order of events. The fixtures that use them (the worker's
+// app and browser, the guard) are in fixtures.mjs; the runner is Playwright's (playwright.config.mjs).
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const ARTIFACTS = join(ROOT, 'e2e', 'artifacts');
@@ -14,10 +16,67 @@ export const ARTIFACTS = join(ROOT, 'e2e', 'artifacts');
 export const SHOTS = process.env.MCP_TRIAGE_SCREENSHOTS ? join(ROOT, 'docs') : ARTIFACTS;
 mkdirSync(ARTIFACTS, { recursive: true });
 
+/** A listening socket on `port` on every interface (port 0: one the OS hands out). */
+function listenOn(port) {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(port, () => resolve(server));
+  });
+}
+const close = (server) => new Promise((r) => server.close(r));
+
+/**
+ * A free port from the OS, released for the server that is started on it next; with `pair`, a port
+ * whose next port is free too (for the servers that listen on PORT and PORT + 1).
+ */
+export async function freePort({ pair = false } = {}) {
+  for (;;) {
+    const first = await listenOn(0);
+    const port = first.address().port;
+    const next = pair ? await listenOn(port + 1).catch(() => null) : null;
+    await close(first);
+    if (next) await close(next);
+    if (!pair || next) return port;
+  }
+}
+
+/**
+ * Starts a server on a free port: `start(port)` resolves once it listens. Between the OS handing the
+ * port out and the server taking it, another program may take it: then it starts again on another.
+ */
+export async function onFreePort(start, { pair = false } = {}) {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort({ pair });
+    try {
+      return await start(port);
+    } catch (e) {
+      if (attempt >= 5 || !/EADDRINUSE|address already in use|is in use/i.test(e.message)) throw e;
+    }
+  }
+}
+
+/**
+ * Starts `node ARGS --port P` on a free port P whose next port is free too (the OAuth peers put
+ * their authorization server there, the auth hostile server its "elsewhere"); resolves with P.
+ * Start these one after the other: the next port is free only until its server takes it.
+ */
+export function startOnPair(args, ready) {
+  return onFreePort(async (port) => {
+    await startProcess('node', [...args, '--port', String(port)], { ready });
+    return port;
+  }, { pair: true });
+}
+
+/**
+ * The servers started for the current test file (stopped after its last test, `stopServers`), and
+ * those of the worker (the app and the demo server, `{ worker: true }`, stopped with the worker).
+ */
 const children = [];
-export function startProcess(cmd, args, { ready, env, cwd } = {}) {
+const workerChildren = [];
+export function startProcess(cmd, args, { ready, env, cwd, worker = false } = {}) {
   const child = spawn(cmd, args, { cwd: cwd || ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
+  (worker ? workerChildren : children).push(child);
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${cmd} ${args.join(' ')} not ready:\n${output}`)), 20000);
@@ -30,10 +89,22 @@ export function startProcess(cmd, args, { ready, env, cwd } = {}) {
     child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${cmd} exited ${code}:\n${output}`)); });
   });
 }
-export function stopAll() {
-  for (const c of children) { try { c.kill('SIGTERM'); } catch { /* gone */ } }
+/** Stops `list`'s servers and waits until each has exited (killed if it is still there after 5 s). */
+async function stop(list) {
+  const running = list.splice(0).filter((c) => c.exitCode === null && c.signalCode === null);
+  await Promise.all(running.map((c) => new Promise((resolve) => {
+    const kill = setTimeout(() => c.kill('SIGKILL'), 5000);
+    c.once('exit', () => { clearTimeout(kill); resolve(); });
+    try { c.kill('SIGTERM'); } catch { clearTimeout(kill); resolve(); }
+  })));
 }
-process.on('exit', stopAll);
+/** Stops every server the current test file started (its `test.afterAll`). */
+export const stopServers = () => stop(children);
+/** Stops the worker's own servers (the app fixture's teardown). */
+export const stopWorkerServers = () => stop(workerChildren);
+process.on('exit', () => {
+  for (const c of [...children, ...workerChildren]) { try { c.kill('SIGTERM'); } catch { /* gone */ } }
+});
 
 /** Runs the native binary (built by the test command's native stage; cargo brings it up to date). */
 export function cli(args, env = {}) {
@@ -49,9 +120,9 @@ export function cli(args, env = {}) {
   }
 }
 
-/** Copies dist/ to a private folder with a demo.json pointing at `demoEndpoint` (or none). */
+/** Copies dist/ to a private folder (one per worker) with a demo.json pointing at `demoEndpoint` (or none). */
 export function stageDist(name, demoEndpoint, from = join(ROOT, 'dist')) {
-  const dir = join(ROOT, 'target', 'e2e-dist', name);
+  const dir = join(ROOT, 'target', 'e2e-dist', `${name}-${process.env.TEST_PARALLEL_INDEX ?? 0}`);
   rmSync(dir, { recursive: true, force: true });
   cpSync(from, dir, { recursive: true });
   rmSync(join(dir, 'demo.json'), { force: true });
@@ -61,14 +132,22 @@ export function stageDist(name, demoEndpoint, from = join(ROOT, 'dist')) {
   return dir;
 }
 
-export async function serveDist(dir, port, extra = []) {
-  await startProcess('node', ['scripts/serve.mjs', '--dir', dir, '--port', String(port), ...extra], { ready: 'serving' });
-  return `http://127.0.0.1:${port}/`;
+/** Serves `dir` (scripts/serve.mjs) on a free port, or on `port`; resolves with its URL. */
+export async function serveDist(dir, extra = [], { port, worker } = {}) {
+  const start = async (p) => {
+    await startProcess('node', ['scripts/serve.mjs', '--dir', dir, '--port', String(p), ...extra], { ready: 'serving', worker });
+    return `http://127.0.0.1:${p}/`;
+  };
+  return port ? start(port) : onFreePort(start);
 }
 
-export async function startPython(port, corsOrigin, extra = []) {
-  await startProcess(join(ROOT, 'e2e/py/.venv/bin/python'), ['e2e/py/server.py', '--port', String(port), '--cors-origin', corsOrigin, ...extra], { ready: 'python MCP peer' });
-  return `http://127.0.0.1:${port}/mcp`;
+/** The Python `mcp` peer (e2e/py/server.py) on a free port, or on `port`; resolves with its endpoint. */
+export function startPython(corsOrigin, extra = [], { port } = {}) {
+  const start = async (p) => {
+    await startProcess(join(ROOT, 'e2e/py/.venv/bin/python'), ['e2e/py/server.py', '--port', String(p), '--cors-origin', corsOrigin, ...extra], { ready: 'python MCP peer' });
+    return `http://127.0.0.1:${p}/mcp`;
+  };
+  return port ? start(port) : onFreePort(start);
 }
 
 /** Fills the form and runs Quick check (or Review first); waits for results (or the plan). */
@@ -125,22 +204,21 @@ export async function cardOutcome(page, id) {
   return [await card.getByTestId('channel').first().getAttribute('data-id'), await card.getByTestId('cause').first().getAttribute('data-id')];
 }
 
-export async function startDemo(port, appOrigins, extra = []) {
-  await startProcess('node', ['demo/server.mjs', '--port', String(port), '--origins', appOrigins.join(','), ...extra], { ready: 'demo MCP server' });
-  return `http://127.0.0.1:${port}/mcp`;
+/** The demo MCP server (demo/server.mjs) for the page's origins on a free port, or on `port`; resolves with its endpoint. */
+export function startDemo(appOrigins, extra = [], { port, worker } = {}) {
+  const start = async (p) => {
+    await startProcess('node', ['demo/server.mjs', '--port', String(p), '--origins', appOrigins.join(','), ...extra], { ready: 'demo MCP server', worker });
+    return `http://127.0.0.1:${p}/mcp`;
+  };
+  return port ? start(port) : onFreePort(start);
 }
 
 /**
- * Launches Debian's Chromium. Every context made from it is watched: console errors, uncaught page
- * errors (a wasm trap is one: `RuntimeError: unreachable`) and CSP violations of every page go to the
- * running test's problem list, and the runner fails the test on any problem it did not declare.
+ * Watches every context made from `browser` (the worker's, fixtures.mjs): console errors, uncaught
+ * page errors (a wasm trap is one: `RuntimeError: unreachable`) and CSP violations of every page go to
+ * the running test's problem list, and the guard fails the test on any problem it did not declare.
  */
-export async function launch() {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+export function watchBrowser(browser) {
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
@@ -150,7 +228,7 @@ export async function launch() {
   return browser;
 }
 
-/** The problems seen while the current test runs (the runner resets it before each test). */
+/** The problems seen while the current test runs (the guard gives each test a list of its own). */
 let problems = [];
 let problemWaiters = [];
 function report(text) {
@@ -223,6 +301,12 @@ export const expected = {
   failed: (url, reason = 'ERR_[A-Z_]+') => new RegExp(`^console: Failed to load resource: net::${reason} ${escape(url)}$`),
 };
 
+/**
+ * The worker's app and browser, set by the app fixture (fixtures.mjs) before any hook or test of the
+ * worker runs: `browser`, `appUrl` and `appOrigin` (the built app, its demo.json naming the demo
+ * server), `demoEndpoint` (the demo MCP server, TS SDK 1.29.0, with --stats) and `plainUrl` (the
+ * same build with no demo.json and no security headers, as a bare static host serves it).
+ */
 export const shared = {};
 
 /** A real WebAssembly module whose export `f` traps (`unreachable`), as a Rust panic does. */
@@ -230,16 +314,25 @@ export const WASM_TRAP = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 
   0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00, 0x0a, 0x05, 0x01, 0x03, 0x00, 0x00, 0x0b];
 
 /**
- * The hostile server (behaviour no SDK produces: echoes the token, redirects, serves markup), started
- * once by whichever test file needs it first, so each file also runs on its own.
+ * The hostile server (behaviour no SDK produces: echoes the token, redirects, serves markup) on a free
+ * port, for the page at `origin`, with its redirect target (which counts and logs what reaches it) on
+ * another; each test file that needs it starts its own. Resolves with both ports.
  */
-export const HOSTILE_PORT = 18810;
-export const REDIRECT_TARGET_PORT = 18812;
-let hostile = null;
-export function startHostile() {
-  hostile ??= startProcess('node', ['e2e/hostile.mjs', '--port', String(HOSTILE_PORT), '--origin', shared.appOrigin,
-    '--redirect-to', `http://127.0.0.1:${REDIRECT_TARGET_PORT}/mcp`], { ready: 'hostile server' });
-  return hostile;
+export async function startHostile(origin, extra = []) {
+  const targetPort = await freePort();
+  const port = await onFreePort(async (p) => {
+    await startProcess('node', ['e2e/hostile.mjs', '--port', String(p), '--origin', origin,
+      '--redirect-to', `http://127.0.0.1:${targetPort}/mcp`, ...extra], { ready: 'hostile server' });
+    return p;
+  });
+  return { port, targetPort };
+}
+
+/** Adds figures to e2e/artifacts/perf.json, keeping what other test files wrote there. */
+export function mergePerf(figures) {
+  const file = join(ARTIFACTS, 'perf.json');
+  const all = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  writeFileSync(file, JSON.stringify({ ...all, ...figures }, null, 1));
 }
 
 const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -267,53 +360,41 @@ export function leakForms(secret) {
 export function leaks(text, secret = SENTINEL) {
   return leakForms(secret).filter((f) => text.includes(f));
 }
-const tests = [];
 /**
- * Registers a test. `allow` lists the problems (RegExps from `expected`) the test provokes on purpose;
- * any other console error, page error or CSP violation during the test fails it.
+ * Runs `fn` with a problem list of its own and resolves with the problems seen meanwhile (the list
+ * of whatever ran before is restored after: a test may run a test, as the guard's own control does).
  */
-export function test(name, fn, { allow = [] } = {}) { tests.push({ name, fn, allow }); }
-
-/** Runs one test and returns its outcome: `null` when it passed, or the failure text. */
-export async function runOne(t) {
-  const outer = problems; // a test may run a test (the guard's own control does)
+export async function collectProblems(fn) {
+  const outer = problems;
   problems = [];
-  let failure = null;
   try {
-    await t.fn();
-  } catch (e) {
-    failure = e && e.stack ? e.stack : String(e);
+    await fn();
+    return problems;
+  } finally {
+    problems = outer;
   }
-  const seen = problems;
-  problems = outer;
-  const unexpected = seen.filter((p) => !t.allow.some((re) => re.test(p)));
-  if (!failure && unexpected.length) {
-    failure = `undeclared browser problems (${unexpected.length}):\n  ${unexpected.join('\n  ')}`;
-  }
-  return failure;
+}
+
+/** The guard's verdict on `seen`: null, or the failure for the problems `allow` does not declare. */
+export function undeclared(seen, allow) {
+  const unexpected = seen.filter((p) => !allow.some((re) => re.test(p)));
+  return unexpected.length ? `undeclared browser problems (${unexpected.length}):\n  ${unexpected.join('\n  ')}` : null;
 }
 
 /**
- * Runs the registered tests in order, or with E2E_TEST set only those whose name holds it (to run
- * one test many times: `E2E_TEST='on probe:C' node e2e/run.mjs faults`).
+ * Runs one test body under the guard and returns its outcome: `null` when it passed, or the failure
+ * text (what the guard fixture does around every test; the guard's control test calls it directly).
  */
-export async function run() {
-  let passed = 0, failed = 0;
-  const only = process.env.E2E_TEST;
-  for (const t of only ? tests.filter((x) => x.name.includes(only)) : tests) {
-    const start = Date.now();
-    const failure = await runOne(t);
-    if (failure) {
-      failed++;
-      console.log(`FAIL ${t.name}\n${failure}`);
-    } else {
-      passed++;
-      console.log(`ok   ${t.name} (${Date.now() - start} ms)`);
+export async function runOne(t) {
+  let failure = null;
+  const seen = await collectProblems(async () => {
+    try {
+      await t.fn();
+    } catch (e) {
+      failure = e && e.stack ? e.stack : String(e);
     }
-  }
-  console.log(`e2e: ${passed} passed, ${failed} failed`);
-  stopAll();
-  process.exit(failed ? 1 : 0);
+  });
+  return failure ?? undeclared(seen, t.allow);
 }
 
 export function assert(cond, msg) { if (!cond) throw new Error(`assertion failed: ${msg}`); }

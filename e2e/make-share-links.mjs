@@ -6,21 +6,25 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { ROOT, cli, launch, runQuick, serveDist, shared, stageDist, startDemo, startProcess, startPython, stopAll } from './lib.mjs';
+import { chromium } from 'playwright-core';
+import config from '../playwright.config.mjs';
+import { ROOT, cli, runQuick, serveDist, stageDist, startDemo, startProcess, startPython, stopServers } from './lib.mjs';
 
 const prefix = process.argv[2] || 'v1';
 const out = join(ROOT, 'crates/mcp-triage/tests/share-links');
-shared.APP_PORT = 18181;
-shared.appOrigin = `http://127.0.0.1:${shared.APP_PORT}`;
-const demo = await startDemo(18888, [shared.appOrigin]);
-const slow = await startDemo(18889, [shared.appOrigin], ['--tool-delay-ms', '4000']);
-const fixed = await startDemo(18890, [shared.appOrigin], ['--invalid-params-error']);
-const py = await startPython(18891, shared.appOrigin);
+// Fixed ports, unlike the tests' (a link holds its endpoint's origin: the committed ones stay alike).
+const APP_PORT = 18181;
+const appOrigin = `http://127.0.0.1:${APP_PORT}`;
+const demo = await startDemo([appOrigin], [], { port: 18888 });
+const slow = await startDemo([appOrigin], ['--tool-delay-ms', '4000'], { port: 18889 });
+const fixed = await startDemo([appOrigin], ['--invalid-params-error'], { port: 18890 });
+const py = await startPython(appOrigin, [], { port: 18891 });
 await startProcess('node', ['e2e/peers/oauth/server.mjs', '--as', 'oidc', '--port', '18892'], { ready: 'oauth peer' });
 const oidc = 'http://localhost:18892/mcp';
 const only = process.argv[3];
-const app = await serveDist(stageDist('links', demo), shared.APP_PORT);
-const browser = await launch();
+const app = await serveDist(stageDist('links', demo), [], { port: APP_PORT });
+// Debian's Chromium, launched as the browser tests launch it (playwright.config.mjs).
+const browser = await chromium.launch(config.use.launchOptions);
 
 async function save(name, page) {
   // A comparison (v13) is the results page's link with both runs; every other case its share link.
@@ -86,5 +90,5 @@ for (const [name, act] of Object.entries(runs)) {
   await context.close();
 }
 await browser.close();
-stopAll();
+await stopServers();
 process.exit(0);

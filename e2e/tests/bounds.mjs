@@ -1,16 +1,12 @@
 // Bounded and alive under hostile input, measured in the browser: DOM nodes per view of a huge body,
 // input handled while a body is in flight, a visible state after a trap, memory over repeated runs.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, HOSTILE_PORT, WASM_TRAP, assert, eq, expected, fillExactly, runQuick, shared, startHostile, test } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { ARTIFACTS, WASM_TRAP, assert, eq, expected, fillExactly, mergePerf, runQuick, shared, startHostile, stopServers } from '../lib.mjs';
 
 /** Adds figures to e2e/artifacts/perf.json (other test files write their own keys there). */
-function perf(key, value) {
-  const file = join(ARTIFACTS, 'perf.json');
-  const all = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-  all[key] = value;
-  writeFileSync(file, JSON.stringify(all, null, 1));
-}
+const perf = (key, value) => mergePerf({ [key]: value });
 
 /** Records long main-thread tasks (≥ 50 ms) from the start of the page, for perf.json. */
 async function watchLongTasks(page) {
@@ -23,13 +19,18 @@ async function watchLongTasks(page) {
 }
 const longest = (page) => page.evaluate(() => Math.max(0, ...window.__longTasks));
 
-await startHostile();
-const endpoint = `http://127.0.0.1:${HOSTILE_PORT}/big/mcp`;
+let HOSTILE_PORT, endpoint, controls, slow;
+test.beforeAll(async () => {
+  HOSTILE_PORT = (await startHostile(shared.appOrigin)).port;
+  endpoint = `http://127.0.0.1:${HOSTILE_PORT}/big/mcp`;
+  controls = `http://127.0.0.1:${HOSTILE_PORT}/controls/mcp`;
+  slow = `http://127.0.0.1:${HOSTILE_PORT}/slow/mcp`;
+});
+test.afterAll(stopServers);
 const MiB = 1024 * 1024;
-const controls = `http://127.0.0.1:${HOSTILE_PORT}/controls/mcp`;
-const slow = `http://127.0.0.1:${HOSTILE_PORT}/slow/mcp`;
 
-test('show all on 600k zero-width characters and 2 MiB of U+0001: one collapsed run, at most 2,000 DOM nodes per view, the whole body as a download', async () => {
+test('show all on 600k zero-width characters and 2 MiB of U+0001: one collapsed run, at most 2,000 DOM nodes per view, the whole body as a download', async ({ guard }) => {
+  guard.allow(expected.noToken(controls), expected.get405(controls), expected.status(500, controls));
   const context = await shared.browser.newContext();
   const page = await context.newPage();
   await watchLongTasks(page);
@@ -63,9 +64,10 @@ test('show all on 600k zero-width characters and 2 MiB of U+0001: one collapsed 
   perf('hostileBodies', figures);
   console.log(`     show all (not asserted): ${JSON.stringify(figures)}`);
   await context.close();
-}, { allow: [expected.noToken(controls), expected.get405(controls), expected.status(500, controls)] });
+});
 
-test('a keystroke during a ~4 MiB body of control and zero-width characters is echoed before the page finishes reading that body', async () => {
+test('a keystroke during a ~4 MiB body of control and zero-width characters is echoed before the page finishes reading that body', async ({ guard }) => {
+  guard.allow(expected.noToken(slow), expected.get405(slow), expected.status(500, slow));
   const context = await shared.browser.newContext();
   const page = await context.newPage();
   await watchLongTasks(page);
@@ -110,9 +112,11 @@ test('a keystroke during a ~4 MiB body of control and zero-width characters is e
   perf('keystrokeDuringBody', figures);
   console.log(`     keystroke during a 4 MiB body (not asserted): ${JSON.stringify(figures)}`);
   await context.close();
-}, { allow: [expected.noToken(slow), expected.get405(slow), expected.status(500, slow)] });
+});
 
-test('a wasm trap shows a visible "internal error — reload" alert and makes the page inert; an ordinary error does not', async () => {
+test('a wasm trap shows a visible "internal error — reload" alert and makes the page inert; an ordinary error does not', async ({ guard }) => {
+  // The guard's own control (foundation.mjs) shows an undeclared trap fails a test; here it is declared.
+  guard.allow(/^pageerror: unreachable/, /^pageerror: not a trap$/);
   const context = await shared.browser.newContext();
   const page = await context.newPage();
   await page.goto(shared.appUrl);
@@ -135,10 +139,10 @@ test('a wasm trap shows a visible "internal error — reload" alert and makes th
   await page.getByTestId('target-form').waitFor();
   eq(await page.getByTestId('internal-error').count(), 0, 'a reload starts clean');
   await context.close();
-  // The guard's own control (foundation.mjs) shows an undeclared trap fails a test; here it is declared.
-}, { allow: [/^pageerror: unreachable/, /^pageerror: not a trap$/] });
+});
 
-test('five runs with 4 MiB bodies in one tab: wasm memory grows ≤ 16 MiB and the JS heap ≤ 8 MiB after the first', async () => {
+test('five runs with 4 MiB bodies in one tab: wasm memory grows ≤ 16 MiB and the JS heap ≤ 8 MiB after the first', async ({ guard }) => {
+  guard.allow(expected.noToken(endpoint), expected.get405(endpoint), expected.status(500, endpoint));
   const context = await shared.browser.newContext();
   const page = await context.newPage();
   // The loader (Trunk.toml) hands each instantiated module to its start event: keep a handle on
@@ -174,4 +178,4 @@ test('five runs with 4 MiB bodies in one tab: wasm memory grows ≤ 16 MiB and t
   assert(wasmGrowth <= 16 * MiB, `wasm memory grew ${(wasmGrowth / MiB).toFixed(1)} MiB over four more runs`);
   assert(heapGrowth <= 8 * MiB, `JS heap grew ${(heapGrowth / MiB).toFixed(1)} MiB over four more runs`);
   await context.close();
-}, { allow: [expected.noToken(endpoint), expected.get405(endpoint), expected.status(500, endpoint)] });
+});

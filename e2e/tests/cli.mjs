@@ -4,10 +4,15 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, assert, cli, eq, expected, runQuick, shared, startPython, test, watchedPage } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { ROOT, assert, cli, eq, expected, runQuick, shared, startPython, stopServers, watchedPage } from '../lib.mjs';
 
-const peer = await startPython(18851, shared.appOrigin);
-const work = mkdtempSync(join(tmpdir(), 'mcp-triage-e2e-cli-'));
+let peer, work;
+test.beforeAll(async () => {
+  peer = await startPython(shared.appOrigin);
+  work = mkdtempSync(join(tmpdir(), 'mcp-triage-e2e-cli-'));
+});
+test.afterAll(stopServers);
 
 /** The page's "Download JSON", as saved. */
 async function downloadJson(page) {
@@ -64,7 +69,8 @@ for (const [name, endpoint, token] of [
   ['the TypeScript demo', () => shared.demoEndpoint, 'demo-token'],
   ['the Python peer', () => peer, ''],
 ]) {
-  test(`the CLI and the page agree on every probe against ${name}: channel, cause, code, decided-by, spec, score, finding`, async () => {
+  test(`the CLI and the page agree on every probe against ${name}: channel, cause, code, decided-by, spec, score, finding`, async ({ guard }) => {
+    guard.allow(expected.get405(endpoint()), expected.noToken(endpoint()));
     const context = await shared.browser.newContext({ acceptDownloads: true });
     const page = await watchedPage(context);
     await page.goto(shared.appUrl);
@@ -75,7 +81,7 @@ for (const [name, endpoint, token] of [
     const fromCli = agreed(JSON.parse(cli(token ? [...args, '--token-env', 'E2E_TOKEN'] : args, { E2E_TOKEN: token })));
     eq(Object.keys(fromPage.probes).sort().join(), 'A,B,C,D', 'the page ran A to D');
     eq(JSON.stringify(fromCli), JSON.stringify(fromPage), 'CLI and page');
-  }, { allow: [expected.get405(endpoint()), expected.noToken(endpoint())] });
+  });
 }
 
 test('a share link made by the CLI opens in the page and shows the same report', async () => {

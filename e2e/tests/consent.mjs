@@ -3,15 +3,20 @@
 // demo server's counters (GET /__stats) prove which tools were called.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, ROOT, assert, eq, expected, fillExactly, shared, startDemo, startPython, test, watchedPage, watchOrder, SHOTS } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { ARTIFACTS, ROOT, assert, eq, expected, fillExactly, shared, startDemo, startPython, stopServers, watchedPage, SHOTS } from '../lib.mjs';
 
-const unannotated = await startDemo(18794, [shared.appOrigin], ['--unannotated', '--stats']);
-const writeLike = await startDemo(18795, [shared.appOrigin], ['--write-like', '--stats']);
-const pythonUnannotated = await startPython(18796, shared.appOrigin, ['--unannotated']);
-const statefulUnannotated = await startDemo(18798, [shared.appOrigin], ['--unannotated', '--stateful']);
+let unannotated, writeLike, pythonUnannotated, statefulUnannotated;
+test.beforeAll(async () => {
+  unannotated = await startDemo([shared.appOrigin], ['--unannotated', '--stats']);
+  writeLike = await startDemo([shared.appOrigin], ['--write-like', '--stats']);
+  pythonUnannotated = await startPython(shared.appOrigin, ['--unannotated']);
+  statefulUnannotated = await startDemo([shared.appOrigin], ['--unannotated', '--stateful']);
+});
+test.afterAll(stopServers);
 const stats = async (endpoint) => (await (await fetch(`${new URL(endpoint).origin}/__stats`)).json()).tools;
 const CATALOGUE = ['lead_get', 'icp_list', 'echo', 'crm_sync', 'lead_delete_all'];
-const allow = (endpoint) => ({ allow: [expected.noToken(endpoint), expected.get405(endpoint)] });
+const provoked = (endpoint) => [expected.noToken(endpoint), expected.get405(endpoint)];
 
 async function quickCheck(endpoint, { viewport } = {}) {
   const context = await shared.browser.newContext(viewport ? { viewport } : {});
@@ -23,7 +28,8 @@ async function quickCheck(endpoint, { viewport } = {}) {
   return { context, page };
 }
 
-test('unannotated tools: Quick check stops at one consent step, then runs A–D with exactly the proposed tools', async () => {
+test('unannotated tools: Quick check stops at one consent step, then runs A–D with exactly the proposed tools', async ({ guard }) => {
+  guard.allow(...provoked(unannotated));
   const before = await stats(unannotated);
   const { context, page } = await quickCheck(unannotated, { viewport: { width: 1100, height: 900 } });
   await page.getByTestId('consent').waitFor({ timeout: 20000 });
@@ -55,9 +61,10 @@ test('unannotated tools: Quick check stops at one consent step, then runs A–D 
   eq((after.icp_list || 0) - (before.icp_list || 0), 1, 'icp_list called for D');
   for (const name of ['crm_sync', 'lead_delete_all', 'echo']) eq(after[name] || 0, before[name] || 0, `${name} never called`);
   await context.close();
-}, allow(unannotated));
+});
 
-test('consent step: "Only probe A" calls none of the proposals, Esc cancels without a request', async () => {
+test('consent step: "Only probe A" calls none of the proposals, Esc cancels without a request', async ({ guard }) => {
+  guard.allow(...provoked(unannotated));
   const before = await stats(unannotated);
   let { context, page } = await quickCheck(unannotated);
   await page.getByTestId('consent').waitFor({ timeout: 20000 });
@@ -73,11 +80,12 @@ test('consent step: "Only probe A" calls none of the proposals, Esc cancels with
   const after = await stats(unannotated);
   for (const name of CATALOGUE) eq(after[name] || 0, before[name] || 0, `${name} never called`);
   await context.close();
-}, allow(unannotated));
+});
 
 // "Fast on slow links": a server that keeps its GET stream open holds the GET check up to the core's
 // first-event window; the person is asked as soon as probe A and tools/list are in, not after it.
-test('stateful server, unannotated tools: the consent step is asked while the GET check still waits for its stream, and the run ends with every card', async () => {
+test('stateful server, unannotated tools: the consent step is asked while the GET check still waits for its stream, and the run ends with every card', async ({ guard, watchOrder }) => {
+  guard.allow(expected.noToken(statefulUnannotated));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -96,18 +104,20 @@ test('stateful server, unannotated tools: the consent step is asked while the GE
   const log = await page.evaluate(() => [...document.querySelectorAll('[data-testid=run-log] li')].map((li) => li.textContent));
   eq(log.filter((l) => l === 'run finished').length, 1, 'one loop ended the run');
   await context.close();
-}, { allow: [expected.noToken(statefulUnannotated)] });
+});
 
-test('write-like tools that fit B, C and D best by schema are never proposed, and never called', async () => {
+test('write-like tools that fit B, C and D best by schema are never proposed, and never called', async ({ guard }) => {
+  guard.allow(...provoked(writeLike));
   const { context, page } = await quickCheck(writeLike);
   await page.getByTestId('results').waitFor({ timeout: 20000 });
   eq(await page.getByTestId('consent').count(), 0, 'no consent step: nothing to propose');
   const called = await stats(writeLike);
   for (const name of ['delete_lead', 'sendEmail', 'crm-sync']) eq(called[name] || 0, 0, `${name} never called`);
   await context.close();
-}, allow(writeLike));
+});
 
-test('Review first: a filled-in probe is no longer skipped, an unlisted name is flagged, no "Review first" hint inside it, underscores show', async () => {
+test('Review first: a filled-in probe is no longer skipped, an unlisted name is flagged, no "Review first" hint inside it, underscores show', async ({ guard }) => {
+  guard.allow(...provoked(writeLike));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -131,9 +141,10 @@ test('Review first: a filled-in probe is no longer skipped, an unlisted name is 
   eq(await page.getByTestId('tool-note-B').innerText(), '', 'a listed name is not');
   await page.getByTestId('cancel').click();
   await context.close();
-}, allow(writeLike));
+});
 
-test('Python peer (mcp 2.3.0 MCPServer) with unannotated tools: one consent step, then A–D with a score', async () => {
+test('Python peer (mcp 2.3.0 MCPServer) with unannotated tools: one consent step, then A–D with a score', async ({ guard }) => {
+  guard.allow(expected.get405(pythonUnannotated));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -148,9 +159,10 @@ test('Python peer (mcp 2.3.0 MCPServer) with unannotated tools: one consent step
   for (const p of ['A', 'B', 'C', 'D']) assert(await page.getByTestId(`card-${p}`).isVisible(), `card ${p}`);
   assert(/\d of 3 pairs/.test(await page.getByTestId("summary").innerText()), "a score over all three pairs");
   await context.close();
-}, { allow: [expected.get405(pythonUnannotated)] });
+});
 
-test('plan.json: Review first downloads a plan with no endpoint or secret, and loading one fills the plan without sending or consenting', async () => {
+test('plan.json: Review first downloads a plan with no endpoint or secret, and loading one fills the plan without sending or consenting', async ({ guard }) => {
+  guard.allow(...provoked(unannotated));
   const before = await stats(unannotated);
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
@@ -165,7 +177,7 @@ test('plan.json: Review first downloads a plan with no endpoint or secret, and l
   const plan = JSON.parse(saved);
   eq(plan.format, 'mcp-triage-plan/1', 'versioned');
   eq(plan.probes.map((p) => p.probe).join(''), 'ABCD', 'one entry per probe');
-  for (const needle of ['127.0.0.1', '18794', 'demo-token', 'http']) assert(!saved.includes(needle), `no ${needle} in the plan`);
+  for (const needle of ['127.0.0.1', new URL(unannotated).port, 'demo-token', 'http']) assert(!saved.includes(needle), `no ${needle} in the plan`);
   // A plan someone wrote: D calls icp_list with an opt-in, B is skipped.
   const file = join(ARTIFACTS, 'plan-in.json');
   writeFileSync(file, JSON.stringify({ format: 'mcp-triage-plan/1', probes: [
@@ -186,4 +198,4 @@ test('plan.json: Review first downloads a plan with no endpoint or secret, and l
   for (const name of CATALOGUE) eq(after[name] || 0, before[name] || 0, `${name}: loading a plan sends nothing`);
   await page.getByTestId('cancel').click();
   await context.close();
-}, allow(unannotated));
+});

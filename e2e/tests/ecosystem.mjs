@@ -5,34 +5,43 @@
 // first. Peers start in parallel.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, assert, eq, expected, fillExactly, moreOptions, openCards, ROOT, shared, startDemo, startProcess, startPython, test, watchedPage } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { ARTIFACTS, assert, eq, expected, fillExactly, moreOptions, onFreePort, openCards, ROOT, shared, startDemo, startProcess, startPython, stopServers, watchedPage } from '../lib.mjs';
 
 const table = (peer) => JSON.parse(readFileSync(join(ROOT, 'e2e/ecosystem', `${peer}.json`), 'utf8'));
 
-async function startRmcp(port, extra = []) {
-  await startProcess(join(ROOT, 'target/rmcp-peer/debug/rmcp-peer'), ['--port', String(port), '--cors-origin', shared.appOrigin, ...extra], { ready: 'rmcp peer on' });
-  return `http://127.0.0.1:${port}/mcp`;
+function startRmcp(extra = []) {
+  return onFreePort(async (port) => {
+    await startProcess(join(ROOT, 'target/rmcp-peer/debug/rmcp-peer'), ['--port', String(port), '--cors-origin', shared.appOrigin, ...extra], { ready: 'rmcp peer on' });
+    return `http://127.0.0.1:${port}/mcp`;
+  });
 }
 
-async function startFastmcp(port, extra = []) {
-  await startProcess(join(ROOT, 'e2e/py/.venv/bin/python'), ['e2e/py/fastmcp_server.py', '--port', String(port), '--cors-origin', shared.appOrigin, ...extra], { ready: 'fastmcp peer on' });
-  return `http://127.0.0.1:${port}/mcp`;
+function startFastmcp(extra = []) {
+  return onFreePort(async (port) => {
+    await startProcess(join(ROOT, 'e2e/py/.venv/bin/python'), ['e2e/py/fastmcp_server.py', '--port', String(port), '--cors-origin', shared.appOrigin, ...extra], { ready: 'fastmcp peer on' });
+    return `http://127.0.0.1:${port}/mcp`;
+  });
 }
 
 // Each peer: how it starts (to its endpoint) and the console lines its run provokes on purpose.
 const peers = [
   { peer: 'ts-1.29.0', start: async () => shared.demoEndpoint, token: 'demo-token', allow: (ep) => [expected.noToken(ep), expected.get405(ep)] },
-  { peer: 'py-mcp-2.3.0-mcpserver', start: () => startPython(18867, shared.appOrigin), allow: (ep) => [expected.get405(ep)] },
-  { peer: 'ts-1.32.2', start: () => startDemo(18861, [shared.appOrigin], ['--sdk', 'e2e/peers/ts-1.32.2/node_modules/@modelcontextprotocol/sdk']), token: 'demo-token', allow: (ep) => [expected.noToken(ep), expected.get405(ep)] },
-  { peer: 'py-mcp-2.3.0-lowlevel', start: () => startPython(18862, shared.appOrigin, ['--lowlevel']), allow: (ep) => [expected.get405(ep)] },
-  { peer: 'fastmcp-4.2.3', start: () => startFastmcp(18863), allow: (ep) => [expected.get405(ep)] },
-  { peer: 'fastmcp-4.2.3-masked', start: () => startFastmcp(18864, ['--mask']), allow: (ep) => [expected.get405(ep)] },
-  { peer: 'fastmcp-4.2.3-auth', start: () => startFastmcp(18865, ['--token', table('fastmcp-4.2.3-auth').token]), allow: (ep) => [expected.noToken(ep), expected.get405(ep)] },
-  { peer: 'fastmcp-4.2.3-2026-07-28', start: () => startFastmcp(18866), allow: (ep) => [expected.get405(ep)] },
-  { peer: 'rmcp-3.11.0', start: () => startRmcp(18868), allow: (ep) => [expected.get405(ep)] },
-  { peer: 'rmcp-3.11.0-stateful', start: () => startRmcp(18869, ['--stateful']), allow: () => [] },
+  { peer: 'py-mcp-2.3.0-mcpserver', start: () => startPython(shared.appOrigin), allow: (ep) => [expected.get405(ep)] },
+  { peer: 'ts-1.32.2', start: () => startDemo([shared.appOrigin], ['--sdk', 'e2e/peers/ts-1.32.2/node_modules/@modelcontextprotocol/sdk']), token: 'demo-token', allow: (ep) => [expected.noToken(ep), expected.get405(ep)] },
+  { peer: 'py-mcp-2.3.0-lowlevel', start: () => startPython(shared.appOrigin, ['--lowlevel']), allow: (ep) => [expected.get405(ep)] },
+  { peer: 'fastmcp-4.2.3', start: () => startFastmcp(), allow: (ep) => [expected.get405(ep)] },
+  { peer: 'fastmcp-4.2.3-masked', start: () => startFastmcp(['--mask']), allow: (ep) => [expected.get405(ep)] },
+  { peer: 'fastmcp-4.2.3-auth', start: () => startFastmcp(['--token', table('fastmcp-4.2.3-auth').token]), allow: (ep) => [expected.noToken(ep), expected.get405(ep)] },
+  { peer: 'fastmcp-4.2.3-2026-07-28', start: () => startFastmcp(), allow: (ep) => [expected.get405(ep)] },
+  { peer: 'rmcp-3.11.0', start: () => startRmcp(), allow: (ep) => [expected.get405(ep)] },
+  { peer: 'rmcp-3.11.0-stateful', start: () => startRmcp(['--stateful']), allow: () => [] },
 ];
-const endpoints = await Promise.all(peers.map((p) => p.start()));
+let endpoints;
+test.beforeAll(async () => {
+  endpoints = await Promise.all(peers.map((p) => p.start()));
+});
+test.afterAll(stopServers);
 
 /** What a card shows: channel, cause, decided-by, and for a probe its spec verdict and flags. */
 async function shown(page, id, probe = true) {
@@ -50,7 +59,8 @@ async function shown(page, id, probe = true) {
 
 peers.forEach((p, i) => {
   const want = table(p.peer);
-  test(`live peer ${p.peer} (${want.sdk}, ${want.era}): the page shows exactly its expectation table`, async () => {
+  test(`live peer ${p.peer} (${want.sdk}, ${want.era}): the page shows exactly its expectation table`, async ({ guard }) => {
+    guard.allow(...p.allow(endpoints[i]));
     const context = await shared.browser.newContext({ acceptDownloads: true });
     const page = await watchedPage(context);
     await page.goto(shared.appUrl);
@@ -97,5 +107,5 @@ peers.forEach((p, i) => {
     mkdirSync(join(ARTIFACTS, 'ecosystem'), { recursive: true });
     writeFileSync(join(ARTIFACTS, 'ecosystem', `${p.peer}.json`), readFileSync(await download.path()));
     await context.close();
-  }, { allow: p.allow(endpoints[i]) });
+  });
 });

@@ -4,17 +4,23 @@
 // no host option); the tests reach it only through 127.0.0.1.
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { ROOT, assert, eq, expected, runQuick, shared, startProcess, test, watchedPage } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { ROOT, assert, eq, expected, onFreePort, runQuick, shared, startProcess, stopServers, watchedPage } from '../lib.mjs';
 
-const PORT = 18840;
 const letters = 'abcdefghijklmnopqrstuvwxyz';
 const CANARY = `canary${Array.from({ length: 24 }, () => letters[Math.floor(Math.random() * 26)]).join('')}`;
 const ENV_SECRET = `sk-live-${Array.from({ length: 24 }, () => letters[Math.floor(Math.random() * 26)]).join('')}`;
-await startProcess('node', [join(ROOT, 'e2e/everything/node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'streamableHttp'], {
-  ready: 'listening on port',
-  env: { PORT: String(PORT), MCP_TRIAGE_CANARY: CANARY, SERVICE_API_KEY: ENV_SECRET },
+let endpoint;
+test.beforeAll(async () => {
+  endpoint = await onFreePort(async (port) => {
+    await startProcess('node', [join(ROOT, 'e2e/everything/node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'streamableHttp'], {
+      ready: 'listening on port',
+      env: { PORT: String(port), MCP_TRIAGE_CANARY: CANARY, SERVICE_API_KEY: ENV_SECRET },
+    });
+    return `http://127.0.0.1:${port}/mcp`;
+  });
 });
-const endpoint = `http://127.0.0.1:${PORT}/mcp`;
+test.afterAll(stopServers);
 
 function inflate(link) {
   const data = link.split('#r=')[1].replace(/^v\d+\./, '').replace(/-/g, '+').replace(/_/g, '/');
@@ -34,7 +40,8 @@ const noEnvironment = (where, text) => {
   }
 };
 
-test('reference server: Quick check does not pick get-env, and its environment reaches no link or Markdown', async () => {
+test('reference server: Quick check does not pick get-env, and its environment reaches no link or Markdown', async ({ guard }) => {
+  guard.allow(expected.status(400, endpoint), expected.get405(endpoint), expected.status(404, endpoint));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -48,9 +55,10 @@ test('reference server: Quick check does not pick get-env, and its environment r
   // offer its tools that would send those requests (the engine answers any such request -32601).
   eq(JSON.parse(inflated).rows.some((r) => /trigger-(sampling|elicitation)/.test(r.tool || '')), false, 'no sampling tool was called');
   await context.close();
-}, { allow: [expected.status(400, endpoint), expected.get405(endpoint), expected.status(404, endpoint)] });
+});
 
-test('reference server: get-env picked by hand succeeds, and the link shares its shape, never the environment', async () => {
+test('reference server: get-env picked by hand succeeds, and the link shares its shape, never the environment', async ({ guard }) => {
+  guard.allow(expected.status(400, endpoint), expected.get405(endpoint), expected.status(404, endpoint));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -71,4 +79,4 @@ test('reference server: get-env picked by hand succeeds, and the link shares its
   assert(rowD.shape && rowD.shape.blocks.length >= 1 && rowD.shape.blocks[0][0] === 'text' && rowD.shape.blocks[0][1] > 0, `D's shape: ${JSON.stringify(rowD.shape)}`);
   assert((await page.getByTestId('json-note').innerText()).includes('full answers'), 'the JSON download says it keeps full content');
   await context.close();
-}, { allow: [expected.status(400, endpoint), expected.get405(endpoint), expected.status(404, endpoint)] });
+});

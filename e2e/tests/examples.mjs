@@ -1,7 +1,8 @@
 // Examples from real recorded exchanges (loaded on demand) and pasted captures.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, assert, cardOutcome, eq, shared, test, watchedPage } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { ROOT, assert, cardOutcome, eq, shared, watchedPage } from '../lib.mjs';
 
 test('examples load on demand and show each SDK\'s answers', async () => {
   const context = await shared.browser.newContext();

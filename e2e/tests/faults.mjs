@@ -9,12 +9,21 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { REDIRECT_TARGET_PORT, ROOT, assert, eq, expected, runQuick, shared, startProcess, test, watchedPage } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { ROOT, assert, eq, expected, onFreePort, runQuick, shared, startHostile, startProcess, stopServers, watchedPage } from '../lib.mjs';
 
-const PROXY_PORT = 18870;
-const proxy = `http://127.0.0.1:${PROXY_PORT}`;
-await startProcess('node', ['e2e/faults.mjs', '--port', String(PROXY_PORT), '--upstream', new URL(shared.demoEndpoint).origin,
-  '--redirect-to', `http://127.0.0.1:${REDIRECT_TARGET_PORT}/mcp`], { ready: 'fault proxy' });
+// The proxy in front of the worker's demo server; its `moved` row redirects to the hostile server's
+// redirect target (a port that answers, and must receive nothing).
+let proxy;
+test.beforeAll(async () => {
+  const { targetPort } = await startHostile(shared.appOrigin);
+  proxy = await onFreePort(async (port) => {
+    await startProcess('node', ['e2e/faults.mjs', '--port', String(port), '--upstream', new URL(shared.demoEndpoint).origin,
+      '--redirect-to', `http://127.0.0.1:${targetPort}/mcp`], { ready: 'fault proxy' });
+    return `http://127.0.0.1:${port}`;
+  });
+});
+test.afterAll(stopServers);
 
 // A row's ending is decided by the order of events (our response before the stream's end, a reset,
 // a redirect, the cap reached), except where the ending is a deadline (stall, drip): only those rows
@@ -91,8 +100,9 @@ async function applied(row, since) {
 }
 
 for (const [row, step, ending] of ROWS) {
-  const endpoint = `${proxy}/${row}/mcp`;
-  test(`fault ${row} on ${step}: the CLI and the page both record ${ending} and the same verdicts`, async () => {
+  test(`fault ${row} on ${step}: the CLI and the page both record ${ending} and the same verdicts`, async ({ guard }) => {
+    const endpoint = `${proxy}/${row}/mcp`;
+    guard.allow(expected.noToken(endpoint), expected.failed(endpoint), expected.cors(endpoint), expected.status(307, endpoint));
     const t0 = Date.now();
     const fromCli = await cli(endpoint, limitsFor(ending));
     const cliHits = await applied(row, t0);
@@ -126,8 +136,5 @@ for (const [row, step, ending] of ROWS) {
       assert(detail(fromCli.report).includes('HTTP 307'), detail(fromCli.report));
       assert(detail(fromPage).includes('a browser shows neither its status nor its target'), detail(fromPage));
     }
-  }, {
-    allow: [expected.noToken(endpoint), expected.failed(endpoint), expected.cors(endpoint),
-      expected.status(307, endpoint)],
   });
 }

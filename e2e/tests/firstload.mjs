@@ -3,11 +3,12 @@
 // share link. The test writes its table (target/test-logs/first-load.tsv), compares it with the
 // committed one (docs/first-load.tsv: the same files, none more than 1 % or 256 bytes bigger) and
 // holds each total to its bar (scripts/size-budget.json: first_load_page_bytes and
-// first_load_share_bytes, plus its headroom). After a change that moves the bytes on purpose: FIRST_LOAD_WRITE=1 node e2e/run.mjs firstload, and commit the table.
+// first_load_share_bytes, plus its headroom). After a change that moves the bytes on purpose: FIRST_LOAD_WRITE=1 npx playwright test firstload, and commit the table.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ROOT, assert, expected, shared, test } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { ROOT, assert, expected, shared } from '../lib.mjs';
 import { bars } from '../../scripts/size-budget.mjs';
 
 const TABLE = join(ROOT, 'docs/first-load.tsv');
@@ -76,14 +77,15 @@ function check(load, files) {
     else if (b > want[f] + Math.max(256, want[f] / 100)) grew.push(`${f}: ${b} bytes, committed ${want[f]}`);
   }
   for (const f of Object.keys(want)) if (!(f in files)) grew.push(`${f}: committed but no longer loaded`);
-  assert(grew.length === 0, `${load} differs from docs/first-load.tsv (FIRST_LOAD_WRITE=1 node e2e/run.mjs firstload writes it):\n${grew.join('\n')}`);
+  assert(grew.length === 0, `${load} differs from docs/first-load.tsv (FIRST_LOAD_WRITE=1 npx playwright test firstload writes it):\n${grew.join('\n')}`);
 }
 
-test('first load of the page: every transferred byte at gzip -9 until the network is idle, within its budget and the committed table', async () => {
+test('first load of the page: every transferred byte at gzip -9 until the network is idle, within its budget and the committed table', async ({ guard }) => {
+  guard.allow(expected.status(404, `${shared.plainUrl}demo.json`)); // a static host has no demo.json
   // The page's last fetch of its own is demo.json (a 404 on a static host), after the boot page
   // mounts; the app module is not loaded until the page is touched.
   check('page', await firstLoad(shared.plainUrl, (page) => page.waitForResponse((r) => r.url().endsWith('/demo.json'))));
-}, { allow: [expected.status(404, `${shared.plainUrl}demo.json`)] }); // a static host has no demo.json
+});
 
 test('first load of a share link: the same measure, within the same budget and the committed table', async () => {
   // A share link loads the share module alone and fetches nothing after it: its rows are on screen

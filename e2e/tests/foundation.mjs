@@ -2,7 +2,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { documentFor } from '../../scripts/client-metadata.mjs';
-import { ARTIFACTS, assert, eq, expected, fillExactly, moreOptions, nextProblem, runOne, serveDist, shared, stageDist, test, WASM_TRAP, watchedPage } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { ARTIFACTS, assert, eq, expected, fillExactly, moreOptions, serveDist, shared, stageDist, stopServers, WASM_TRAP, watchedPage } from '../lib.mjs';
+
+test.afterAll(stopServers);
 
 test('app loads with the demo endpoint, no console errors, no CSP violations', async () => {
   const context = await shared.browser.newContext({ viewport: { width: 1200, height: 800 } });
@@ -11,7 +14,7 @@ test('app loads with the demo endpoint, no console errors, no CSP violations', a
   await page.getByTestId('target-form').waitFor();
   await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
   eq(await page.getByTestId('endpoint').inputValue(), shared.demoEndpoint, 'endpoint prefilled from demo.json');
-  eq(await page.getByTestId('endpoint-host').textContent(), 'http://127.0.0.1:18788', 'host shown');
+  eq(await page.getByTestId('endpoint-host').textContent(), new URL(shared.demoEndpoint).origin, 'host shown');
   eq(await page.getByTestId('token').getAttribute('type'), 'password', 'token is a password field');
   eq(await page.getByTestId('token').getAttribute('autocomplete'), 'off', 'token autocomplete');
   eq(await page.getByTestId('token').getAttribute('spellcheck'), 'false', 'token spellcheck');
@@ -69,12 +72,15 @@ test('the page refuses to run inside a frame, even from a host that sends no hea
   await context.close();
 });
 
-test('dist works under a sub-path of a static host: the boot page, the app module on demand, the share module', async () => {
+test('dist works under a sub-path of a static host: the boot page, the app module on demand, the share module', async ({ guard }) => {
   // The client ID metadata document, written for this sub-path of an https address (as pages.yml
   // writes it for the Pages address).
   const staged = stageDist('sub', null);
   writeFileSync(join(staged, 'client-metadata.json'), JSON.stringify(documentFor('https://triage.example/tools/triage/')));
-  const base = await serveDist(staged, shared.APP_PORT + 2, ['--prefix', '/tools/triage/']);
+  const base = await serveDist(staged, ['--prefix', '/tools/triage/']);
+  // The one miss declared: this host has no demo.json (only `./x dev` writes one), and a page served
+  // from loopback asks for it.
+  guard.allow(expected.status(404, `${base}tools/triage/demo.json`));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   const modules = [];
@@ -102,13 +108,14 @@ test('dist works under a sub-path of a static host: the boot page, the app modul
   const shareModule = await opened.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => /\.(js|wasm)$/.test(p)));
   assert(shareModule.length === 2 && shareModule.every((p) => p.startsWith('/tools/triage/mcp-triage-share-')), `the share module alone, from the sub-path: ${shareModule}`);
   await context.close();
-  // The one miss declared: this host has no demo.json (only `./x dev` writes one), and a page served
-  // from loopback asks for it.
-}, { allow: [expected.status(404, `http://127.0.0.1:${shared.APP_PORT + 2}/tools/triage/demo.json`)] });
+});
 
 // The control for the guard itself: each kind of problem fails a test that did not declare it, and
 // passes one that did. Without this, a guard that saw nothing would look the same as a clean page.
-test('guard: an undeclared console error, page error, wasm trap or CSP violation fails its test; a declared one does not', async () => {
+test('guard: an undeclared console error, page error, wasm trap or CSP violation fails its test; a declared one does not', async ({ guard }) => {
+  // A problem may arrive just after an inner test ended; this test provokes all of them on purpose.
+  guard.allow(/^console: e2e guard control$/, /^pageerror: e2e guard control$/, /^pageerror: unreachable/,
+    /^csp: img-src https:\/\/example\.invalid\/guard\.png$/, /^console: Loading the image 'https:\/\/example\.invalid\/guard\.png' violates the following Content Security Policy directive/);
   const context = await shared.browser.newContext();
   const page = await context.newPage();
   await page.goto(shared.appUrl);
@@ -129,17 +136,15 @@ test('guard: an undeclared console error, page error, wasm trap or CSP violation
   for (const [kind, [pattern, act]] of Object.entries(provoke)) {
     const body = async () => {
       // Wait for the event itself: the problem must reach the list before the test ends.
-      const seen = nextProblem();
+      const seen = guard.nextProblem();
       await act();
       await seen;
     };
-    const undeclared = await runOne({ fn: body, allow: [] });
+    const undeclared = await guard.runOne({ fn: body, allow: [] });
     assert(undeclared && undeclared.includes('undeclared browser problems'), `${kind}: an undeclared problem must fail the test, got ${undeclared}`);
     // The CSP case also logs Chromium's console line for the refused image: declare both.
-    const declared = await runOne({ fn: body, allow: [pattern, /^console: Loading the image 'https:\/\/example\.invalid\/guard\.png' violates the following Content Security Policy directive/] });
+    const declared = await guard.runOne({ fn: body, allow: [pattern, /^console: Loading the image 'https:\/\/example\.invalid\/guard\.png' violates the following Content Security Policy directive/] });
     eq(declared, null, `${kind}: a declared problem passes`);
   }
   await context.close();
-  // A problem may arrive just after an inner test ended; this test provoked all of them on purpose.
-}, { allow: [/^console: e2e guard control$/, /^pageerror: e2e guard control$/, /^pageerror: unreachable/,
-  /^csp: img-src https:\/\/example\.invalid\/guard\.png$/, /^console: Loading the image 'https:\/\/example\.invalid\/guard\.png' violates the following Content Security Policy directive/] });
+});

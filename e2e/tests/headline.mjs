@@ -1,10 +1,15 @@
 // The first sentence of the results names what happened, cause first — on the page, in the share
 // link and in the Markdown alike: a 401 with its challenge, a CORS block, the run's time limit.
-import { assert, eq, expected, fillExactly, moreOptions, shared, startDemo, test, watchedPage } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { assert, eq, expected, fillExactly, moreOptions, shared, startDemo, stopServers, watchedPage } from '../lib.mjs';
 
-const noCors = await startDemo(18809, [shared.appOrigin], ['--cors', 'none']);
-// Tool handlers that take a minute: probes C and D are still in flight when a short time limit ends the run.
-const stuck = await startDemo(18811, [shared.appOrigin], ["--tool-delay-ms", "60000"]);
+let noCors, stuck;
+test.beforeAll(async () => {
+  noCors = await startDemo([shared.appOrigin], ['--cors', 'none']);
+  // Tool handlers that take a minute: probes C and D are still in flight when a short time limit ends the run.
+  stuck = await startDemo([shared.appOrigin], ["--tool-delay-ms", "60000"]);
+});
+test.afterAll(stopServers);
 
 /** The headline on the page, in the share link's payload and in the Markdown export. */
 async function headlines(page) {
@@ -19,7 +24,8 @@ async function headlines(page) {
   return { shown, shared: payload.finding, markdown: unescaped };
 }
 
-test('headline: a Quick check without the demo token leads with the 401 in words, everywhere', async () => {
+test('headline: a Quick check without the demo token leads with the 401 in words, everywhere', async ({ guard }) => {
+  guard.allow(expected.status(401, shared.demoEndpoint), expected.get405(shared.demoEndpoint));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -38,9 +44,11 @@ test('headline: a Quick check without the demo token leads with the 401 in words
   eq(await page.getByTestId('token').inputValue(), 'demo-token', 'the demo token was filled in');
   eq(await page.getByTestId('score').innerText(), '0 of 3 pairs', 'the full run');
   await context.close();
-}, { allow: [expected.status(401, shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
+});
 
-test('headline: a CORS block says the browser could not read the answer, not that probes did not run', async () => {
+test('headline: a CORS block says the browser could not read the answer, not that probes did not run', async ({ guard }) => {
+  // The CORS doctor's token-free requests get the server's 401 (readable or not).
+  guard.allow(expected.cors(noCors), expected.status(401, noCors));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -53,10 +61,10 @@ test('headline: a CORS block says the browser could not read the answer, not tha
   eq(h.shared, h.shown, 'the share link carries the same sentence');
   assert(h.markdown.includes(h.shown), `the Markdown carries the same sentence: ${JSON.stringify(h.markdown.slice(0, 700))}`);
   await context.close();
-  // The CORS doctor's token-free requests get the server's 401 (readable or not).
-}, { allow: [expected.cors(noCors), expected.status(401, noCors)] });
+});
 
-test('headline: a run stopped by its time limit says so first, scores only answered pairs, and gives no advice for the cut probes', async () => {
+test('headline: a run stopped by its time limit says so first, scores only answered pairs, and gives no advice for the cut probes', async ({ guard }) => {
+  guard.allow(expected.noToken(stuck), expected.get405(stuck));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -102,4 +110,4 @@ test('headline: a run stopped by its time limit says so first, scores only answe
     eq(row.stopped, 'deadline', `shared row ${probe} says what stopped it`);
   }
   await context.close();
-}, { allow: [expected.noToken(stuck), expected.get405(stuck)] });
+});

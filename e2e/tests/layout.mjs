@@ -2,9 +2,11 @@
 // closed to one line, each panel's heading in view and focused, Quick check above the fold, the
 // footer's links, and the share view laid out the same way. Heights are reported in the log.
 import { join } from 'node:path';
-import { SHOTS, assert, eq, expected, runQuick, shared, test, watchedPage } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { SHOTS, assert, eq, expected, runQuick, shared, watchedPage } from '../lib.mjs';
 
-const allow = { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] };
+/** What a Quick check on the demo server provokes on purpose. */
+const provoked = () => [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)];
 
 /** The bottom of an element, in viewport pixels, and whether it starts inside the viewport. */
 const box = (page, testid) => page.getByTestId(testid).first().evaluate((e) => {
@@ -30,7 +32,8 @@ async function demoResults(viewport) {
 }
 
 for (const [viewport, most] of [[{ width: 1280, height: 900 }, 1350], [{ width: 390, height: 844 }, 2532]]) {
-  test(`demo results at ${viewport.width}×${viewport.height}: every card closed, the results at most ${most} px tall`, async () => {
+  test(`demo results at ${viewport.width}×${viewport.height}: every card closed, the results at most ${most} px tall`, async ({ guard }) => {
+    guard.allow(...provoked());
     const { context, page } = await demoResults(viewport);
     eq(await page.locator('details.card[open]').count(), 0, 'cards open closed');
     const results = await box(page, 'results');
@@ -48,10 +51,11 @@ for (const [viewport, most] of [[{ width: 1280, height: 900 }, 1350], [{ width: 
       await page.screenshot({ path: join(SHOTS, 'screenshot-results-dark.png') });
     }
     await context.close();
-  }, allow);
+  });
 }
 
-test('the grid: a row per answered probe and check, row headers for readers, each a link that opens its card', async () => {
+test('the grid: a row per answered probe and check, row headers for readers, each a link that opens its card', async ({ guard }) => {
+  guard.allow(...provoked());
   const { context, page } = await demoResults({ width: 1280, height: 900 });
   const rows = await page.getByTestId('grid-row').evaluateAll((trs) => trs.map((tr) => tr.dataset.id));
   for (const id of ['card-A', 'card-B', 'card-C', 'card-D']) assert(rows.includes(id), `a row for ${id}: ${rows}`);
@@ -66,9 +70,10 @@ test('the grid: a row per answered probe and check, row headers for readers, eac
   eq(await page.evaluate(() => location.hash), '', 'the address keeps no fragment');
   eq(await page.getByTestId('card-C').getByTestId('envelope').isVisible(), true, 'its envelope shows');
   await context.close();
-}, allow);
+});
 
-test('a closed card says its cause and what an agent should do in one line; a long quote is shown once', async () => {
+test('a closed card says its cause and what an agent should do in one line; a long quote is shown once', async ({ guard }) => {
+  guard.allow(...provoked());
   const { context, page } = await demoResults({ width: 1280, height: 900 });
   const line = await page.getByTestId('card-A').getByTestId('card-line').innerText();
   assert(/unknown tool/.test(line) && /pick another tool/.test(line), `card A's line: ${line}`);
@@ -77,25 +82,28 @@ test('a closed card says its cause and what an agent should do in one line; a lo
   const long = quotes.filter((q) => q.length > 80);
   eq(long.length, 1, `the validation error is quoted once: ${JSON.stringify(quotes)}`);
   await context.close();
-}, allow);
+});
 
-test('Share results link… brings its heading into view and focuses it', async () => {
+test('Share results link… brings its heading into view and focuses it', async ({ guard }) => {
+  guard.allow(...provoked());
   const { context, page } = await demoResults({ width: 1280, height: 900 });
   await page.getByTestId('share-open').click();
   await page.waitForFunction(() => document.activeElement?.id === 'share-heading');
   assert((await focused(page)).inView, 'the share heading is in view');
   await context.close();
-}, allow);
+});
 
-test('Compare with… brings its heading into view and focuses it', async () => {
+test('Compare with… brings its heading into view and focuses it', async ({ guard }) => {
+  guard.allow(...provoked());
   const { context, page } = await demoResults({ width: 1280, height: 900 });
   await page.getByTestId('compare-open').first().click();
   await page.waitForFunction(() => document.activeElement?.id === 'compare-heading');
   assert((await focused(page)).inView, 'the compare heading is in view');
   await context.close();
-}, allow);
+});
 
-test('Review first brings the plan\'s heading into view and focuses it; no opt-in asked for probe A or a read-only tool', async () => {
+test('Review first brings the plan\'s heading into view and focuses it; no opt-in asked for probe A or a read-only tool', async ({ guard }) => {
+  guard.allow(...provoked());
   const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -109,7 +117,7 @@ test('Review first brings the plan\'s heading into view and focuses it; no opt-i
   await page.getByTestId('tool-B').fill('crm_sync');
   assert((await page.getByTestId('plan-B').getByText('I accept').innerText()).includes('not declared read-only'), 'the opt-in says why');
   await context.close();
-}, allow);
+});
 
 for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
   test(`Quick check sits under the endpoint and token, above the fold at ${viewport.width}×${viewport.height}; the optional fields fold below it`, async () => {
@@ -138,7 +146,8 @@ test('the footer links the README, the command line\'s documentation and the sou
   await context.close();
 });
 
-test('the share view follows the same layout: fix first, grid, closed cards; nothing wider than 360 px', async () => {
+test('the share view follows the same layout: fix first, grid, closed cards; nothing wider than 360 px', async ({ guard }) => {
+  guard.allow(...provoked());
   const { context, page } = await demoResults({ width: 1280, height: 900 });
   await page.getByTestId('share-open').click();
   const link = await page.getByTestId('share-link').inputValue();
@@ -156,5 +165,5 @@ test('the share view follows the same layout: fix first, grid, closed cards; not
   assert(wide <= 0, `horizontal overflow of ${wide} px at 360 with every card open`);
   await narrow.close();
   await context.close();
-}, allow);
+});
 

@@ -6,12 +6,11 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { assert, eq, expected, fillExactly, moreOptions, ROOT, serveDist, shared, stageDist, startProcess, test } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { assert, eq, expected, fillExactly, moreOptions, ROOT, serveDist, shared, stageDist, startHostile, stopServers } from '../lib.mjs';
 
 const LEAKCHECK = join(ROOT, 'target/debug/leakcheck');
 const CONTROL_DIST = join(ROOT, 'target/leak-control-dist');
-const PORT = 18830;
-const TARGET = 18832;
 const MATRIX = JSON.parse(readFileSync(join(ROOT, 'e2e/leak-matrix.json'), 'utf8'));
 
 function leakcheck(args, input) {
@@ -20,19 +19,24 @@ function leakcheck(args, input) {
   return JSON.parse(r.stdout);
 }
 
+// The sentinels and their echo forms, where the file is loaded: the tests' titles count the forms.
 const seed = String(Math.floor(Math.random() * 2 ** 48));
 const S = leakcheck(['sentinels', seed]);
 const ECHOES = leakcheck(['echoes'], JSON.stringify(S));
 const FORMS = Object.keys(ECHOES);
 const echoFile = join(ROOT, 'target', 'leak-echoes.json');
-writeFileSync(echoFile, JSON.stringify(ECHOES));
-const CONTROL_PORT = shared.APP_PORT + 3;
-await startProcess('node', ['e2e/hostile.mjs', '--port', String(PORT), '--origin', `${shared.appOrigin},http://127.0.0.1:${CONTROL_PORT}`,
-  '--redirect-to', `http://127.0.0.1:${TARGET}/mcp`, '--leak', echoFile], { ready: 'hostile server' });
-const HOSTILE_ORIGIN = `http://127.0.0.1:${PORT}`;
-const controlUrl = existsSync(CONTROL_DIST)
-  ? await serveDist(stageDist('leak-control', null, CONTROL_DIST), CONTROL_PORT)
-  : null;
+// The page built with redaction switched off (its own port), and the echoing server for both pages.
+let controlUrl, CONTROL_PORT, HOSTILE_ORIGIN, TARGET;
+test.beforeAll(async () => {
+  writeFileSync(echoFile, JSON.stringify(ECHOES));
+  controlUrl = existsSync(CONTROL_DIST) ? await serveDist(stageDist('leak-control', null, CONTROL_DIST)) : null;
+  CONTROL_PORT = controlUrl && new URL(controlUrl).port;
+  const origins = controlUrl ? `${shared.appOrigin},${new URL(controlUrl).origin}` : shared.appOrigin;
+  const hostile = await startHostile(origins, ['--leak', echoFile]);
+  HOSTILE_ORIGIN = `http://127.0.0.1:${hostile.port}`;
+  TARGET = hostile.targetPort;
+});
+test.afterAll(stopServers);
 const appOrigin = (url) => new URL(url).origin;
 
 // `leak-bytes`: the same echoes in bodies that end in bytes that are not UTF-8, so the JSON download
@@ -134,9 +138,9 @@ function check(channels) {
 // Chromium logs the URL as sent: the sentinel's non-ASCII letter percent-encoded, in path and query.
 const sentUrl = (form, mode) => endpointFor(form, mode).replaceAll(S.path, encodeURIComponent(S.path));
 const provokedBy = (mode) => FORMS.flatMap((f) => [expected.noToken(sentUrl(f, mode)), expected.get405(sentUrl(f, mode)), expected.status(500, sentUrl(f, mode))]);
-const provoked = provokedBy('leak');
 
-test(`leaks: no secret in any of 11 channels, for each of the ${FORMS.length} echo forms, and the echo is a flagged finding`, async () => {
+test(`leaks: no secret in any of 11 channels, for each of the ${FORMS.length} echo forms, and the echo is a flagged finding`, async ({ guard }) => {
+  guard.allow(...provokedBy('leak'));
   const dirty = [];
   for (const form of FORMS) {
     const { channels, flagged } = await capture(shared.appUrl, form);
@@ -149,9 +153,11 @@ test(`leaks: no secret in any of 11 channels, for each of the ${FORMS.length} ec
   eq(dirty.join('\n'), '', 'leaks found');
   const hits = await (await fetch(`http://127.0.0.1:${TARGET}/__hits`)).json();
   eq(hits.hits, 0, 'requests that reached another port');
-}, { allow: provoked });
+});
 
-test('leaks control: with redaction switched off the suite flags exactly the committed matrix', async () => {
+test('leaks control: with redaction switched off the suite flags exactly the committed matrix', async ({ guard }) => {
+  // The control build is served from loopback without a demo file, so the page asks for it once.
+  guard.allow(...provokedBy('leak'), expected.status(404, `http://127.0.0.1:${CONTROL_PORT}/demo.json`));
   assert(controlUrl, `the leak-control build is missing at ${CONTROL_DIST} (./x test builds it)`);
   const want = [];
   const got = [];
@@ -169,10 +175,10 @@ test('leaks control: with redaction switched off the suite flags exactly the com
   const diff = want.filter((w, i) => w !== got[i]).map((w) => `want ${w}`);
   const gotDiff = got.filter((g, i) => g !== want[i]).map((g) => `got  ${g}`);
   eq([...diff, ...gotDiff].join('\n'), '', 'control matrix');
-  // The control build is served from loopback without a demo file, so the page asks for it once.
-}, { allow: [...provoked, expected.status(404, `http://127.0.0.1:${CONTROL_PORT}/demo.json`)] });
+});
 
-test(`leaks, beside bytes that are not UTF-8: no secret in any channel for the ${FORMS.length} forms (the JSON download's body_base64 included); with redaction off the JSON leaks the token in each`, async () => {
+test(`leaks, beside bytes that are not UTF-8: no secret in any channel for the ${FORMS.length} forms (the JSON download's body_base64 included); with redaction off the JSON leaks the token in each`, async ({ guard }) => {
+  guard.allow(...provokedBy('leak-bytes'), expected.status(404, `http://127.0.0.1:${CONTROL_PORT}/demo.json`));
   assert(controlUrl, `the leak-control build is missing at ${CONTROL_DIST} (./x test builds it)`);
   const dirty = [];
   const quiet = [];
@@ -188,7 +194,7 @@ test(`leaks, beside bytes that are not UTF-8: no secret in any channel for the $
   }
   eq(dirty.join('\n'), '', 'leaks found');
   eq(quiet.join(', '), '', 'forms whose control run left no token in the JSON download');
-}, { allow: [...provokedBy('leak-bytes'), expected.status(404, `http://127.0.0.1:${CONTROL_PORT}/demo.json`)] });
+});
 
 test('the release bundle carries no leak-control code; the control build does', async () => {
   const marker = 'MCP-TRIAGE-LEAK-CONTROL-BUILD';

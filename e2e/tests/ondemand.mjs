@@ -1,7 +1,8 @@
 // The app module on demand ("A small page"): a visit loads the boot page (the form) alone; the first
 // touch of the page loads the app; a click that comes before it says so and runs once it is there;
 // a failed load says why and retries; what was typed crosses over. Events in order, never clocks.
-import { assert, cardOutcome, eq, expected, fillExactly, moreOptions, shared, test, watchedPage } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { assert, cardOutcome, eq, expected, fillExactly, moreOptions, shared, watchedPage } from '../lib.mjs';
 
 const APP_JS = /\/mcp-triage-web-[0-9a-f]{16}\.js(\?retry=\d+)?$/;
 const moduleFiles = (page) => page.evaluate(() => performance.getEntriesByType('resource')
@@ -30,7 +31,8 @@ test('a visit loads the boot module alone; the first touch of the page loads the
   await context.close();
 });
 
-test('Quick check before the app module is there: its first requests go out at once, the page says the rest is loading, and one run completes with the values of the click', async () => {
+test('Quick check before the app module is there: its first requests go out at once, the page says the rest is loading, and one run completes with the values of the click', async ({ guard }) => {
+  guard.allow(expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   const events = [];
@@ -69,9 +71,14 @@ test('Quick check before the app module is there: its first requests go out at o
   eq(JSON.stringify(twice), '[]', 'no request sent twice (the app read what the boot page sent)');
   assert(posts.length >= 4, `the whole run went out: ${posts.length} POSTs`);
   await context.close();
-}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
+});
 
-test('a failed load of the app module says why and offers a retry that works', async () => {
+test('a failed load of the app module says why and offers a retry that works', async ({ guard }) => {
+  guard.allow(
+    new RegExp(`^console: Failed to load resource: net::ERR_CONNECTION_REFUSED ${shared.appUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}mcp-triage-web-[0-9a-f]{16}\\.js(\\?retry=\\d+)?$`),
+    /^pageerror: Failed to fetch dynamically imported module/,
+    expected.noToken(shared.demoEndpoint),
+  );
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   let aborted = 0;
@@ -91,12 +98,6 @@ test('a failed load of the app module says why and offers a retry that works', a
   await page.getByTestId('plan').waitFor({ timeout: 30000 });
   eq(await page.getByTestId('token').inputValue(), 'demo-token', 'the token survived the failed load');
   await context.close();
-}, {
-  allow: [
-    new RegExp(`^console: Failed to load resource: net::ERR_CONNECTION_REFUSED ${shared.appUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}mcp-triage-web-[0-9a-f]{16}\\.js(\\?retry=\\d+)?$`),
-    /^pageerror: Failed to fetch dynamically imported module/,
-    expected.noToken(shared.demoEndpoint),
-  ],
 });
 
 test('everything typed on the boot page crosses over: endpoint, token, extra headers, era, time limit, and the focus', async () => {
@@ -132,7 +133,8 @@ test('everything typed on the boot page crosses over: endpoint, token, extra hea
   await context.close();
 });
 
-test('a handed-over request that is not the one the app\'s engine asks for is let go of and sent anew: the run still completes once', async () => {
+test('a handed-over request that is not the one the app\'s engine asks for is let go of and sent anew: the run still completes once', async ({ guard }) => {
+  guard.allow(expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   // Tamper with the handoff: every handed request claims another URL, so none matches.
@@ -167,4 +169,4 @@ test('a handed-over request that is not the one the app\'s engine asks for is le
   eq(await page.locator('[data-testid=run-log] li', { hasText: 'run started' }).count(), 1, 'exactly one run');
   eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['success', 'none']), 'the run completed');
   await context.close();
-}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
+});

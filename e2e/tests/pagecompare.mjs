@@ -8,17 +8,23 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ARTIFACTS, assert, cli, eq, expected, runQuick, shared, startDemo, test, watchedPage } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { ARTIFACTS, assert, cli, eq, expected, runQuick, shared, startDemo, stopServers, watchedPage } from '../lib.mjs';
 
-const FIXED = 'http://127.0.0.1:18957/mcp';
-const servers = Promise.all([
-  startDemo(18956, [shared.appOrigin]),
-  startDemo(18957, [shared.appOrigin], ['--invalid-params-error']),
-]);
+let servers, FIXED, work;
+test.beforeAll(async () => {
+  servers = await Promise.all([
+    startDemo([shared.appOrigin]),
+    startDemo([shared.appOrigin], ['--invalid-params-error']),
+  ]);
+  FIXED = servers[1];
+  work = mkdtempSync(join(tmpdir(), 'mcp-triage-compare-'));
+  writeFileSync(join(work, '.keep'), '');
+});
+test.afterAll(stopServers);
 // At 2025-06-18 a JSON-RPC -32602 for bad arguments conforms; from 2025-11-25 the spec asks for a
 // tool error (the CLI's tests cover that case).
 const ERA = '2025-06-18';
-const work = mkdtempSync(join(tmpdir(), 'mcp-triage-compare-'));
 
 async function baselineOf(endpoint) {
   const file = join(work, `${endpoint.split(':')[2].split('/')[0]}.json`);
@@ -33,7 +39,8 @@ function linkOf(endpoint) {
 
 const B_BETTER = 'B now arrives as JSON-RPC error -32602: told apart by structure';
 
-test('compare with a baseline file on the results page: B better, a link with both runs opens as the comparison', async () => {
+test('compare with a baseline file on the results page: B better, a link with both runs opens as the comparison', async ({ guard }) => {
+  guard.allow(expected.noToken(FIXED));
   const [seed, fixed] = await servers;
   const baseline = await baselineOf(seed);
   const context = await shared.browser.newContext();
@@ -74,7 +81,7 @@ test('compare with a baseline file on the results page: B better, a link with bo
   eq(again, said, 'the link opens as the same comparison');
   eq(requests.length, 0, `requests beyond the page: ${requests.join(' ')}`);
   await context.close();
-}, { allow: [expected.noToken(FIXED)] });
+});
 
 test('a share view hands its run to the tool, compared with a pasted link the other way round: worse', async () => {
   const [seed, fixed] = await servers;
@@ -101,5 +108,3 @@ test('a share view hands its run to the tool, compared with a pasted link the ot
   assert(problem.includes('expected mcp-triage-baseline/1'), problem);
   await context.close();
 });
-
-writeFileSync(join(work, '.keep'), '');

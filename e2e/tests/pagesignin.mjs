@@ -7,20 +7,27 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { documentFor } from '../../scripts/client-metadata.mjs';
-import { ROOT, assert, eq, expected, leaks, runQuick, serveDist, shared, stageDist, startProcess, test, watchedPage } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { ROOT, assert, eq, expected, leaks, runQuick, serveDist, shared, stageDist, startOnPair, stopServers, watchedPage } from '../lib.mjs';
 
-const SDK = 18950;
-const HOSTILE = 18952;
-const OIDC = 18954;
 const SENTINEL = `mcptriageSENTINEL_${Array.from({ length: 24 }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(Math.random() * 26)]).join('')}`;
 const CONTROL_DIST = join(ROOT, 'target/leak-control-dist');
-const CONTROL_PORT = shared.APP_PORT + 5;
-const servers = Promise.all([
-  startProcess('node', ['e2e/peers/oauth/server.mjs', '--as', 'sdk', '--port', String(SDK)], { ready: 'oauth peer' }),
-  startProcess('node', ['e2e/auth-hostile.mjs', '--port', String(HOSTILE), '--sentinel', SENTINEL], { ready: 'auth hostile server' }),
-  startProcess('node', ['e2e/peers/oauth/server.mjs', '--as', 'oidc', '--port', String(OIDC), '--client', `mcp-triage-page=${shared.appUrl}`], { ready: 'oauth peer' }),
-]);
-const controlUrl = existsSync(CONTROL_DIST) ? serveDist(stageDist('leak-control-signin', null, CONTROL_DIST), CONTROL_PORT) : null;
+// Each server's port (its authorization server, or the hostile server's "elsewhere", is on the next
+// one), and the page built with redaction switched off, on a port of its own.
+let SDK, HOSTILE, OIDC, servers, controlUrl, CONTROL_PORT;
+test.beforeAll(async () => {
+  SDK = await startOnPair(['e2e/peers/oauth/server.mjs', '--as', 'sdk'], 'oauth peer');
+  HOSTILE = await startOnPair(['e2e/auth-hostile.mjs', '--sentinel', SENTINEL], 'auth hostile server');
+  OIDC = await startOnPair(['e2e/peers/oauth/server.mjs', '--as', 'oidc', '--client', `mcp-triage-page=${shared.appUrl}`], 'oauth peer');
+  servers = Promise.resolve();
+  controlUrl = existsSync(CONTROL_DIST) ? await serveDist(stageDist('leak-control-signin', null, CONTROL_DIST)) : null;
+  CONTROL_PORT = controlUrl && new URL(controlUrl).port;
+  sdkEndpoint = `http://localhost:${SDK}/mcp`;
+  sdkAs = `http://localhost:${SDK + 1}`;
+  oidcEndpoint = `http://localhost:${OIDC}/mcp`;
+  oidcAs = `http://localhost:${OIDC + 1}`;
+});
+test.afterAll(stopServers);
 
 async function log(port) {
   return (await fetch(`http://127.0.0.1:${port}/__log`)).json();
@@ -81,9 +88,9 @@ async function runWithToken(page) {
 /** The sign-in check's own calls of the registration and token endpoints (bodies no server takes). */
 const doctorCalls = (as, register, token) => [expected.status(400, `${as}/${register}`), expected.status(400, `${as}/${token}`)];
 
-const sdkEndpoint = `http://localhost:${SDK}/mcp`;
-const sdkAs = `http://localhost:${SDK + 1}`;
-test('page sign-in: the SDK demo authorization server, registered from loopback, then the Quick check with the token', async () => {
+let sdkEndpoint, sdkAs;
+test('page sign-in: the SDK demo authorization server, registered from loopback, then the Quick check with the token', async ({ guard }) => {
+  guard.allow(expected.noToken(sdkEndpoint), ...doctorCalls(sdkAs, 'register', 'token'));
   const { page, context, navigations } = await signInFromPage(sdkEndpoint);
   const status = page.getByTestId('sign-in-status');
   eq(await status.getAttribute('data-id'), 'signed-in', await status.innerText());
@@ -108,7 +115,7 @@ test('page sign-in: the SDK demo authorization server, registered from loopback,
   const link = await page.getByTestId('share-link').inputValue();
   for (const text of [markdown, link, await page.content()]) eq(leaks(text, token).length, 0, 'the token in an output');
   await context.close();
-}, { allow: [expected.noToken(sdkEndpoint), ...doctorCalls(sdkAs, 'register', 'token')] });
+});
 
 const hostileEndpoint = (name) => `http://localhost:${HOSTILE}/${name}/mcp`;
 const hostileAllow = (name) => [
@@ -130,7 +137,8 @@ for (const [name, left, refusal] of [
   ['bad-endpoints', false, 'no token endpoint on the issuer'],
   ['no-pkce', false, 'does not advertise PKCE with S256'],
 ]) {
-  test(`page sign-in: the hostile server's ${name} is refused with its reason, and nothing goes where it must not`, async () => {
+  test(`page sign-in: the hostile server's ${name} is refused with its reason, and nothing goes where it must not`, async ({ guard }) => {
+    guard.allow(...hostileAllow(name));
     await servers;
     const { page, context, navigations } = await signInFromPage(hostileEndpoint(name));
     const status = page.getByTestId('sign-in-status');
@@ -146,7 +154,7 @@ for (const [name, left, refusal] of [
     assert(main.every((r) => !(r.path.endsWith('/token') && (r.body || '').includes('code_verifier'))), JSON.stringify(main));
     eq(elsewhere.length, 0, 'nothing to the other origin');
     await context.close();
-  }, { allow: hostileAllow(name) });
+  });
 }
 
 /** Everything a signed-in run shows: the exports (the JSON file keeps the server's answers), the
@@ -160,7 +168,8 @@ async function outputs(page, consoleText) {
   return { markdown, json, link, html: await page.content(), address: page.url(), console: consoleText.join('\n') };
 }
 
-test('page sign-in: the token, refresh token, code and verifier reach no output; the record is there while away and gone after; the redaction-off page shows the echoed token', async () => {
+test('page sign-in: the token, refresh token, code and verifier reach no output; the record is there while away and gone after; the redaction-off page shows the echoed token', async ({ guard }) => {
+  guard.allow(...hostileAllow('good'), expected.status(404, `http://127.0.0.1:${CONTROL_PORT}/demo.json`));
   const endpoint = hostileEndpoint('good');
   const { page, context, record, consoleText } = await signInFromPage(endpoint, { watchStorage: true });
   eq(await page.getByTestId('sign-in-status').getAttribute('data-id'), 'signed-in', await page.getByTestId('sign-in-status').innerText());
@@ -195,11 +204,21 @@ test('page sign-in: the token, refresh token, code and verifier reach no output;
   const leaked = Object.entries(shown).filter(([, text]) => leaks(text, secrets.access).length > 0).map(([where]) => where);
   assert(leaked.length > 0, 'the control must leak the echoed token');
   await control.context.close();
-}, { allow: [...hostileAllow('good'), expected.status(404, `http://127.0.0.1:${CONTROL_PORT}/demo.json`)] });
+});
 
-const oidcEndpoint = `http://localhost:${OIDC}/mcp`;
-const oidcAs = `http://localhost:${OIDC + 1}`;
-test('page sign-in: oidc-provider with a client id pasted (registered beforehand), its dev login page, iss checked, then the Quick check', async () => {
+let oidcEndpoint, oidcAs;
+test('page sign-in: oidc-provider with a client id pasted (registered beforehand), its dev login page, iss checked, then the Quick check', async ({ guard }) => {
+  guard.allow(
+    expected.noToken(oidcEndpoint),
+    expected.cors(`${oidcAs}/reg`),
+    expected.status(400, `${oidcAs}/reg`),
+    expected.cors(`${oidcAs}/token`),
+    expected.status(400, `${oidcAs}/token`),
+    expected.status(401, `${oidcAs}/token`),
+    // oidc-provider's own dev login pages ask for a web font and a favicon (no network here).
+    expected.failed('https://fonts.googleapis.com/css?family=Roboto:400,100', 'ERR_NAME_NOT_RESOLVED'),
+    expected.status(404, `${oidcAs}/favicon.ico`),
+  );
   // The authorization server asks for a person: its dev login page (any login), then its consent.
   const login = async (page) => {
     await page.waitForURL((u) => u.href.startsWith(`${oidcAs}/interaction/`), { timeout: 30000 });
@@ -225,10 +244,6 @@ test('page sign-in: oidc-provider with a client id pasted (registered beforehand
   eq(await page.getByTestId('card-no-token').getByTestId('cause').first().getAttribute('data-id'), 'unauthenticated', 'only the check without the token is refused');
   assert(!(await page.getByTestId('card-A').innerText()).includes('HTTP 401'), 'probe A answered with the token');
   await context.close();
-}, {
-  allow: [expected.noToken(oidcEndpoint), expected.cors(`${oidcAs}/reg`), expected.status(400, `${oidcAs}/reg`), expected.cors(`${oidcAs}/token`), expected.status(400, `${oidcAs}/token`), expected.status(401, `${oidcAs}/token`),
-    // oidc-provider's own dev login pages ask for a web font and a favicon (no network here).
-    expected.failed('https://fonts.googleapis.com/css?family=Roboto:400,100', 'ERR_NAME_NOT_RESOLVED'), expected.status(404, `${oidcAs}/favicon.ico`)],
 });
 
 test('client ID metadata document: written for an https address as OAUTH-FACTS asks, refused for loopback and cleartext', async () => {

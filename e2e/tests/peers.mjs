@@ -1,14 +1,19 @@
 // Python `mcp` 2.3.0 peers (MCPServer, stateless and stateful) and the Origin refusal.
 import { readFileSync } from 'node:fs';
-import { assert, cardOutcome, eq, expected, runQuick, shared, startDemo, startPython, test, watchedPage } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { assert, cardOutcome, eq, expected, runQuick, shared, startDemo, startPython, stopServers, watchedPage } from '../lib.mjs';
 
-const stateless = await startPython(18791, shared.appOrigin);
-const stateful = await startPython(18792, shared.appOrigin, ['--stateful']);
-const refusing = await startPython(18793, shared.appOrigin, ['--refuse-origin']);
-// A TypeScript server whose CORS lets through only the headers of the eras before 2026-07-28.
-const legacyCors = await startDemo(18813, [shared.appOrigin], ['--cors', 'legacy-headers']);
-// The same server with full CORS: TS SDK 1.x refuses 2026-07-28 itself (HTTP 400, its words).
-const tsDemo = await startDemo(18814, [shared.appOrigin], []);
+let stateless, stateful, refusing, legacyCors, tsDemo;
+test.beforeAll(async () => {
+  stateless = await startPython(shared.appOrigin);
+  stateful = await startPython(shared.appOrigin, ['--stateful']);
+  refusing = await startPython(shared.appOrigin, ['--refuse-origin']);
+  // A TypeScript server whose CORS lets through only the headers of the eras before 2026-07-28.
+  legacyCors = await startDemo([shared.appOrigin], ['--cors', 'legacy-headers']);
+  // The same server with full CORS: TS SDK 1.x refuses 2026-07-28 itself (HTTP 400, its words).
+  tsDemo = await startDemo([shared.appOrigin], []);
+});
+test.afterAll(stopServers);
 
 async function runAgainst(endpoint, opts = {}) {
   const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -18,7 +23,8 @@ async function runAgainst(endpoint, opts = {}) {
   return { context, page };
 }
 
-test('Python MCPServer, stateless: its own answers, the withheld message flagged', async () => {
+test('Python MCPServer, stateless: its own answers, the withheld message flagged', async ({ guard }) => {
+  guard.allow(expected.get405(stateless));
   const { context, page } = await runAgainst(stateless);
   eq(JSON.stringify(await cardOutcome(page, 'card-A')), JSON.stringify(['tool_error', 'unknown_tool']), 'A');
   eq(JSON.stringify(await cardOutcome(page, 'card-B')), JSON.stringify(['tool_error', 'invalid_arguments']), 'B');
@@ -27,9 +33,10 @@ test('Python MCPServer, stateless: its own answers, the withheld message flagged
   assert((await page.getByTestId('card-C').innerText()).includes('message withheld'), 'C withheld');
   assert((await page.getByTestId('footnotes').innerText()).includes('3 rounds of requests'), 'stateless rounds');
   await context.close();
-}, { allow: [expected.get405(stateless)] });
+});
 
-test('Python MCPServer, stateful: the session is kept, four rounds, DELETE at the end', async () => {
+test('Python MCPServer, stateful: the session is kept, four rounds, DELETE at the end', async ({ guard }) => {
+  guard.allow(expected.get405(stateful));
   const { context, page } = await runAgainst(stateful);
   eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['success', 'none']), 'D');
   const reqHeaders = await page.getByTestId('card-D').getByTestId('request-headers').textContent();
@@ -37,26 +44,30 @@ test('Python MCPServer, stateful: the session is kept, four rounds, DELETE at th
   assert((await page.getByTestId('footnotes').innerText()).includes('4 rounds of requests'), 'stateful rounds');
   assert((await page.getByTestId('progress').innerText()).includes('DELETE session'), 'session closed');
   await context.close();
-}, { allow: [expected.get405(stateful)] });
+});
 
-test('Python MCPServer that refuses this page\'s Origin: origin_rejected with the right advice', async () => {
+test('Python MCPServer that refuses this page\'s Origin: origin_rejected with the right advice', async ({ guard }) => {
+  guard.allow(expected.status(403, refusing));
   const { context, page } = await runAgainst(refusing);
   eq(JSON.stringify(await cardOutcome(page, 'card-connect')), JSON.stringify(['http', 'origin_rejected']), 'connect');
   assert((await page.getByTestId('card-connect').getByTestId('server-change').innerText()).includes('exactly this origin'), 'advice');
   assert((await page.getByTestId('summary').innerText()).includes('validates Origin'), 'origin verdict');
   await context.close();
-}, { allow: [expected.status(403, refusing)] });
+});
 
-test('2026-07-28 era against the Python peer: two rounds, _meta and Mcp-Method/Mcp-Name', async () => {
+test('2026-07-28 era against the Python peer: two rounds, _meta and Mcp-Method/Mcp-Name', async ({ guard }) => {
+  guard.allow(expected.get405(stateless));
   const { context, page } = await runAgainst(stateless, { era: '2026-07-28' });
   eq(JSON.stringify(await cardOutcome(page, 'card-A')), JSON.stringify(['tool_error', 'unknown_tool']), 'A');
   assert((await page.getByTestId('footnotes').innerText()).includes('2 rounds of requests'), 'modern rounds');
   const reqHeaders = await page.getByTestId('card-A').getByTestId('request-headers').textContent();
   assert(reqHeaders.includes('Mcp-Method') && reqHeaders.includes('Mcp-Name'), reqHeaders);
   await context.close();
-}, { allow: [expected.get405(stateless)] });
+});
 
-test('auto era against the TypeScript demo: discover refused, fell back to initialize', async () => {
+test('auto era against the TypeScript demo: discover refused, fell back to initialize', async ({ guard }) => {
+  // The TypeScript SDK answers a request carrying MCP-Protocol-Version 2026-07-28 with 400.
+  guard.allow(expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint), expected.status(400, shared.demoEndpoint));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -68,10 +79,10 @@ test('auto era against the TypeScript demo: discover refused, fell back to initi
   // The no-token check went out as initialize, once the era was known: it reports on the token.
   eq((await cardOutcome(page, 'card-no-token'))[1], 'unauthenticated', 'no-token check');
   await context.close();
-  // The TypeScript SDK answers a request carrying MCP-Protocol-Version 2026-07-28 with 400.
-}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint), expected.status(400, shared.demoEndpoint)] });
+});
 
-test('auto era against the Python peer: server/discover shaped as 2026-07-28 asks is answered, and the run speaks that era', async () => {
+test('auto era against the Python peer: server/discover shaped as 2026-07-28 asks is answered, and the run speaks that era', async ({ guard }) => {
+  guard.allow(expected.get405(stateless));
   const { context, page } = await runAgainst(stateless, { era: 'auto' });
   const summary = await page.getByTestId('summary').innerText();
   assert(summary.includes('server/discover answered, so the run speaks 2026-07-28'), summary);
@@ -79,9 +90,10 @@ test('auto era against the Python peer: server/discover shaped as 2026-07-28 ask
   const reqHeaders = await page.getByTestId('card-A').getByTestId('request-headers').textContent();
   assert(reqHeaders.includes('Mcp-Method') && reqHeaders.includes('2026-07-28'), reqHeaders);
   await context.close();
-}, { allow: [expected.get405(stateless)] });
+});
 
-test('auto era against a server whose CORS refuses the 2026-07-28 headers: discover blocked, the run falls back, says why and reaches A-D', async () => {
+test('auto era against a server whose CORS refuses the 2026-07-28 headers: discover blocked, the run falls back, says why and reaches A-D', async ({ guard }) => {
+  guard.allow(expected.cors(legacyCors), expected.noToken(legacyCors), expected.get405(legacyCors));
   const { context, page } = await runAgainst(legacyCors, { era: 'auto', token: 'demo-token' });
   const summary = await page.getByTestId('summary').innerText();
   assert(summary.includes('server/discover was refused (the browser could not read the answer: servers of earlier eras seldom let the 2026-07-28 headers through CORS), so the run fell back to initialize'), summary);
@@ -100,13 +112,14 @@ test('auto era against a server whose CORS refuses the 2026-07-28 headers: disco
   eq(report.cors_doctor?.blocked_step, 'allow_method_name', 'the doctor in the JSON report');
   eq(report.cors_doctor?.conclusion, conclusion, 'the same conclusion');
   await context.close();
-}, { allow: [expected.cors(legacyCors), expected.noToken(legacyCors), expected.get405(legacyCors)] });
+});
 
-test('2026-07-28 against a server that does not serve it: the refused revision is the headline, and the GET refusal is read as one', async () => {
+test('2026-07-28 against a server that does not serve it: the refused revision is the headline, and the GET refusal is read as one', async ({ guard }) => {
+  guard.allow(expected.status(400, tsDemo), expected.noToken(tsDemo));
   const { context, page } = await runAgainst(tsDemo, { era: '2026-07-28', token: 'demo-token' });
   eq(await page.getByTestId('finding').innerText(),
     'The server does not serve protocol revision 2026-07-28: it refused server/discover (HTTP 400). It names 2025-11-25, 2025-06-18 and 2025-03-26: choose one of those eras, or Auto, and run again.', 'headline');
   // The GET's body is read: its words say the version, not a wrong path or a bare 4xx.
   eq(JSON.stringify(await cardOutcome(page, 'card-get')), JSON.stringify(['http', 'protocol_version_unsupported']), 'GET');
   await context.close();
-}, { allow: [expected.status(400, tsDemo), expected.noToken(tsDemo)] });
+});

@@ -1,11 +1,15 @@
 // The probes against the real demo server (TypeScript SDK 1.29.0): Quick check and Review first.
 import { join } from 'node:path';
-import { ARTIFACTS, assert, cardOutcome, eq, expected, runQuick, shared, test, watchOrder, watchedPage } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { ARTIFACTS, assert, cardOutcome, eq, expected, runQuick, shared, startDemo, stopServers, watchedPage } from '../lib.mjs';
+
+test.afterAll(stopServers);
 
 const stats = async () => (await fetch(shared.demoEndpoint.replace('/mcp', '/__stats'))).json();
 const before = {};
 
-test('Quick check on the demo server: the seed\'s three failures, a success, and the 401 challenge', async () => {
+test('Quick check on the demo server: the seed\'s three failures, a success, and the 401 challenge', async ({ guard }) => {
+  guard.allow(expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint));
   Object.assign(before, await stats());
   const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await watchedPage(context);
@@ -65,7 +69,7 @@ test('Quick check on the demo server: the seed\'s three failures, a success, and
   console.log(`     rounds: 3; requests: ${shared.posts} POST, ${(after.methods.GET || 0) - (before.methods.GET || 0)} GET; preflights: ${shared.preflights}`);
   await page.screenshot({ path: join(ARTIFACTS, 'results-wide-light.png'), fullPage: true });
   await context.close();
-}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
+});
 
 test('a default run never calls a tool that is not declared read-only', async () => {
   const s = await stats();
@@ -74,7 +78,8 @@ test('a default run never calls a tool that is not declared read-only', async ()
   assert((s.tools.icp_list || 0) >= 1 && (s.tools.lead_get || 0) >= 1, `safe tools were called: ${JSON.stringify(s.tools)}`);
 });
 
-test('Review first: exact payloads, destructive tool marked, opt-in enforced, skip respected', async () => {
+test('Review first: exact payloads, destructive tool marked, opt-in enforced, skip respected', async ({ guard }) => {
+  guard.allow(expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint));
   const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -103,13 +108,13 @@ test('Review first: exact payloads, destructive tool marked, opt-in enforced, sk
   eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['tool_error', 'tool_execution']), 'C');
   eq((await stats()).tools.lead_delete_all || 0, 0, 'still never called');
   await context.close();
-}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
+});
 
 // "An instant page": on a stateful server the GET check holds its stream open for the core's
 // first-event window; each probe's card shows as its answer comes in, without waiting for it.
-test('stateful demo: the four probe cards show while the GET check still waits for its stream, then the results take over', async () => {
-  const { startDemo } = await import('../lib.mjs');
-  const endpoint = await startDemo(18841, [shared.appOrigin], ['--stateful']);
+test('stateful demo: the four probe cards show while the GET check still waits for its stream, then the results take over', async ({ guard, watchOrder }) => {
+  const endpoint = await startDemo([shared.appOrigin], ['--stateful']);
+  guard.allow(new RegExp(`^console: Failed to load resource: the server responded with a status of 401 \\(Unauthorized\\) ${endpoint.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`));
   const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -123,4 +128,4 @@ test('stateful demo: the four probe cards show while the GET check still waits f
   eq(await page.getByTestId('live-results').count(), 0, 'the live cards gave way to the results');
   eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['success', 'none']), 'D');
   await context.close();
-}, { allow: [/^console: Failed to load resource: the server responded with a status of 401 \(Unauthorized\) http:\/\/127\.0\.0\.1:18841\/mcp$/] });
+});

@@ -1,11 +1,15 @@
 // The token never leaves the page except in the Authorization header; redirects are not followed;
 // server text is never markup. Uses the hostile server (behaviour no SDK produces).
 import { request } from 'node:http';
-import { assert, eq, expected, fillExactly, HOSTILE_PORT, leaks, moreOptions, REDIRECT_TARGET_PORT, runQuick, SENTINEL, shared, startDemo, startHostile, startProcess, test, watchedPage } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { assert, eq, expected, fillExactly, freePort, leaks, moreOptions, onFreePort, runQuick, SENTINEL, shared, startDemo, startHostile, startProcess, stopServers, watchedPage } from '../lib.mjs';
 
-const HOSTILE = HOSTILE_PORT;
-const TARGET = REDIRECT_TARGET_PORT;
-await startHostile();
+// The hostile server's port and its redirect target's.
+let HOSTILE, TARGET;
+test.beforeAll(async () => {
+  ({ port: HOSTILE, targetPort: TARGET } = await startHostile(shared.appOrigin));
+});
+test.afterAll(stopServers);
 
 test('control: the hostile server really echoes the token (so the leak checks can fail)', async () => {
   const res = await fetch(`http://127.0.0.1:${HOSTILE}/echo/mcp`, {
@@ -17,7 +21,8 @@ test('control: the hostile server really echoes the token (so the leak checks ca
   assert(leaks(text).length > 0 && leaks(res.headers.get('x-echo')).length > 0, 'the echo is there before redaction');
 });
 
-test('a token echoed by the server appears nowhere: page, storage, console, URL, Markdown', async () => {
+test('a token echoed by the server appears nowhere: page, storage, console, URL, Markdown', async ({ guard }) => {
+  guard.allow(expected.noToken(`http://127.0.0.1:${HOSTILE}/echo/mcp`), expected.get405(`http://127.0.0.1:${HOSTILE}/echo/mcp`));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   const consoleText = [];
@@ -36,7 +41,7 @@ test('a token echoed by the server appears nowhere: page, storage, console, URL,
   await page.reload();
   eq(await page.getByTestId('token').inputValue(), '', 'the token field is empty after a reload');
   await context.close();
-}, { allow: [expected.noToken(`http://127.0.0.1:${HOSTILE}/echo/mcp`), expected.get405(`http://127.0.0.1:${HOSTILE}/echo/mcp`)] });
+});
 
 test('a redirect is classified, never followed: the other port receives nothing', async () => {
   const context = await shared.browser.newContext();
@@ -53,7 +58,8 @@ test('a redirect is classified, never followed: the other port receives nothing'
   await context.close();
 });
 
-test('server text shaped like markup stays text: nothing runs, the literal text is visible', async () => {
+test('server text shaped like markup stays text: nothing runs, the literal text is visible', async ({ guard }) => {
+  guard.allow(expected.noToken(`http://127.0.0.1:${HOSTILE}/xss/mcp`), expected.get405(`http://127.0.0.1:${HOSTILE}/xss/mcp`));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -74,9 +80,10 @@ test('server text shaped like markup stays text: nothing runs, the literal text 
   const links = await page.evaluate(() => [...document.querySelectorAll('a')].map((a) => a.getAttribute('href')).filter((h) => h && h.startsWith('javascript')));
   eq(links.length, 0, 'no javascript: links');
   await context.close();
-}, { allow: [expected.noToken(`http://127.0.0.1:${HOSTILE}/xss/mcp`), expected.get405(`http://127.0.0.1:${HOSTILE}/xss/mcp`)] });
+});
 
-test('the URL the page checks is the URL fetch uses: a short IPv4 form typed by hand is read, shown and sent as 127.0.0.1', async () => {
+test('the URL the page checks is the URL fetch uses: a short IPv4 form typed by hand is read, shown and sent as 127.0.0.1', async ({ guard }) => {
+  guard.allow(expected.noToken(`http://127.0.0.1:${new URL(shared.demoEndpoint).port}/mcp`));
   const port = new URL(shared.demoEndpoint).port;
   const typed = `http://127.1:${port}/mcp`;
   const context = await shared.browser.newContext();
@@ -89,11 +96,12 @@ test('the URL the page checks is the URL fetch uses: a short IPv4 form typed by 
   const sent = await page.getByTestId('card-A').locator('details.raw').evaluate((d) => { d.open = true; return d.innerText; });
   assert(sent.includes(`POST http://127.0.0.1:${port}/mcp`), `probe A went to the URL shown: ${sent.slice(0, 400)}`);
   await context.close();
-}, { allow: [expected.noToken(`http://127.0.0.1:${new URL(shared.demoEndpoint).port}/mcp`)] });
+});
 
 for (const code of [301, 302, 307, 308]) {
-  const endpoint = `http://127.0.0.1:${HOSTILE}/doctor-redirect/${code}/mcp`;
-  test(`the CORS doctor's no-cors request follows a ${code} redirect with no body and no secret (and it did reach the target)`, async () => {
+  test(`the CORS doctor's no-cors request follows a ${code} redirect with no body and no secret (and it did reach the target)`, async ({ guard }) => {
+    const endpoint = `http://127.0.0.1:${HOSTILE}/doctor-redirect/${code}/mcp`;
+    guard.allow(expected.cors(endpoint));
     const context = await shared.browser.newContext();
     const page = await watchedPage(context);
     await page.goto(shared.appUrl);
@@ -112,7 +120,7 @@ for (const code of [301, 302, 307, 308]) {
       assert(leaks(JSON.stringify(entry)).length === 0, `a secret reached the target: ${JSON.stringify(entry)}`);
     }
     await context.close();
-  }, { allow: [expected.cors(endpoint)] });
+  });
 }
 
 /** A POST to 127.0.0.1:`port` with this Host header; resolves with the status. */
@@ -139,21 +147,21 @@ test('demo server: a Host header naming another site is refused (DNS rebinding);
 
 test('demo server: a non-loopback --host is refused without an explicit token of its own, and starts with one', async () => {
   for (const extra of [[], ['--token', 'demo-token']]) {
-    const refused = await startProcess('node', ['demo/server.mjs', '--host', '0.0.0.0', '--port', '18808', ...extra], { ready: 'never printed' })
+    const refused = await startProcess('node', ['demo/server.mjs', '--host', '0.0.0.0', '--port', String(await freePort()), ...extra], { ready: 'never printed' })
       .then(() => null, (e) => e.message);
     assert(refused && refused.includes('exited 2') && refused.includes('refusing --host 0.0.0.0'), `refused: ${refused}`);
   }
   // The control: with a token of its own it starts (and still answers only the hosts it names).
   const own = `own-${SENTINEL}`;
-  const child = await startProcess('node', ['demo/server.mjs', '--host', '0.0.0.0', '--port', '18808', '--token', own, '--allowed-hosts', '127.0.0.1'], { ready: 'demo MCP server' });
-  const served = await postWithHost(18808, '127.0.0.1:18808', INIT, { Authorization: `Bearer ${own}` });
+  const [port, child] = await onFreePort(async (p) => [p, await startProcess('node', ['demo/server.mjs', '--host', '0.0.0.0', '--port', String(p), '--token', own, '--allowed-hosts', '127.0.0.1'], { ready: 'demo MCP server' })]);
+  const served = await postWithHost(port, `127.0.0.1:${port}`, INIT, { Authorization: `Bearer ${own}` });
   eq(served.status, 200, 'served with its own token');
   child.kill('SIGTERM');
 });
 
 test('demo server: a stateful server keeps at most --max-sessions sessions, closing the least recently used', async () => {
-  const endpoint = await startDemo(18807, [shared.appOrigin], ['--stateful', '--max-sessions', '2', '--stats']);
-  const port = 18807;
+  const endpoint = await startDemo([shared.appOrigin], ['--stateful', '--max-sessions', '2', '--stats']);
+  const port = Number(new URL(endpoint).port);
   const auth = { Authorization: 'Bearer demo-token' };
   const ids = [];
   for (let i = 0; i < 3; i++) {

@@ -2,10 +2,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync, deflateRawSync } from 'node:zlib';
-import { HOSTILE_PORT, ROOT, SENTINEL, assert, eq, expected, leaks, runQuick, shared, startHostile, test, watchedPage } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { ROOT, SENTINEL, assert, eq, expected, leaks, runQuick, shared, startHostile, stopServers, watchedPage } from '../lib.mjs';
 
-await startHostile();
-const ECHO = `http://127.0.0.1:${HOSTILE_PORT}/echo/mcp/secretpath?api_key=topsecret123`;
+let HOSTILE_PORT, ECHO;
+test.beforeAll(async () => {
+  HOSTILE_PORT = (await startHostile(shared.appOrigin)).port;
+  ECHO = `http://127.0.0.1:${HOSTILE_PORT}/echo/mcp/secretpath?api_key=topsecret123`;
+});
+test.afterAll(stopServers);
 
 function decodeLink(link) {
   const data = link.split('#r=')[1].replace(/^v\d+\./, '');
@@ -20,7 +25,8 @@ function linkFor(payload) {
 
 let link = null;
 
-test('the share link built after an echoing server holds no trace of the token', async () => {
+test('the share link built after an echoing server holds no trace of the token', async ({ guard }) => {
+  guard.allow(expected.noToken(ECHO), expected.get405(ECHO));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -40,7 +46,7 @@ test('the share link built after an echoing server holds no trace of the token',
   const shown = await page.getByTestId('share-payload').innerText();
   eq(JSON.stringify(JSON.parse(shown)), JSON.stringify(JSON.parse(decoded)), 'the panel shows exactly what the link holds');
   await context.close();
-}, { allow: [expected.noToken(ECHO), expected.get405(ECHO)] });
+});
 
 test('opening a share link shows the results and sends no request beyond the page\'s own assets', async () => {
   const context = await shared.browser.newContext();
@@ -139,7 +145,8 @@ test('every committed share link made by an earlier page opens with the rows it 
   await context.close();
 });
 
-test('server values that look like secrets are withheld from a link, counted, and included only by opt-in', async () => {
+test('server values that look like secrets are withheld from a link, counted, and included only by opt-in', async ({ guard }) => {
+  guard.allow(expected.noToken(`http://127.0.0.1:${HOSTILE_PORT}/secretish/mcp`), expected.get405(`http://127.0.0.1:${HOSTILE_PORT}/secretish/mcp`));
   const endpoint = `http://127.0.0.1:${HOSTILE_PORT}/secretish/mcp`;
   const values = ['sk-live-51HxQe2EXAMPLEkey', 'hunter2-correct-horse', 's3cr3t-pw', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC',
     'QUtJQUlPU0ZPRE5ON0VYQU1QTEUx', 'deadbeefcafebabe0123456789abcdef'];
@@ -159,7 +166,7 @@ test('server values that look like secrets are withheld from a link, counted, an
   const included = decodeLink(await page.getByTestId('share-link').inputValue());
   for (const v of values) assert(included.includes(v), `${v} missing after the opt-in`);
   await context.close();
-}, { allow: [expected.noToken(`http://127.0.0.1:${HOSTILE_PORT}/secretish/mcp`), expected.get405(`http://127.0.0.1:${HOSTILE_PORT}/secretish/mcp`)] });
+});
 
 /** What a page says of each probe's advice: the agent's line, who must act, the server author's. */
 async function adviceOf(page) {
@@ -171,7 +178,8 @@ async function adviceOf(page) {
   })));
 }
 
-test('a share link says what the page says: the fix first, the agent\'s line, who must act, what the server author could change, the date in words', async () => {
+test('a share link says what the page says: the fix first, the agent\'s line, who must act, what the server author could change, the date in words', async ({ guard }) => {
+  guard.allow(expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -192,4 +200,4 @@ test('a share link says what the page says: the fix first, the agent\'s line, wh
   const banner = await opened.getByTestId('shared-banner').innerText();
   assert(!/\d{4}-\d{2}-\d{2}T/.test(banner) && /20\d\d/.test(banner), `the date in words: ${banner}`);
   await context.close();
-}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
+});

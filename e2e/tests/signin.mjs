@@ -5,16 +5,21 @@
 // make each call. Nothing is navigated to, no markup from metadata runs, nothing is stored, and the
 // token typed into the form never reaches a discovery request or any output.
 import { join } from 'node:path';
-import { ROOT, SENTINEL, assert, cli, eq, expected, leaks, runQuick, shared, startProcess, test, watchedPage, SHOTS } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { ROOT, SENTINEL, assert, cli, eq, expected, leaks, runQuick, shared, startOnPair, stopServers, watchedPage, SHOTS } from '../lib.mjs';
 
-const OIDC = 18960;
-const SDK = 18962;
-const HOSTILE = 18964;
-const servers = Promise.all([
-  startProcess('node', ['e2e/peers/oauth/server.mjs', '--as', 'oidc', '--port', String(OIDC)], { ready: 'oauth peer' }),
-  startProcess('node', ['e2e/peers/oauth/server.mjs', '--as', 'sdk', '--port', String(SDK)], { ready: 'oauth peer' }),
-  startProcess('node', ['e2e/auth-hostile.mjs', '--port', String(HOSTILE)], { ready: 'auth hostile server' }),
-]);
+// Each server's port (its authorization server, or its "elsewhere", is on the next one).
+let OIDC, SDK, HOSTILE, servers;
+test.beforeAll(async () => {
+  OIDC = await startOnPair(['e2e/peers/oauth/server.mjs', '--as', 'oidc'], 'oauth peer');
+  SDK = await startOnPair(['e2e/peers/oauth/server.mjs', '--as', 'sdk'], 'oauth peer');
+  HOSTILE = await startOnPair(['e2e/auth-hostile.mjs'], 'auth hostile server');
+  servers = Promise.resolve();
+  oidcEndpoint = `http://localhost:${OIDC}/mcp`;
+  oidcAs = `http://localhost:${OIDC + 1}`;
+  sdkEndpoint = `http://localhost:${SDK}/mcp`;
+});
+test.afterAll(stopServers);
 
 /**
  * Runs a check against `endpoint` with `token`, then the sign-in check; returns the page, every
@@ -75,9 +80,16 @@ async function storageIsEmpty(page) {
   eq(JSON.stringify(stored), JSON.stringify([0, 0, '']), 'nothing stored');
 }
 
-const oidcEndpoint = `http://localhost:${OIDC}/mcp`;
-const oidcAs = `http://localhost:${OIDC + 1}`;
-test('sign-in check: oidc-provider refuses the page at registration, which the page names and the command line cannot', async () => {
+let oidcEndpoint, oidcAs, sdkEndpoint;
+test('sign-in check: oidc-provider refuses the page at registration, which the page names and the command line cannot', async ({ guard }) => {
+  guard.allow(
+    expected.noToken(oidcEndpoint),
+    expected.cors(`${oidcAs}/reg`),
+    expected.status(400, `${oidcAs}/reg`),
+    expected.cors(`${oidcAs}/token`),
+    expected.status(400, `${oidcAs}/token`),
+    expected.status(401, `${oidcAs}/token`),
+  );
   const { page, context, requests } = await signIn(oidcEndpoint, SENTINEL);
   const conclusion = await page.getByTestId('auth-browser').innerText();
   assert(conclusion.includes('stopped at client registration') && conclusion.includes('the registration endpoint refuses this origin'), conclusion);
@@ -113,10 +125,14 @@ test('sign-in check: oidc-provider refuses the page at registration, which the p
   eq(await opened.getByTestId('card-auth-registration').getByTestId('cors').getAttribute('data-id'), 'no_allow_origin', 'in the link');
   assert((await opened.getByTestId('auth-browser').innerText()).includes('stopped at client registration'), 'the link says where');
   await context.close();
-}, { allow: [expected.noToken(oidcEndpoint), expected.cors(`${oidcAs}/reg`), expected.status(400, `${oidcAs}/reg`), expected.cors(`${oidcAs}/token`), expected.status(400, `${oidcAs}/token`), expected.status(401, `${oidcAs}/token`)] });
+});
 
-const sdkEndpoint = `http://localhost:${SDK}/mcp`;
-test('sign-in check: the TypeScript SDK demo authorization server lets the page through every call', async () => {
+test('sign-in check: the TypeScript SDK demo authorization server lets the page through every call', async ({ guard }) => {
+  guard.allow(
+    expected.noToken(sdkEndpoint),
+    expected.status(400, `http://localhost:${SDK + 1}/register`),
+    expected.status(400, `http://localhost:${SDK + 1}/token`),
+  );
   const { page, context } = await signIn(sdkEndpoint);
   const conclusion = await page.getByTestId('auth-browser').innerText();
   assert(conclusion.includes('CORS let through every call of the sign-in that was tried'), conclusion);
@@ -127,7 +143,7 @@ test('sign-in check: the TypeScript SDK demo authorization server lets the page 
   sameVerdicts(cards, cliCards(sdkEndpoint));
   await storageIsEmpty(page);
   await context.close();
-}, { allow: [expected.noToken(sdkEndpoint), expected.status(400, `http://localhost:${SDK + 1}/register`), expected.status(400, `http://localhost:${SDK + 1}/token`)] });
+});
 
 for (const [name, check, refused = []] of [
   ['bad-endpoints', async (page, cards) => {
@@ -144,9 +160,18 @@ for (const [name, check, refused = []] of [
     assert(conclusion.includes('stopped at authorization server metadata (RFC 8414)'), conclusion);
   }, ['as_oauth', 'registration', 'authorization_url']],
 ]) {
-  const endpoint = `http://localhost:${HOSTILE}/${name}/mcp`;
-  const as = `http://localhost:${HOSTILE}/.well-known/oauth-authorization-server/${name}`;
-  test(`sign-in check: the hostile metadata server's ${name} gives the command line's verdicts and runs nothing`, async () => {
+  test(`sign-in check: the hostile metadata server's ${name} gives the command line's verdicts and runs nothing`, async ({ guard }) => {
+    const endpoint = `http://localhost:${HOSTILE}/${name}/mcp`;
+    const as = `http://localhost:${HOSTILE}/.well-known/oauth-authorization-server/${name}`;
+    guard.allow(
+      expected.noToken(endpoint),
+      expected.cors(as),
+      expected.status(404, `http://localhost:${HOSTILE}/.well-known/oauth-protected-resource`),
+      expected.status(404, `http://localhost:${HOSTILE}/.well-known/openid-configuration/${name}`),
+      expected.status(404, `http://localhost:${HOSTILE}/${name}/.well-known/openid-configuration`),
+      expected.status(404, `http://localhost:${HOSTILE}/${name}/register`),
+      expected.status(404, `http://localhost:${HOSTILE}/${name}/token`),
+    );
     const { page, context, requests } = await signIn(endpoint);
     const cards = await pageCards(page);
     sameVerdicts(cards, cliCards(endpoint), refused);
@@ -154,10 +179,18 @@ for (const [name, check, refused = []] of [
     assert(requests.every((r) => !r.url.startsWith(`http://localhost:${HOSTILE + 1}`)), 'nothing sent elsewhere');
     await storageIsEmpty(page);
     await context.close();
-  }, { allow: [expected.noToken(endpoint), expected.cors(as), expected.status(404, `http://localhost:${HOSTILE}/.well-known/oauth-protected-resource`), expected.status(404, `http://localhost:${HOSTILE}/.well-known/openid-configuration/${name}`), expected.status(404, `http://localhost:${HOSTILE}/${name}/.well-known/openid-configuration`), expected.status(404, `http://localhost:${HOSTILE}/${name}/register`), expected.status(404, `http://localhost:${HOSTILE}/${name}/token`)] });
+  });
 }
 
-test('sign-in check: its cards read in light, dark and at 360 px (screenshots in docs/)', async () => {
+test('sign-in check: its cards read in light, dark and at 360 px (screenshots in docs/)', async ({ guard }) => {
+  guard.allow(
+    expected.noToken(oidcEndpoint),
+    expected.cors(`${oidcAs}/reg`),
+    expected.status(400, `${oidcAs}/reg`),
+    expected.cors(`${oidcAs}/token`),
+    expected.status(400, `${oidcAs}/token`),
+    expected.status(401, `${oidcAs}/token`),
+  );
   for (const [name, options] of [
     ['light', { colorScheme: 'light', viewport: { width: 1100, height: 900 } }],
     ['dark', { colorScheme: 'dark', viewport: { width: 1100, height: 900 } }],
@@ -179,4 +212,4 @@ test('sign-in check: its cards read in light, dark and at 360 px (screenshots in
     await page.screenshot({ path: join(SHOTS, `screenshot-signin-${name}.png`) });
     await context.close();
   }
-}, { allow: [expected.noToken(oidcEndpoint), expected.cors(`${oidcAs}/reg`), expected.status(400, `${oidcAs}/reg`), expected.cors(`${oidcAs}/token`), expected.status(400, `${oidcAs}/token`), expected.status(401, `${oidcAs}/token`)] });
+});

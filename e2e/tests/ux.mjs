@@ -1,10 +1,15 @@
 // Keyboard, accessibility (axe-core), layout stability, narrow screens, screenshots, and Cancel.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, ROOT, assert, eq, expected, fillExactly, openCards, runQuick, shared, startDemo, test, watchedPage } from '../lib.mjs';
+import { test } from '../fixtures.mjs';
+import { ARTIFACTS, ROOT, assert, eq, expected, fillExactly, mergePerf, openCards, runQuick, shared, startDemo, stopServers, watchedPage } from '../lib.mjs';
 
 const axeSource = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
-const slow = await startDemo(18806, [shared.appOrigin], ['--tool-delay-ms', '4000']);
+let slow;
+test.beforeAll(async () => {
+  slow = await startDemo([shared.appOrigin], ['--tool-delay-ms', '4000']);
+});
+test.afterAll(stopServers);
 const perf = {};
 
 async function axe(page, label) {
@@ -18,7 +23,8 @@ async function axe(page, label) {
   eq(bad.length, 0, `${label}: serious/critical axe violations ${JSON.stringify(bad)}`);
 }
 
-test('keyboard only: Tab to the token, type, Enter runs; results get focus', async () => {
+test('keyboard only: Tab to the token, type, Enter runs; results get focus', async ({ guard }) => {
+  guard.allow(expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -33,10 +39,11 @@ test('keyboard only: Tab to the token, type, Enter runs; results get focus', asy
   await page.getByTestId('results').waitFor({ timeout: 45000 });
   await page.waitForFunction(() => document.activeElement?.id === 'results-heading');
   await context.close();
-}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
+});
 
 for (const colorScheme of ['light', 'dark']) {
-  test(`axe-core (${colorScheme}): no serious or critical violation on the form, the plan, the results (cards closed and open) and a share link`, async () => {
+  test(`axe-core (${colorScheme}): no serious or critical violation on the form, the plan, the results (cards closed and open) and a share link`, async ({ guard }) => {
+    guard.allow(expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint));
     const context = await shared.browser.newContext({ bypassCSP: true, colorScheme });
     const page = await context.newPage();
     await page.goto(shared.appUrl);
@@ -56,10 +63,11 @@ for (const colorScheme of ['light', 'dark']) {
     await opened.getByTestId('shared-view').waitFor();
     await axe(opened, 'share view');
     await context.close();
-  }, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
+  });
 }
 
-test('what the user looks at does not move when results arrive; no horizontal scroll at 360 px', async () => {
+test('what the user looks at does not move when results arrive; no horizontal scroll at 360 px', async ({ guard }) => {
+  guard.allow(expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint));
   const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await watchedPage(context);
   await page.addInitScript(() => {
@@ -96,9 +104,10 @@ test('what the user looks at does not move when results arrive; no horizontal sc
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   eq(overflow, 0, 'no horizontal scroll at 360 px (results)');
   await context.close();
-}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
+});
 
-test('screenshots: form, plan, results — light and dark, narrow and wide', async () => {
+test('screenshots: form, plan, results — light and dark, narrow and wide', async ({ guard }) => {
+  guard.allow(expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint));
   for (const colorScheme of ['light', 'dark']) {
     for (const [width, label] of [[360, 'narrow'], [1280, 'wide']]) {
       const context = await shared.browser.newContext({ colorScheme, viewport: { width, height: 900 } });
@@ -119,9 +128,10 @@ test('screenshots: form, plan, results — light and dark, narrow and wide', asy
       await context.close();
     }
   }
-}, { allow: [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)] });
+});
 
-test('Cancel aborts every request in flight, and the UI says so in order', async () => {
+test('Cancel aborts every request in flight, and the UI says so in order', async ({ guard }) => {
+  guard.allow(expected.noToken(slow), expected.get405(slow));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -158,11 +168,12 @@ test('Cancel aborts every request in flight, and the UI says so in order', async
   const score = await page.getByTestId('score').innerText();
   assert(/^(n\/a|[01] of 1 pairs)$/.test(score), `the score counts only answered pairs: ${score}`);
   await context.close();
-  writeFileSync(join(ARTIFACTS, 'perf.json'), JSON.stringify(perf, null, 1));
+  mergePerf(perf);
   console.log(`     perf (report, not asserted): cancel→results ${perf.cancelToResultsMs} ms; layout shift while results arrive ${perf.cumulativeLayoutShift}; long tasks during a run: ${JSON.stringify(perf.longTasksMs)}`);
-}, { allow: [expected.noToken(slow), expected.get405(slow)] });
+});
 
-test('the skip link only moves focus: results, token and URL stay as they were', async () => {
+test('the skip link only moves focus: results, token and URL stay as they were', async ({ guard }) => {
+  guard.allow(expected.noToken(shared.demoEndpoint));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -176,4 +187,4 @@ test('the skip link only moves focus: results, token and URL stay as they were',
   eq(await page.getByTestId('token').inputValue(), 'demo-token', 'the token is still in its field');
   assert(await page.getByTestId('results').isVisible(), 'the results are still on the page');
   await context.close();
-}, { allow: [expected.noToken(shared.demoEndpoint)] });
+});
