@@ -86,10 +86,15 @@ const server = createServer(async (req, res) => {
     const [, c, step] = signIn;
     if (step === 'register') {
       let asked = {};
-      try { asked = JSON.parse(body || '{}'); } catch { /* not JSON: registered all the same */ }
+      try {
+        asked = JSON.parse(body || '{}');
+      } catch {
+        /* not JSON: registered all the same */
+      }
       return json(res, 201, { client_id: `hostile-client-${c}`, redirect_uris: asked?.redirect_uris ?? [] });
     }
-    if (step === 'token') return json(res, 200, { access_token: `${sentinel}-access`, refresh_token: `${sentinel}-refresh`, token_type: 'Bearer', expires_in: 3600 });
+    if (step === 'token')
+      return json(res, 200, { access_token: `${sentinel}-access`, refresh_token: `${sentinel}-refresh`, token_type: 'Bearer', expires_in: 3600 });
     if (!URL.canParse(url.searchParams.get('redirect_uri') ?? '')) return json(res, 400, { error: 'invalid_request' });
     const back = new URL(url.searchParams.get('redirect_uri'));
     back.searchParams.set('code', `${sentinel}-code`);
@@ -99,7 +104,11 @@ const server = createServer(async (req, res) => {
     return res.end();
   }
   if (req.method === 'OPTIONS') {
-    res.writeHead(204, { ...CORS, 'Access-Control-Allow-Methods': 'GET, POST, DELETE', 'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] || '' });
+    res.writeHead(204, {
+      ...CORS,
+      'Access-Control-Allow-Methods': 'GET, POST, DELETE',
+      'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] || '',
+    });
     return res.end();
   }
   const prm = path.match(/^\/\.well-known\/oauth-protected-resource\/([a-z-]+)\/mcp$/);
@@ -122,11 +131,9 @@ const server = createServer(async (req, res) => {
     }
     if (c === 'prm-not-json') {
       res.writeHead(200, { 'Content-Type': 'text/html', ...CORS });
-      return res.end('<html><body><img src=x onerror="document.title=\'pwned\'"><script>document.title=\'pwned\'</script>Sign in</body></html>');
+      return res.end("<html><body><img src=x onerror=\"document.title='pwned'\"><script>document.title='pwned'</script>Sign in</body></html>");
     }
-    const servers = c === 'private-as'
-      ? ['https://10.20.30.40/']
-      : c === 'loopback-as' ? [`http://127.0.0.1:${elsewherePort}/`] : [`${base}/${c}`];
+    const servers = c === 'private-as' ? ['https://10.20.30.40/'] : c === 'loopback-as' ? [`http://127.0.0.1:${elsewherePort}/`] : [`${base}/${c}`];
     return json(res, 200, { resource: `${base}/${c}/mcp`, authorization_servers: servers, scopes_supported: ['mcp:tools'] });
   }
   const as = path.match(/^\/\.well-known\/oauth-authorization-server\/([a-z-]+)$/);
@@ -135,7 +142,12 @@ const server = createServer(async (req, res) => {
   if (mcp) {
     const challenge = `Bearer error="invalid_token", scope="mcp:tools", resource_metadata="${base}/.well-known/oauth-protected-resource/${mcp[1]}/mcp"`;
     // The token it was sent, echoed back: redaction must take it out of every output.
-    return json(res, 401, { error: 'invalid_token', received: (req.headers.authorization ?? '').replace(/^Bearer /, '') }, { ...CORS, 'WWW-Authenticate': challenge });
+    return json(
+      res,
+      401,
+      { error: 'invalid_token', received: (req.headers.authorization ?? '').replace(/^Bearer /, '') },
+      { ...CORS, 'WWW-Authenticate': challenge },
+    );
   }
   return json(res, 404, { error: 'not_found' });
 });

@@ -32,15 +32,26 @@ function serve(port) {
     const ua = req.headers['user-agent'] || '';
     if (!stats.user_agents.includes(ua) && stats.user_agents.length < MAX_AGENTS) stats.user_agents.push(ua);
     let done = false;
-    const finish = () => { if (!done) { done = true; stats.in_flight -= 1; } };
+    const finish = () => {
+      if (!done) {
+        done = true;
+        stats.in_flight -= 1;
+      }
+    };
     res.on('close', finish);
-    req.on('close', () => { if (res.writableEnded || req.socket.destroyed) finish(); });
+    req.on('close', () => {
+      if (res.writableEnded || req.socket.destroyed) finish();
+    });
     const mode = req.url.split('/')[1];
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       if (mode === 'hang') return;
-      if (mode === 'reset') { req.socket.destroy(); finish(); return; }
+      if (mode === 'reset') {
+        req.socket.destroy();
+        finish();
+        return;
+      }
       if (mode === 'garbage') {
         res.writeHead(200, { 'Content-Type': 'text/plain' });
         res.end('%%% this is not JSON-RPC %%%');
@@ -55,19 +66,49 @@ function serve(port) {
 }
 
 function fast(req, res, body, stats) {
-  if (req.method !== 'POST') { res.writeHead(405, { Allow: 'POST' }); res.end(); return; }
+  if (req.method !== 'POST') {
+    res.writeHead(405, { Allow: 'POST' });
+    res.end();
+    return;
+  }
   let msg;
-  try { msg = JSON.parse(body); } catch { res.writeHead(400); res.end(); return; }
-  if (msg.id === undefined) { res.writeHead(202); res.end(); return; }
+  try {
+    msg = JSON.parse(body);
+  } catch {
+    res.writeHead(400);
+    res.end();
+    return;
+  }
+  if (msg.id === undefined) {
+    res.writeHead(202);
+    res.end();
+    return;
+  }
   const reply = (payload) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, ...payload }));
   };
   switch (msg.method) {
     case 'initialize':
-      return reply({ result: { protocolVersion: msg.params?.protocolVersion ?? '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'census-synthetic', version: '1' } } });
+      return reply({
+        result: {
+          protocolVersion: msg.params?.protocolVersion ?? '2025-11-25',
+          capabilities: { tools: {} },
+          serverInfo: { name: 'census-synthetic', version: '1' },
+        },
+      });
     case 'tools/list':
-      return reply({ result: { tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, annotations: { readOnlyHint: true } }] } });
+      return reply({
+        result: {
+          tools: [
+            {
+              name: 'echo',
+              inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+              annotations: { readOnlyHint: true },
+            },
+          ],
+        },
+      });
     case 'tools/call': {
       const name = String(msg.params?.name).slice(0, 64);
       if (name === 'echo' || Object.keys(stats.tools_called).length < 64) stats.tools_called[name] = (stats.tools_called[name] || 0) + 1;

@@ -31,8 +31,10 @@ function walk(suite) {
     for (const t of spec.tests) {
       const ran = t.results.some((r) => r.status !== 'skipped' && r.status !== 'interrupted');
       if (t.expectedStatus === 'skipped') skipped.push(`${name}: ${spec.title}`);
-      else if (!ran) { counts.failed += 1; notRun.push(`${name}: ${spec.title}`); }
-      else if (t.status === 'expected') counts.passed += 1;
+      else if (!ran) {
+        counts.failed += 1;
+        notRun.push(`${name}: ${spec.title}`);
+      } else if (t.status === 'expected') counts.passed += 1;
       else counts.failed += 1;
     }
   }

@@ -39,7 +39,10 @@ function record(row, target, req, action) {
 
 // Raw header lines as [name, value] pairs, and the edits the rows make to them.
 const pairs = (raw) => Array.from({ length: raw.length / 2 }, (_, i) => [raw[2 * i], raw[2 * i + 1]]);
-const is = (name) => ([k]) => k.toLowerCase() === name.toLowerCase();
+const is =
+  (name) =>
+  ([k]) =>
+    k.toLowerCase() === name.toLowerCase();
 const without = (list, name) => list.filter((p) => !is(name)(p));
 /** The first `name` line gets `value` (its name's case kept), later ones go; appended if there was none. */
 function replace(list, name, value) {
@@ -58,14 +61,24 @@ function readAll(stream, cap) {
     let size = 0;
     const onData = (b) => {
       size += b.length;
-      if (size > cap) { stream.off('data', onData); stream.pause(); resolve(null); } else parts.push(b);
+      if (size > cap) {
+        stream.off('data', onData);
+        stream.pause();
+        resolve(null);
+      } else parts.push(b);
     };
-    stream.on('data', onData).on('end', () => resolve(Buffer.concat(parts))).on('error', reject);
+    stream
+      .on('data', onData)
+      .on('end', () => resolve(Buffer.concat(parts)))
+      .on('error', reject);
   });
 }
 async function readUpstream(up) {
   const body = await readAll(up, CAP);
-  if (body === null) { up.destroy(); throw new Error('upstream body over 1 MiB'); }
+  if (body === null) {
+    up.destroy();
+    throw new Error('upstream body over 1 MiB');
+  }
   return body;
 }
 
@@ -81,7 +94,9 @@ function forward({ req, res, path, body }) {
       resolve(r);
     });
     out.on('error', reject);
-    res.on('close', () => { if (!upRes || !upRes.complete) out.destroy(); }); // the client went away
+    res.on('close', () => {
+      if (!upRes || !upRes.complete) out.destroy();
+    }); // the client went away
     out.end(body);
   });
 }
@@ -92,7 +107,9 @@ function sendHead(res, up, list) {
   res.flushHeaders(); // a stream's head must not wait for its first event
 }
 function pipeBody(up, res) {
-  up.on('close', () => { if (!up.complete) res.destroy(); });
+  up.on('close', () => {
+    if (!up.complete) res.destroy();
+  });
   up.pipe(res);
 }
 /** Writes `bytes` on the client's raw socket, then `then(socket)` once they are handed to the kernel. */
@@ -101,7 +118,11 @@ function raw(req, bytes, then) {
   // A moment between the bytes and the cut, as a server that dies mid-answer leaves it: a reset
   // that overtakes bytes the client has not read yet makes Linux drop them, and the row would
   // become "reset before any answer".
-  socket.write(bytes, () => setTimeout(() => { if (!socket.destroyed) then(socket); }, 250));
+  socket.write(bytes, () =>
+    setTimeout(() => {
+      if (!socket.destroyed) then(socket);
+    }, 250),
+  );
 }
 
 async function pass(c) {
@@ -125,112 +146,163 @@ const PAD_BLOCK = Buffer.from(`: ${'x'.repeat(1021)}\n`.repeat(64)); // 64 lines
 
 const ROWS = {
   pass: { target: null },
-  'reset-json': { target: 'no-token', async run(c) {
-    const up = await forward(c);
-    const body = await readUpstream(up);
-    const half = body.subarray(0, body.length >> 1);
-    const list = replace(without(pairs(up.rawHeaders), 'Transfer-Encoding'), 'Content-Length', String(body.length));
-    c.note(`Content-Length ${body.length}, ${half.length} bytes, then RST`);
-    raw(c.req, Buffer.concat([Buffer.from(head(up, list)), half]), (s) => s.resetAndDestroy());
-  } },
-  'reset-sse': { target: 'call-c', async run(c) {
-    const up = await forward(c);
-    let buf = Buffer.alloc(0);
-    const cut = await new Promise((resolve, reject) => {
+  'reset-json': {
+    target: 'no-token',
+    async run(c) {
+      const up = await forward(c);
+      const body = await readUpstream(up);
+      const half = body.subarray(0, body.length >> 1);
+      const list = replace(without(pairs(up.rawHeaders), 'Transfer-Encoding'), 'Content-Length', String(body.length));
+      c.note(`Content-Length ${body.length}, ${half.length} bytes, then RST`);
+      raw(c.req, Buffer.concat([Buffer.from(head(up, list)), half]), (s) => s.resetAndDestroy());
+    },
+  },
+  'reset-sse': {
+    target: 'call-c',
+    async run(c) {
+      const up = await forward(c);
+      let buf = Buffer.alloc(0);
+      const cut = await new Promise((resolve, reject) => {
+        up.on('data', (b) => {
+          buf = Buffer.concat([buf, b]);
+          const at = dataCut(buf, false);
+          if (at >= 0) resolve(at);
+          else if (buf.length > CAP) reject(new Error('no data: line in 1 MiB'));
+        })
+          .on('end', () => resolve(dataCut(buf, true)))
+          .on('error', reject);
+      });
+      up.destroy();
+      const list = replace(without(pairs(up.rawHeaders), 'Content-Length'), 'Transfer-Encoding', 'chunked');
+      c.note(`chunked, ${cut} body bytes (mid data: line), then RST`);
+      raw(c.req, Buffer.concat([Buffer.from(head(up, list)), chunk(buf.subarray(0, cut))]), (s) => s.resetAndDestroy());
+    },
+  },
+  'truncated-chunked': {
+    target: 'initialize',
+    async run(c) {
+      const up = await forward(c);
+      const body = await readUpstream(up);
+      const half = body.subarray(0, body.length >> 1);
+      const list = replace(without(pairs(up.rawHeaders), 'Content-Length'), 'Transfer-Encoding', 'chunked');
+      c.note(`one chunk of ${half.length} of ${body.length} bytes, then FIN without the last chunk`);
+      raw(c.req, Buffer.concat([Buffer.from(head(up, list)), chunk(half)]), (s) => s.end());
+    },
+  },
+  stall: {
+    target: 'call-c',
+    async run(c) {
+      const up = await forward(c);
+      sendHead(c.res, up, without(pairs(up.rawHeaders), 'Content-Length'));
+      up.resume(); // the body is dropped
+      c.note('head, then no body');
+    },
+  },
+  drip: {
+    target: 'call-c',
+    async run(c) {
+      const up = await forward(c);
+      sendHead(c.res, up, without(pairs(up.rawHeaders), 'Content-Length'));
+      c.note('body one byte every 100 ms');
+      let queue = Buffer.alloc(0);
+      let ended = false;
       up.on('data', (b) => {
-        buf = Buffer.concat([buf, b]);
-        const at = dataCut(buf, false);
-        if (at >= 0) resolve(at); else if (buf.length > CAP) reject(new Error('no data: line in 1 MiB'));
-      }).on('end', () => resolve(dataCut(buf, true))).on('error', reject);
-    });
-    up.destroy();
-    const list = replace(without(pairs(up.rawHeaders), 'Content-Length'), 'Transfer-Encoding', 'chunked');
-    c.note(`chunked, ${cut} body bytes (mid data: line), then RST`);
-    raw(c.req, Buffer.concat([Buffer.from(head(up, list)), chunk(buf.subarray(0, cut))]), (s) => s.resetAndDestroy());
-  } },
-  'truncated-chunked': { target: 'initialize', async run(c) {
-    const up = await forward(c);
-    const body = await readUpstream(up);
-    const half = body.subarray(0, body.length >> 1);
-    const list = replace(without(pairs(up.rawHeaders), 'Content-Length'), 'Transfer-Encoding', 'chunked');
-    c.note(`one chunk of ${half.length} of ${body.length} bytes, then FIN without the last chunk`);
-    raw(c.req, Buffer.concat([Buffer.from(head(up, list)), chunk(half)]), (s) => s.end());
-  } },
-  stall: { target: 'call-c', async run(c) {
-    const up = await forward(c);
-    sendHead(c.res, up, without(pairs(up.rawHeaders), 'Content-Length'));
-    up.resume(); // the body is dropped
-    c.note('head, then no body');
-  } },
-  drip: { target: 'call-c', async run(c) {
-    const up = await forward(c);
-    sendHead(c.res, up, without(pairs(up.rawHeaders), 'Content-Length'));
-    c.note('body one byte every 100 ms');
-    let queue = Buffer.alloc(0);
-    let ended = false;
-    up.on('data', (b) => { queue = Buffer.concat([queue, b]); if (queue.length > 65536) up.pause(); }).on('end', () => { ended = true; });
-    up.on('close', () => { if (!up.complete) c.res.destroy(); });
-    const timer = setInterval(() => {
-      if (queue.length) {
-        c.res.write(queue.subarray(0, 1));
-        queue = queue.subarray(1);
-        if (queue.length <= 65536) up.resume();
-      } else if (ended) { clearInterval(timer); c.res.end(); }
-    }, 100);
-    c.res.on('close', () => clearInterval(timer));
-  } },
-  'dup-content-type': { target: 'call-c', async run(c) {
-    const up = await forward(c);
-    const list = pairs(up.rawHeaders);
-    const i = list.findIndex(is('Content-Type'));
-    list.splice(i < 0 ? list.length : i, 0, ['Content-Type', 'text/plain']);
-    c.note('Content-Type sent twice, text/plain first');
-    sendHead(c.res, up, list);
-    pipeBody(up, c.res);
-  } },
-  'mixed-case-sse': { target: 'call-c', async run(c) {
-    const up = await forward(c);
-    c.note('Content-Type: Text/Event-Stream; charset=utf-8');
-    sendHead(c.res, up, replace(pairs(up.rawHeaders), 'Content-Type', 'Text/Event-Stream; charset=utf-8'));
-    pipeBody(up, c.res);
-  } },
+        queue = Buffer.concat([queue, b]);
+        if (queue.length > 65536) up.pause();
+      }).on('end', () => {
+        ended = true;
+      });
+      up.on('close', () => {
+        if (!up.complete) c.res.destroy();
+      });
+      const timer = setInterval(() => {
+        if (queue.length) {
+          c.res.write(queue.subarray(0, 1));
+          queue = queue.subarray(1);
+          if (queue.length <= 65536) up.resume();
+        } else if (ended) {
+          clearInterval(timer);
+          c.res.end();
+        }
+      }, 100);
+      c.res.on('close', () => clearInterval(timer));
+    },
+  },
+  'dup-content-type': {
+    target: 'call-c',
+    async run(c) {
+      const up = await forward(c);
+      const list = pairs(up.rawHeaders);
+      const i = list.findIndex(is('Content-Type'));
+      list.splice(i < 0 ? list.length : i, 0, ['Content-Type', 'text/plain']);
+      c.note('Content-Type sent twice, text/plain first');
+      sendHead(c.res, up, list);
+      pipeBody(up, c.res);
+    },
+  },
+  'mixed-case-sse': {
+    target: 'call-c',
+    async run(c) {
+      const up = await forward(c);
+      c.note('Content-Type: Text/Event-Stream; charset=utf-8');
+      sendHead(c.res, up, replace(pairs(up.rawHeaders), 'Content-Type', 'Text/Event-Stream; charset=utf-8'));
+      pipeBody(up, c.res);
+    },
+  },
   // Not `redirect`: a path piece of 8 characters or more is hidden from every report, identifiers
   // included (`redirect_refused`), which would defeat the comparison.
-  moved: { target: 'call-c', async run(c) {
-    c.note(`307 to ${redirectTo}`);
-    c.res.writeHead(307, ['Location', redirectTo, ...cors(c.req), 'Content-Length', '0']);
-    c.res.end();
-  } },
-  'over-cap': { target: 'call-c', async run(c) {
-    const up = await forward(c);
-    sendHead(c.res, up, without(pairs(up.rawHeaders), 'Content-Length'));
-    c.note('1 MiB of SSE comments before the body');
-    let blocks = 0;
-    const pump = () => {
-      while (blocks < 16) {
-        blocks++;
-        if (!c.res.write(PAD_BLOCK)) { c.res.once('drain', pump); return; }
-      }
-      pipeBody(up, c.res);
-    };
-    pump();
-  } },
-  'silent-sse': { target: 'get', async run(c) {
-    c.note('200 text/event-stream, then silence');
-    c.res.writeHead(200, ['Content-Type', 'text/event-stream', 'Cache-Control', 'no-cache', ...cors(c.req)]);
-    c.res.flushHeaders();
-  } },
-  'close-before-answer': { target: 'call-c', async run(c) {
-    c.note('closed without a byte');
-    c.req.socket.destroy();
-  } },
+  moved: {
+    target: 'call-c',
+    async run(c) {
+      c.note(`307 to ${redirectTo}`);
+      c.res.writeHead(307, ['Location', redirectTo, ...cors(c.req), 'Content-Length', '0']);
+      c.res.end();
+    },
+  },
+  'over-cap': {
+    target: 'call-c',
+    async run(c) {
+      const up = await forward(c);
+      sendHead(c.res, up, without(pairs(up.rawHeaders), 'Content-Length'));
+      c.note('1 MiB of SSE comments before the body');
+      let blocks = 0;
+      const pump = () => {
+        while (blocks < 16) {
+          blocks++;
+          if (!c.res.write(PAD_BLOCK)) {
+            c.res.once('drain', pump);
+            return;
+          }
+        }
+        pipeBody(up, c.res);
+      };
+      pump();
+    },
+  },
+  'silent-sse': {
+    target: 'get',
+    async run(c) {
+      c.note('200 text/event-stream, then silence');
+      c.res.writeHead(200, ['Content-Type', 'text/event-stream', 'Cache-Control', 'no-cache', ...cors(c.req)]);
+      c.res.flushHeaders();
+    },
+  },
+  'close-before-answer': {
+    target: 'call-c',
+    async run(c) {
+      c.note('closed without a byte');
+      c.req.socket.destroy();
+    },
+  },
 };
 
 function jsonMethod(body) {
   try {
     const v = JSON.parse(body.toString('utf8'));
     return v && typeof v === 'object' && !Array.isArray(v) ? v.method : undefined;
-  } catch { return undefined; }
+  } catch {
+    return undefined;
+  }
 }
 const TARGETS = {
   initialize: (req, body) => req.method === 'POST' && ['initialize', 'server/discover'].includes(jsonMethod(body)),
@@ -252,10 +324,16 @@ async function handle(req, res) {
     return;
   }
   const row = m && Object.hasOwn(ROWS, m[1]) ? m[1] : null;
-  if (!row) { text(res, 404, `fault proxy: no such row (rows: ${Object.keys(ROWS).join(', ')})`); return; }
+  if (!row) {
+    text(res, 404, `fault proxy: no such row (rows: ${Object.keys(ROWS).join(', ')})`);
+    return;
+  }
   const path = m[2].startsWith('/') ? m[2] : `/${m[2]}`;
   const body = Number(req.headers['content-length']) > CAP ? null : await readAll(req, CAP);
-  if (body === null) { text(res, 413, 'fault proxy: request body over 1 MiB', { Connection: 'close' }); return; }
+  if (body === null) {
+    text(res, 413, 'fault proxy: request body over 1 MiB', { Connection: 'close' });
+    return;
+  }
   const { target, run } = ROWS[row];
   const c = { req, res, path, body, note: (action) => record(row, target, req, action) };
   if (target && req.method !== 'OPTIONS' && TARGETS[target](req, body)) await run(c);

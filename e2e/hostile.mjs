@@ -49,7 +49,13 @@ const leakFile = arg('leak', '');
 const ECHOES = leakFile ? JSON.parse(readFileSync(leakFile, 'utf8')) : {};
 // Every Referer this server was sent (the page sends none).
 const referers = [];
-const XSS = ['<img src=x onerror=window.__pwned=1>', '"><svg onload=window.__pwned=1>', '</textarea><script>window.__pwned=1</script>', 'javascript:window.__pwned=1', 'bidi \u202Egnp.exe\u202C'];
+const XSS = [
+  '<img src=x onerror=window.__pwned=1>',
+  '"><svg onload=window.__pwned=1>',
+  '</textarea><script>window.__pwned=1</script>',
+  'javascript:window.__pwned=1',
+  'bidi \u202Egnp.exe\u202C',
+];
 
 const origins = origin.split(',');
 const baseCors = {
@@ -85,7 +91,15 @@ function rpc(mode, msg, token) {
   const b64 = Buffer.from(`x${token}y`).toString('base64');
   switch (msg.method) {
     case 'initialize':
-      return { jsonrpc: '2.0', id, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: mode === 'xss' ? XSS[0] : `echo server for ${token}`, version: '0' } } };
+      return {
+        jsonrpc: '2.0',
+        id,
+        result: {
+          protocolVersion: '2025-06-18',
+          capabilities: { tools: {} },
+          serverInfo: { name: mode === 'xss' ? XSS[0] : `echo server for ${token}`, version: '0' },
+        },
+      };
     case 'tools/list': {
       const tools = [
         { name: 'lookup', inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }, annotations: { readOnlyHint: true } },
@@ -97,12 +111,27 @@ function rpc(mode, msg, token) {
     case 'tools/call': {
       const name = msg.params && msg.params.name;
       if (name === 'status') {
-        return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: mode === 'xss' ? XSS.join(' | ') : `ok, your token is ${encodeURIComponent(token)}` }] } };
+        return {
+          jsonrpc: '2.0',
+          id,
+          result: { content: [{ type: 'text', text: mode === 'xss' ? XSS.join(' | ') : `ok, your token is ${encodeURIComponent(token)}` }] },
+        };
       }
       if (name === 'lookup' && msg.params.arguments && msg.params.arguments.id) {
-        return { jsonrpc: '2.0', id, result: { isError: true, content: [{ type: 'text', text: mode === 'xss' ? XSS[2] : `failed for Bearer ${token}; hex ${Buffer.from(token).toString('hex')}` }] } };
+        return {
+          jsonrpc: '2.0',
+          id,
+          result: {
+            isError: true,
+            content: [{ type: 'text', text: mode === 'xss' ? XSS[2] : `failed for Bearer ${token}; hex ${Buffer.from(token).toString('hex')}` }],
+          },
+        };
       }
-      return { jsonrpc: '2.0', id, error: { code: -32602, message: mode === 'xss' ? XSS[1] : `Unknown tool: ${name} (token ${token})`, data: mode === 'xss' ? XSS[3] : b64 } };
+      return {
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32602, message: mode === 'xss' ? XSS[1] : `Unknown tool: ${name} (token ${token})`, data: mode === 'xss' ? XSS[3] : b64 },
+      };
     }
     default:
       return id === undefined ? null : { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
@@ -117,50 +146,90 @@ function leakAnswer(req, res, form, body, bytes = false) {
   // origin when it is one of --origin's comma-separated list.
   const cors = { ...baseCors, 'Access-Control-Allow-Origin': origins.includes(req.headers.origin) ? req.headers.origin : origins[0] };
   const e = ECHOES[form];
-  if (!e) { res.writeHead(404, cors); res.end(); return; }
+  if (!e) {
+    res.writeHead(404, cors);
+    res.end();
+    return;
+  }
   // Header values: visible Latin-1 only (a non-ASCII letter goes percent-encoded, as servers do).
   const h = (s) => s.replace(/[^\x20-\x7e]/g, (c) => encodeURIComponent(c));
   const echoHeaders = { 'X-Echo': `Bearer ${h(e.token.plain)}`, 'X-Echo-Header': h(e.header.plain), 'X-Echo-Path': h(e.path.plain) };
   const html = `<html><body><p>token ${e.token.plain}</p><p>header ${e.header.plain}</p><p>path ${e.path.plain}</p></body></html>`;
-  if (req.method === 'GET') { res.writeHead(405, { ...cors, ...echoHeaders, 'Content-Type': 'text/html' }); res.end(html); return; }
+  if (req.method === 'GET') {
+    res.writeHead(405, { ...cors, ...echoHeaders, 'Content-Type': 'text/html' });
+    res.end(html);
+    return;
+  }
   if (!req.headers.authorization) {
-    res.writeHead(401, { ...cors, ...echoHeaders, 'WWW-Authenticate': `Bearer error="invalid_token", error_description="token ${h(e.token.plain)}"`, 'Content-Type': 'text/html' });
+    res.writeHead(401, {
+      ...cors,
+      ...echoHeaders,
+      'WWW-Authenticate': `Bearer error="invalid_token", error_description="token ${h(e.token.plain)}"`,
+      'Content-Type': 'text/html',
+    });
     res.end(html);
     return;
   }
   let msg;
-  try { msg = JSON.parse(body); } catch { res.writeHead(400, cors); res.end('bad json'); return; }
+  try {
+    msg = JSON.parse(body);
+  } catch {
+    res.writeHead(400, cors);
+    res.end('bad json');
+    return;
+  }
   const id = JSON.stringify(msg.id ?? null);
-  const json = (text) => { res.writeHead(200, { ...cors, ...echoHeaders, 'Content-Type': 'application/json' }); res.end(text); };
+  const json = (text) => {
+    res.writeHead(200, { ...cors, ...echoHeaders, 'Content-Type': 'application/json' });
+    res.end(text);
+  };
   const name = msg.params && msg.params.name;
   switch (msg.method) {
     case 'initialize':
       res.end = end;
-      return json(`{"jsonrpc":"2.0","id":${id},"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"leak ${e.token.in_json}","version":"0"}}}`);
+      return json(
+        `{"jsonrpc":"2.0","id":${id},"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"leak ${e.token.in_json}","version":"0"}}}`,
+      );
     case 'notifications/initialized':
-      res.writeHead(202, cors); res.end(); return;
+      res.writeHead(202, cors);
+      res.end();
+      return;
     case 'tools/list':
       res.end = end;
-      return json(`{"jsonrpc":"2.0","id":${id},"result":{"tools":[{"name":"lookup","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"annotations":{"readOnlyHint":true}},{"name":"status","inputSchema":{"type":"object","properties":{}},"annotations":{"readOnlyHint":true}}]}}`);
+      return json(
+        `{"jsonrpc":"2.0","id":${id},"result":{"tools":[{"name":"lookup","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"annotations":{"readOnlyHint":true}},{"name":"status","inputSchema":{"type":"object","properties":{}},"annotations":{"readOnlyHint":true}}]}}`,
+      );
     case 'tools/call':
       if (name === 'status') {
         // D: an HTML page the page reads as the answer to a POST.
-        res.writeHead(500, { ...cors, ...echoHeaders, 'Content-Type': 'text/html' }); res.end(html); return;
+        res.writeHead(500, { ...cors, ...echoHeaders, 'Content-Type': 'text/html' });
+        res.end(html);
+        return;
       }
       if (name === 'lookup' && msg.params.arguments && msg.params.arguments.id) {
         // C: an SSE frame with isError, content text and structuredContent.
         res.writeHead(200, { ...cors, ...echoHeaders, 'Content-Type': 'text/event-stream' });
-        res.end(`event: message\ndata: {"jsonrpc":"2.0","id":${id},"result":{"isError":true,"content":[{"type":"text","text":"header ${e.header.in_json} token ${e.token.in_json}"}],"structuredContent":{"header":"${e.header.in_json}","token":"${e.token.in_json}","path":"${e.path.in_json}"}}}\n\n`);
+        res.end(
+          `event: message\ndata: {"jsonrpc":"2.0","id":${id},"result":{"isError":true,"content":[{"type":"text","text":"header ${e.header.in_json} token ${e.token.in_json}"}],"structuredContent":{"header":"${e.header.in_json}","token":"${e.token.in_json}","path":"${e.path.in_json}"}}}\n\n`,
+        );
         return;
       }
       if (name === 'lookup') {
         // B: isError with the echo in content text.
-        return json(`{"jsonrpc":"2.0","id":${id},"result":{"isError":true,"content":[{"type":"text","text":"header ${e.header.in_json} token ${e.token.in_json} path ${e.path.in_json}"}]}}`);
+        return json(
+          `{"jsonrpc":"2.0","id":${id},"result":{"isError":true,"content":[{"type":"text","text":"header ${e.header.in_json} token ${e.token.in_json} path ${e.path.in_json}"}]}}`,
+        );
       }
       // A: an error frame with the echo in message and data.
-      return json(`{"jsonrpc":"2.0","id":${id},"error":{"code":-32602,"message":"Unknown tool: token ${e.token.in_json}","data":"header ${e.header.in_json} path ${e.path.in_json}"}}`);
+      return json(
+        `{"jsonrpc":"2.0","id":${id},"error":{"code":-32602,"message":"Unknown tool: token ${e.token.in_json}","data":"header ${e.header.in_json} path ${e.path.in_json}"}}`,
+      );
     default:
-      if (msg.id === undefined) { res.writeHead(202, cors); res.end(); return; }
+      if (msg.id === undefined) {
+        res.writeHead(202, cors);
+        res.end();
+        return;
+      }
       return json(`{"jsonrpc":"2.0","id":${id},"error":{"code":-32601,"message":"Method not found"}}`);
   }
 }
@@ -186,8 +255,12 @@ function slowAnswer(res) {
 createServer((req, res) => {
   const mode = (req.url || '').split('/')[1];
   if (req.url === '/__slow/sent') {
-    const done = () => { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end('{"sent":true}'); };
-    if (slow.sent) done(); else slow.waiters.push(done);
+    const done = () => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{"sent":true}');
+    };
+    if (slow.sent) done();
+    else slow.waiters.push(done);
     return;
   }
   if (req.url === '/__slow/release') {
@@ -198,23 +271,44 @@ createServer((req, res) => {
     res.end(JSON.stringify({ released: Boolean(release) }));
     return;
   }
-  if (req.url === '/__referers') { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end(JSON.stringify(referers)); return; }
+  if (req.url === '/__referers') {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(referers));
+    return;
+  }
   if (req.headers.referer) referers.push(req.headers.referer);
   if ((mode === 'leak' || mode === 'leak-bytes') && req.method === 'OPTIONS') {
     res.writeHead(204, { ...baseCors, 'Access-Control-Allow-Origin': origins.includes(req.headers.origin) ? req.headers.origin : origins[0] });
     res.end();
     return;
   }
-  if (req.method === 'OPTIONS') { res.writeHead(204, cors); res.end(); return; }
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, cors);
+    res.end();
+    return;
+  }
   if (mode === 'leak' || mode === 'leak-bytes') {
     let body = '';
-    req.on('data', (d) => { body += d; });
+    req.on('data', (d) => {
+      body += d;
+    });
     req.on('end', () => leakAnswer(req, res, (req.url || '').split('/')[2], body, mode === 'leak-bytes'));
     return;
   }
-  if (mode === 'silent') { req.resume(); return; }
-  if (mode === 'redirect') { res.writeHead(307, { ...cors, Location: redirectTo }); res.end(); return; }
-  if (mode === 'slash') { res.writeHead(307, { ...cors, Location: '/slash/mcp/' }); res.end(); return; }
+  if (mode === 'silent') {
+    req.resume();
+    return;
+  }
+  if (mode === 'redirect') {
+    res.writeHead(307, { ...cors, Location: redirectTo });
+    res.end();
+    return;
+  }
+  if (mode === 'slash') {
+    res.writeHead(307, { ...cors, Location: '/slash/mcp/' });
+    res.end();
+    return;
+  }
   if (mode === 'doctor-redirect') {
     const code = Number((req.url || '').split('/')[2]);
     if (req.headers['sec-fetch-mode'] === 'no-cors') {
@@ -244,7 +338,9 @@ createServer((req, res) => {
     return;
   }
   let body = '';
-  req.on('data', (d) => { body += d; });
+  req.on('data', (d) => {
+    body += d;
+  });
   req.on('end', () => {
     if (!token) {
       res.writeHead(401, { ...cors, 'WWW-Authenticate': 'Bearer error="invalid_token"', 'Content-Type': 'text/html' });
@@ -252,7 +348,13 @@ createServer((req, res) => {
       return;
     }
     let msg;
-    try { msg = JSON.parse(body); } catch { res.writeHead(400, cors); res.end('bad json'); return; }
+    try {
+      msg = JSON.parse(body);
+    } catch {
+      res.writeHead(400, cors);
+      res.end('bad json');
+      return;
+    }
     if (mode === 'big' && msg.method === 'tools/call' && msg.params && (msg.params.name === 'status' || (msg.params.arguments && msg.params.arguments.id))) {
       res.writeHead(500, { ...cors, 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('x'.repeat(4 * 1024 * 1024));
@@ -269,10 +371,17 @@ createServer((req, res) => {
       res.end('\u0001'.repeat(2 * 1024 * 1024));
       return;
     }
-    if (mode === 'slow' && isC) { slowAnswer(res); return; }
+    if (mode === 'slow' && isC) {
+      slowAnswer(res);
+      return;
+    }
     if (mode === 'together' && msg.method === 'tools/call' && msg.params && ['lookup', 'status'].includes(msg.params.name)) {
       held.push(() => sse(res, rpc(mode, msg, token)));
-      if (held.length >= 3) { const all = held; held = []; all.forEach((answer) => answer()); }
+      if (held.length >= 3) {
+        const all = held;
+        held = [];
+        all.forEach((answer) => answer());
+      }
       return;
     }
     if (mode === 'gzip-bomb' && isC) {
@@ -282,7 +391,11 @@ createServer((req, res) => {
       return;
     }
     const answer = rpc(mode, msg, token);
-    if (!answer) { res.writeHead(202, cors); res.end(); return; }
+    if (!answer) {
+      res.writeHead(202, cors);
+      res.end();
+      return;
+    }
     if (mode === 'fat') {
       const json = JSON.stringify(answer);
       // The padding goes in a member of its own: the answer stays the answer.
@@ -307,10 +420,20 @@ let hits = 0;
 const doctorLog = [];
 const targetPort = Number(new URL(redirectTo).port);
 createServer((req, res) => {
-  if (req.url === '/__hits') { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end(JSON.stringify({ hits })); return; }
-  if (req.url === '/__log') { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end(JSON.stringify(doctorLog)); return; }
+  if (req.url === '/__hits') {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ hits }));
+    return;
+  }
+  if (req.url === '/__log') {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(doctorLog));
+    return;
+  }
   let body = '';
-  req.on('data', (d) => { body += d; });
+  req.on('data', (d) => {
+    body += d;
+  });
   req.on('end', () => {
     if ((req.url || '').startsWith('/doctor/')) doctorLog.push({ method: req.method, url: req.url, headers: req.headers, body });
     else hits += 1;

@@ -62,10 +62,13 @@ export async function onFreePort(start, { pair = false } = {}) {
  * Start these one after the other: the next port is free only until its server takes it.
  */
 export function startOnPair(args, ready) {
-  return onFreePort(async (port) => {
-    await startProcess('node', [...args, '--port', String(port)], { ready });
-    return port;
-  }, { pair: true });
+  return onFreePort(
+    async (port) => {
+      await startProcess('node', [...args, '--port', String(port)], { ready });
+      return port;
+    },
+    { pair: true },
+  );
 }
 
 /**
@@ -82,35 +85,63 @@ export function startProcess(cmd, args, { ready, env, cwd, worker = false } = {}
     const timer = setTimeout(() => reject(new Error(`${cmd} ${args.join(' ')} not ready:\n${output}`)), 20000);
     const onData = (d) => {
       output += d.toString();
-      if (!ready || output.includes(ready)) { clearTimeout(timer); resolve(child); }
+      if (!ready || output.includes(ready)) {
+        clearTimeout(timer);
+        resolve(child);
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${cmd} exited ${code}:\n${output}`)); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${cmd} exited ${code}:\n${output}`));
+    });
   });
 }
 /** Stops `list`'s servers and waits until each has exited (killed if it is still there after 5 s). */
 async function stop(list) {
   const running = list.splice(0).filter((c) => c.exitCode === null && c.signalCode === null);
-  await Promise.all(running.map((c) => new Promise((resolve) => {
-    const kill = setTimeout(() => c.kill('SIGKILL'), 5000);
-    c.once('exit', () => { clearTimeout(kill); resolve(); });
-    try { c.kill('SIGTERM'); } catch { clearTimeout(kill); resolve(); }
-  })));
+  await Promise.all(
+    running.map(
+      (c) =>
+        new Promise((resolve) => {
+          const kill = setTimeout(() => c.kill('SIGKILL'), 5000);
+          c.once('exit', () => {
+            clearTimeout(kill);
+            resolve();
+          });
+          try {
+            c.kill('SIGTERM');
+          } catch {
+            clearTimeout(kill);
+            resolve();
+          }
+        }),
+    ),
+  );
 }
 /** Stops every server the current test file started (its `test.afterAll`). */
 export const stopServers = () => stop(children);
 /** Stops the worker's own servers (the app fixture's teardown). */
 export const stopWorkerServers = () => stop(workerChildren);
 process.on('exit', () => {
-  for (const c of [...children, ...workerChildren]) { try { c.kill('SIGTERM'); } catch { /* gone */ } }
+  for (const c of [...children, ...workerChildren]) {
+    try {
+      c.kill('SIGTERM');
+    } catch {
+      /* gone */
+    }
+  }
 });
 
 /** Runs the native binary (built by the test command's native stage; cargo brings it up to date). */
 export function cli(args, env = {}) {
   try {
     return execFileSync('cargo', ['run', '-q', '-p', 'mcp-triage-cli', '--bin', 'mcp-triage', '--', ...args], {
-      cwd: ROOT, env: { ...process.env, MCP_TRIAGE_PAGE: '', ...env }, encoding: 'utf8', maxBuffer: 64 << 20,
+      cwd: ROOT,
+      env: { ...process.env, MCP_TRIAGE_PAGE: '', ...env },
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
   } catch (e) {
@@ -144,7 +175,9 @@ export async function serveDist(dir, extra = [], { port, worker } = {}) {
 /** The Python `mcp` peer (e2e/py/server.py) on a free port, or on `port`; resolves with its endpoint. */
 export function startPython(corsOrigin, extra = [], { port } = {}) {
   const start = async (p) => {
-    await startProcess(join(ROOT, 'e2e/py/.venv/bin/python'), ['e2e/py/server.py', '--port', String(p), '--cors-origin', corsOrigin, ...extra], { ready: 'python MCP peer' });
+    await startProcess(join(ROOT, 'e2e/py/.venv/bin/python'), ['e2e/py/server.py', '--port', String(p), '--cors-origin', corsOrigin, ...extra], {
+      ready: 'python MCP peer',
+    });
     return `http://127.0.0.1:${p}/mcp`;
   };
   return port ? start(port) : onFreePort(start);
@@ -161,7 +194,7 @@ export async function fillExactly(page, testid, value) {
   const field = page.getByTestId(testid);
   for (let attempt = 0; attempt < 3; attempt++) {
     await field.fill(value);
-    if (await field.inputValue() === value) return;
+    if ((await field.inputValue()) === value) return;
   }
   throw new Error(`${testid} does not hold ${JSON.stringify(value)}: ${JSON.stringify(await field.inputValue())}`);
 }
@@ -175,7 +208,7 @@ export async function moreOptions(page) {
 /** Opens every card of the results, as a reader would to read them (they open closed). */
 export async function openCards(page) {
   await page.getByTestId('open-cards').first().waitFor();
-  if (await page.locator('details.card:not([open])').count() === 0) return;
+  if ((await page.locator('details.card:not([open])').count()) === 0) return;
   const toggle = page.getByTestId('open-cards').first();
   if ((await toggle.innerText()).startsWith('Close')) await toggle.click();
   await toggle.click();
@@ -240,10 +273,11 @@ function report(text) {
  * Resolves with the next problem any watched page reports (for the guard's own control test), or
  * with null if none comes within `hangMs` (only a bound on a hang: the normal path is the event).
  */
-export const nextProblem = (hangMs = 10000) => new Promise((r) => {
-  problemWaiters.push(r);
-  setTimeout(() => r(null), hangMs).unref();
-});
+export const nextProblem = (hangMs = 10000) =>
+  new Promise((r) => {
+    problemWaiters.push(r);
+    setTimeout(() => r(null), hangMs).unref();
+  });
 
 async function watchContext(context) {
   context.on('console', (m) => {
@@ -269,7 +303,9 @@ async function watchContext(context) {
 export async function watchOrder(page, moments) {
   await page.evaluate((moments) => {
     window.__order = [];
-    const note = (e) => { if (!window.__order.includes(e)) window.__order.push(e); };
+    const note = (e) => {
+      if (!window.__order.includes(e)) window.__order.push(e);
+    };
     new MutationObserver(() => {
       const get = [...document.querySelectorAll('[data-testid=step]')].find((li) => li.textContent.includes('check: GET'));
       if (get && !get.textContent.includes('waiting for the stream') && !get.textContent.includes('sending')) note('GET check over');
@@ -292,7 +328,8 @@ export const expected = {
   /** Chromium's log line for an HTTP error status the test provoked, at exactly this URL. */
   status: (code, url) => new RegExp(`^console: Failed to load resource: the server responded with a status of ${code} \\([^)]*\\) ${escape(url)}$`),
   /** Chromium's log lines for a request blocked by CORS, to exactly this URL. */
-  cors: (url) => new RegExp(`^console: (Access to fetch at '${escape(url)}'.* has been blocked by CORS policy.*|Failed to load resource: net::ERR_FAILED ${escape(url)})$`),
+  cors: (url) =>
+    new RegExp(`^console: (Access to fetch at '${escape(url)}'.* has been blocked by CORS policy.*|Failed to load resource: net::ERR_FAILED ${escape(url)})$`),
   /** The 401 of the no-token check (a Quick check always makes it), at exactly this endpoint. */
   noToken: (endpoint) => expected.status(401, endpoint),
   /** The 405 of the GET check where a server refuses GET, at exactly this endpoint. */
@@ -310,8 +347,10 @@ export const expected = {
 export const shared = {};
 
 /** A real WebAssembly module whose export `f` traps (`unreachable`), as a Rust panic does. */
-export const WASM_TRAP = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x04, 0x01, 0x60, 0x00, 0x00, 0x03, 0x02, 0x01, 0x00,
-  0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00, 0x0a, 0x05, 0x01, 0x03, 0x00, 0x00, 0x0b];
+export const WASM_TRAP = [
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x04, 0x01, 0x60, 0x00, 0x00, 0x03, 0x02, 0x01, 0x00, 0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00, 0x0a,
+  0x05, 0x01, 0x03, 0x00, 0x00, 0x0b,
+];
 
 /**
  * The hostile server (behaviour no SDK produces: echoes the token, redirects, serves markup) on a free
@@ -321,8 +360,9 @@ export const WASM_TRAP = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 
 export async function startHostile(origin, extra = []) {
   const targetPort = await freePort();
   const port = await onFreePort(async (p) => {
-    await startProcess('node', ['e2e/hostile.mjs', '--port', String(p), '--origin', origin,
-      '--redirect-to', `http://127.0.0.1:${targetPort}/mcp`, ...extra], { ready: 'hostile server' });
+    await startProcess('node', ['e2e/hostile.mjs', '--port', String(p), '--origin', origin, '--redirect-to', `http://127.0.0.1:${targetPort}/mcp`, ...extra], {
+      ready: 'hostile server',
+    });
     return p;
   });
   return { port, targetPort };
@@ -348,7 +388,12 @@ export function leakForms(secret) {
     const b64 = Buffer.from(pad + secret).toString('base64');
     const skip = Math.ceil((pad.length * 4) / 3);
     forms.add(b64.slice(skip, skip + 16));
-    forms.add(b64.slice(skip, skip + 16).replace(/\+/g, '-').replace(/\//g, '_'));
+    forms.add(
+      b64
+        .slice(skip, skip + 16)
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_'),
+    );
   }
   forms.add(encodeURIComponent(secret));
   forms.add(Buffer.from(secret).toString('hex').slice(0, 24));
@@ -397,5 +442,9 @@ export async function runOne(t) {
   return failure ?? undeclared(seen, t.allow);
 }
 
-export function assert(cond, msg) { if (!cond) throw new Error(`assertion failed: ${msg}`); }
-export function eq(a, b, msg) { if (a !== b) throw new Error(`${msg}: expected ${JSON.stringify(b)}, got ${JSON.stringify(a)}`); }
+export function assert(cond, msg) {
+  if (!cond) throw new Error(`assertion failed: ${msg}`);
+}
+export function eq(a, b, msg) {
+  if (a !== b) throw new Error(`${msg}: expected ${JSON.stringify(b)}, got ${JSON.stringify(a)}`);
+}

@@ -32,7 +32,10 @@ async function save(name, page) {
   if (!compared) await page.getByTestId('share-open').click();
   const link = await page.getByTestId(compared ? 'compare-link' : 'share-link').inputValue();
   const fragment = link.slice(link.indexOf('#') + 1);
-  const data = fragment.slice(fragment.indexOf('.') + 1).replace(/-/g, '+').replace(/_/g, '/');
+  const data = fragment
+    .slice(fragment.indexOf('.') + 1)
+    .replace(/-/g, '+')
+    .replace(/_/g, '/');
   const json = JSON.parse(inflateRawSync(Buffer.from(data, 'base64')).toString('utf8'));
   writeFileSync(join(out, `${prefix}-${name}.link`), `${fragment}\n`);
   writeFileSync(join(out, `${prefix}-${name}.json`), `${JSON.stringify(json, null, 1)}\n`);

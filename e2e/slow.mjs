@@ -15,25 +15,39 @@ const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024));
 const result = (id) => JSON.stringify({ jsonrpc: '2.0', id, result: { isError: true, content: [{ type: 'text', text: 'split' }] } });
 
 createServer((req, res) => {
-  if (req.method === 'OPTIONS') { res.writeHead(204, cors); res.end(); return; }
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, cors);
+    res.end();
+    return;
+  }
   const path = (req.url || '').split('?')[0];
   const timers = [];
   req.on('close', () => timers.forEach(clearInterval));
   switch (path) {
-    case '/big': { // 50 MiB of JSON-ish bytes, with a Content-Length
+    case '/big': {
+      // 50 MiB of JSON-ish bytes, with a Content-Length
       res.writeHead(200, { ...cors, 'Content-Type': 'application/json', 'Content-Length': String(50 * 1024 * 1024) });
       const chunk = Buffer.alloc(1024 * 1024, 0x61);
       let sent = 0;
-      const pump = () => { while (sent < 50 && res.write(chunk)) sent++; if (sent >= 50) res.end(); };
-      res.on('drain', pump); pump();
+      const pump = () => {
+        while (sent < 50 && res.write(chunk)) sent++;
+        if (sent >= 50) res.end();
+      };
+      res.on('drain', pump);
+      pump();
       break;
     }
-    case '/big-chunked': { // the same without a length
+    case '/big-chunked': {
+      // the same without a length
       res.writeHead(200, { ...cors, 'Content-Type': 'application/json' });
       const chunk = Buffer.alloc(1024 * 1024, 0x61);
       let sent = 0;
-      const pump = () => { while (sent < 50 && res.write(chunk)) sent++; if (sent >= 50) res.end(); };
-      res.on('drain', pump); pump();
+      const pump = () => {
+        while (sent < 50 && res.write(chunk)) sent++;
+        if (sent >= 50) res.end();
+      };
+      res.on('drain', pump);
+      pump();
       break;
     }
     case '/gzip-bomb':
@@ -61,11 +75,21 @@ createServer((req, res) => {
       res.writeHead(307, { ...cors, Location: 'http://127.0.0.1:9/elsewhere' });
       res.end();
       break;
-    case '/split': { // our response split across many small chunks, after a server request
+    case '/split': {
+      // our response split across many small chunks, after a server request
       res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream' });
       const text = `event: message\ndata: {"jsonrpc":"2.0","id":"s1","method":"ping"}\n\nevent: message\r\ndata: ${result(7)}\r\n\r\n`;
       let i = 0;
-      timers.push(setInterval(() => { res.write(text.slice(i, i + 5)); i += 5; if (i >= text.length) { timers.forEach(clearInterval); res.end(); } }, 2));
+      timers.push(
+        setInterval(() => {
+          res.write(text.slice(i, i + 5));
+          i += 5;
+          if (i >= text.length) {
+            timers.forEach(clearInterval);
+            res.end();
+          }
+        }, 2),
+      );
       break;
     }
     case '/slow':

@@ -29,7 +29,9 @@ test.beforeAll(async () => {
 test.afterAll(stopServers);
 const MiB = 1024 * 1024;
 
-test('show all on 600k zero-width characters and 2 MiB of U+0001: one collapsed run, at most 2,000 DOM nodes per view, the whole body as a download', async ({ guard }) => {
+test('show all on 600k zero-width characters and 2 MiB of U+0001: one collapsed run, at most 2,000 DOM nodes per view, the whole body as a download', async ({
+  guard,
+}) => {
   guard.allow(expected.noToken(controls), expected.get405(controls), expected.status(500, controls));
   const context = await shared.browser.newContext();
   const page = await context.newPage();
@@ -37,9 +39,14 @@ test('show all on 600k zero-width characters and 2 MiB of U+0001: one collapsed 
   await page.goto(shared.appUrl);
   await runQuick(page, { endpoint: controls, token: 'x-token-1234' });
   const figures = {};
-  for (const [card, code, count] of [['card-C', '200B', 600_000], ['card-D', '0001', 2 * MiB]]) {
+  for (const [card, code, count] of [
+    ['card-C', '200B', 600_000],
+    ['card-D', '0001', 2 * MiB],
+  ]) {
     const raw = page.getByTestId(card).locator('details.raw');
-    await raw.evaluate((d) => { d.open = true; });
+    await raw.evaluate((d) => {
+      d.open = true;
+    });
     const body = raw.locator('pre.raw-body').first();
     const headNodes = await body.evaluate((el) => el.querySelectorAll('*').length);
     const t0 = Date.now();
@@ -107,7 +114,9 @@ test('a keystroke during a ~4 MiB body of control and zero-width characters is e
   await page.waitForFunction(() => window.__order.includes('C read'), null, { timeout: 30000 });
   const order = await page.evaluate(() => window.__order);
   eq(JSON.stringify(order), JSON.stringify(['echo', 'C read']), 'the keystroke was echoed, then the body finished');
-  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=run-log] li')].some((li) => li.textContent === 'run finished'), null, { timeout: 30000 });
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=run-log] li')].some((li) => li.textContent === 'run finished'), null, {
+    timeout: 30000,
+  });
   const figures = { keystrokeMs: keyMs, longestTaskMs: await longest(page) };
   perf('keystrokeDuringBody', figures);
   console.log(`     keystroke during a 4 MiB body (not asserted): ${JSON.stringify(figures)}`);
@@ -123,7 +132,15 @@ test('a wasm trap shows a visible "internal error — reload" alert and makes th
   await page.getByTestId('target-form').waitFor();
   eq(await page.getByTestId('internal-error').count(), 0, 'no alert before');
   // An ordinary uncaught error is not a trap: no alert.
-  await page.evaluate(() => new Promise((r) => { setTimeout(() => { setTimeout(r); throw new Error('not a trap'); }); }));
+  await page.evaluate(
+    () =>
+      new Promise((r) => {
+        setTimeout(() => {
+          setTimeout(r);
+          throw new Error('not a trap');
+        });
+      }),
+  );
   eq(await page.getByTestId('internal-error').count(), 0, 'no alert for an ordinary error');
   await page.evaluate(async (bytes) => {
     const { instance } = await WebAssembly.instantiate(new Uint8Array(bytes));
@@ -148,7 +165,9 @@ test('five runs with 4 MiB bodies in one tab: wasm memory grows ≤ 16 MiB and t
   // The loader (Trunk.toml) hands each instantiated module to its start event: keep a handle on
   // the app module's memory (the runs happen there).
   await page.addInitScript(() => {
-    addEventListener('mcp-triage-module', (e) => { if (e.detail.name === 'app') window.__wasmMemory = e.detail.wasm.memory; });
+    addEventListener('mcp-triage-module', (e) => {
+      if (e.detail.name === 'app') window.__wasmMemory = e.detail.wasm.memory;
+    });
   });
   await page.goto(shared.appUrl);
   await page.getByTestId('target-form').waitFor();
@@ -165,16 +184,22 @@ test('five runs with 4 MiB bodies in one tab: wasm memory grows ≤ 16 MiB and t
   for (let run = 0; run < 5; run++) {
     await page.getByTestId('quick-check').click();
     // The click starts a new run synchronously (its log restarts); wait for this run's own end.
-    await page.waitForFunction(() => {
-      const items = [...document.querySelectorAll('[data-testid=run-log] li')].map((li) => li.textContent);
-      return items.length > 1 && items[0].includes('run started') && items[items.length - 1].includes('run finished');
-    }, null, { timeout: 45000 });
+    await page.waitForFunction(
+      () => {
+        const items = [...document.querySelectorAll('[data-testid=run-log] li')].map((li) => li.textContent);
+        return items.length > 1 && items[0].includes('run started') && items[items.length - 1].includes('run finished');
+      },
+      null,
+      { timeout: 45000 },
+    );
     samples.push(await measure());
   }
   const wasmGrowth = samples[4].wasm - samples[0].wasm;
   const heapGrowth = samples[4].heap - samples[0].heap;
   writeFileSync(join(ARTIFACTS, 'memory.json'), JSON.stringify({ samples, wasmGrowth, heapGrowth }, null, 1));
-  console.log(`     memory (after runs 1..5): wasm ${samples.map((s) => (s.wasm / MiB).toFixed(1)).join(', ')} MiB; JS heap ${samples.map((s) => (s.heap / MiB).toFixed(1)).join(', ')} MiB`);
+  console.log(
+    `     memory (after runs 1..5): wasm ${samples.map((s) => (s.wasm / MiB).toFixed(1)).join(', ')} MiB; JS heap ${samples.map((s) => (s.heap / MiB).toFixed(1)).join(', ')} MiB`,
+  );
   assert(wasmGrowth <= 16 * MiB, `wasm memory grew ${(wasmGrowth / MiB).toFixed(1)} MiB over four more runs`);
   assert(heapGrowth <= 8 * MiB, `JS heap grew ${(heapGrowth / MiB).toFixed(1)} MiB over four more runs`);
   await context.close();

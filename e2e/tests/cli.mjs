@@ -37,7 +37,10 @@ test('the same captures replayed in the page (wasm) and by mcp-triage replay giv
   // One run: the stack's session at one protocol version (the folder holds several, and a replay
   // refuses captures of different runs).
   const dir = join(ROOT, 'fixtures/exchanges/ts-1.29.0-stateful');
-  const docs = readdirSync(dir).filter((f) => f.endsWith('.pv2025-11-25.json')).sort().map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  const docs = readdirSync(dir)
+    .filter((f) => f.endsWith('.pv2025-11-25.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
   const file = join(work, 'captures.json');
   const text = JSON.stringify(docs);
   writeFileSync(file, text);
@@ -57,7 +60,7 @@ test('the same captures replayed in the page (wasm) and by mcp-triage replay giv
   const source = await page.getByTestId('source-banner').innerText();
   assert(source.includes('replayed through the engine in this page'), source);
   const fromPage = await downloadJson(page);
-  eq(fromCli, `${fromPage}\n`, 'the CLI prints the page\'s JSON and a newline');
+  eq(fromCli, `${fromPage}\n`, "the CLI prints the page's JSON and a newline");
   // Not vacuous: a whole run, with the seed's finding.
   const report = JSON.parse(fromPage);
   eq(report.summary.score, 0, 'the seed scores 0 of 3');
@@ -85,7 +88,9 @@ for (const [name, endpoint, token] of [
 }
 
 test('a share link made by the CLI opens in the page and shows the same report', async () => {
-  const out = JSON.parse(cli(['probe', shared.demoEndpoint, '--json', '--token-env', 'E2E_TOKEN', '--share', '--share-base', shared.appUrl], { E2E_TOKEN: 'demo-token' }));
+  const out = JSON.parse(
+    cli(['probe', shared.demoEndpoint, '--json', '--token-env', 'E2E_TOKEN', '--share', '--share-base', shared.appUrl], { E2E_TOKEN: 'demo-token' }),
+  );
   assert(out.share.startsWith(`${shared.appUrl}#r=v14.`), out.share);
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
@@ -102,8 +107,22 @@ test('a share link made by the CLI opens in the page and shows the same report',
 
 test('a stdio run made by the CLI shows in the page from its share link and from its pasted report; its stderr only in the paste', async () => {
   // The TypeScript SDK's stdio server, crashing inside probe C after logging to stdout.
-  const out = JSON.parse(cli(['probe', '--json', '--share', '--share-base', shared.appUrl, '--stdio', '--',
-    'node', 'demo/stdio-server.mjs', '--log-to-stdout', '--crash-in-tool', 'lead_get']));
+  const out = JSON.parse(
+    cli([
+      'probe',
+      '--json',
+      '--share',
+      '--share-base',
+      shared.appUrl,
+      '--stdio',
+      '--',
+      'node',
+      'demo/stdio-server.mjs',
+      '--log-to-stdout',
+      '--crash-in-tool',
+      'lead_get',
+    ]),
+  );
   const crashC = out.records.find((r) => r.exchange.intent === 'C');
   eq(crashC.assessment.cause, 'server_exited', 'the CLI saw the crash');
   assert(crashC.exchange.stdio.stderr_tail.includes('backend connection lost'), 'the CLI kept the stderr tail');
@@ -134,11 +153,11 @@ test('a stdio run made by the CLI shows in the page from its share link and from
   assert((await c.getByTestId('stderr-tail').innerText()).includes('backend connection lost'), 'the stderr tail');
   assert((await c.getByTestId('stdout-lines').innerText()).includes('tool call: lead_get'), 'the log line on stdout');
   const fromPage = JSON.parse(await downloadJson(page));
-  eq(JSON.stringify(agreed(fromPage)), JSON.stringify(agreed(out)), 'the page replays the CLI\'s stdio run to the same verdicts');
+  eq(JSON.stringify(agreed(fromPage)), JSON.stringify(agreed(out)), "the page replays the CLI's stdio run to the same verdicts");
   // A link made from the pasted report holds no stderr either.
   await page.getByTestId('share-open').click();
   const payload = await page.getByTestId('share-payload').innerText();
   assert(payload.includes('server_exited') && payload.includes('non_json_stdout'), payload);
-  assert(!payload.includes('backend connection lost'), 'the pasted report\'s link holds no stderr');
+  assert(!payload.includes('backend connection lost'), "the pasted report's link holds no stderr");
   await context.close();
 });

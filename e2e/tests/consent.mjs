@@ -54,7 +54,7 @@ test('unannotated tools: Quick check stops at one consent step, then runs A–D 
   await page.getByTestId('consent-run').click();
   await page.getByTestId('results').waitFor({ timeout: 20000 });
   for (const p of ['A', 'B', 'C', 'D']) assert(await page.getByTestId(`card-${p}`).isVisible(), `card ${p}`);
-  assert(/\d of 3 pairs/.test(await page.getByTestId("summary").innerText()), "a score over all three pairs");
+  assert(/\d of 3 pairs/.test(await page.getByTestId('summary').innerText()), 'a score over all three pairs');
   await page.screenshot({ path: join(SHOTS, 'screenshot-consent-results.png'), fullPage: true });
   const after = await stats(unannotated);
   eq((after.lead_get || 0) - (before.lead_get || 0), 2, 'lead_get called for B and C');
@@ -84,7 +84,10 @@ test('consent step: "Only probe A" calls none of the proposals, Esc cancels with
 
 // "Fast on slow links": a server that keeps its GET stream open holds the GET check up to the core's
 // first-event window; the person is asked as soon as probe A and tools/list are in, not after it.
-test('stateful server, unannotated tools: the consent step is asked while the GET check still waits for its stream, and the run ends with every card', async ({ guard, watchOrder }) => {
+test('stateful server, unannotated tools: the consent step is asked while the GET check still waits for its stream, and the run ends with every card', async ({
+  guard,
+  watchOrder,
+}) => {
   guard.allow(expected.noToken(statefulUnannotated));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
@@ -116,7 +119,9 @@ test('write-like tools that fit B, C and D best by schema are never proposed, an
   await context.close();
 });
 
-test('Review first: a filled-in probe is no longer skipped, an unlisted name is flagged, no "Review first" hint inside it, underscores show', async ({ guard }) => {
+test('Review first: a filled-in probe is no longer skipped, an unlisted name is flagged, no "Review first" hint inside it, underscores show', async ({
+  guard,
+}) => {
   guard.allow(...provoked(writeLike));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
@@ -157,7 +162,7 @@ test('Python peer (mcp 2.3.0 MCPServer) with unannotated tools: one consent step
   await page.getByTestId('consent-run').click();
   await page.getByTestId('results').waitFor({ timeout: 20000 });
   for (const p of ['A', 'B', 'C', 'D']) assert(await page.getByTestId(`card-${p}`).isVisible(), `card ${p}`);
-  assert(/\d of 3 pairs/.test(await page.getByTestId("summary").innerText()), "a score over all three pairs");
+  assert(/\d of 3 pairs/.test(await page.getByTestId('summary').innerText()), 'a score over all three pairs');
   await context.close();
 });
 
@@ -180,16 +185,22 @@ test('plan.json: Review first downloads a plan with no endpoint or secret, and l
   for (const needle of ['127.0.0.1', new URL(unannotated).port, 'demo-token', 'http']) assert(!saved.includes(needle), `no ${needle} in the plan`);
   // A plan someone wrote: D calls icp_list with an opt-in, B is skipped.
   const file = join(ARTIFACTS, 'plan-in.json');
-  writeFileSync(file, JSON.stringify({ format: 'mcp-triage-plan/1', probes: [
-    { probe: 'B', skip: true },
-    { probe: 'D', tool: 'icp_list', arguments: {}, opt_in: true },
-  ] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      format: 'mcp-triage-plan/1',
+      probes: [
+        { probe: 'B', skip: true },
+        { probe: 'D', tool: 'icp_list', arguments: {}, opt_in: true },
+      ],
+    }),
+  );
   await page.getByTestId('load-plan').setInputFiles(file);
   await page.getByTestId('plan-loaded').filter({ hasText: 'Plan loaded' }).waitFor();
   eq(await page.getByTestId('tool-D').inputValue(), 'icp_list', 'D filled from the file');
   assert(await page.getByTestId('skip-B').isChecked(), 'B skipped from the file');
-  assert(!(await page.getByTestId('optin-D').isChecked()), 'the file\'s opt-in is not ticked for the user');
-  assert((await page.getByTestId('plan-loaded').innerText()).includes('probe D'), 'the file\'s opt-in is named');
+  assert(!(await page.getByTestId('optin-D').isChecked()), "the file's opt-in is not ticked for the user");
+  assert((await page.getByTestId('plan-loaded').innerText()).includes('probe D'), "the file's opt-in is named");
   // A file that is not a plan gets a clear message.
   writeFileSync(file, JSON.stringify({ format: 'mcp-triage-plan/1', probes: [], endpoint: 'https://x.example/mcp' })); // the same file again, edited
   await page.getByTestId('load-plan').setInputFiles(file);

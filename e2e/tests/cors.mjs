@@ -24,7 +24,11 @@ async function run(mode) {
   return { context, page };
 }
 
-for (const [mode, step] of [['none', 'allow_origin'], ['no-authorization', 'allow_authorization'], ['no-protocol-version', 'allow_protocol_version']]) {
+for (const [mode, step] of [
+  ['none', 'allow_origin'],
+  ['no-authorization', 'allow_authorization'],
+  ['no-protocol-version', 'allow_protocol_version'],
+]) {
   test(`CORS doctor: ${mode} → blocked at ${step}`, async ({ guard }) => {
     // The blocked requests and the doctor's probes are the point of this test.
     guard.allow(expected.cors(servers[mode]), expected.noToken(servers[mode]), expected.get405(servers[mode]));

@@ -6,20 +6,42 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../fixtures.mjs';
-import { ARTIFACTS, assert, eq, expected, fillExactly, moreOptions, onFreePort, openCards, ROOT, shared, startDemo, startProcess, startPython, stopServers, watchedPage } from '../lib.mjs';
+import {
+  ARTIFACTS,
+  assert,
+  eq,
+  expected,
+  fillExactly,
+  moreOptions,
+  onFreePort,
+  openCards,
+  ROOT,
+  shared,
+  startDemo,
+  startProcess,
+  startPython,
+  stopServers,
+  watchedPage,
+} from '../lib.mjs';
 
 const table = (peer) => JSON.parse(readFileSync(join(ROOT, 'e2e/ecosystem', `${peer}.json`), 'utf8'));
 
 function startRmcp(extra = []) {
   return onFreePort(async (port) => {
-    await startProcess(join(ROOT, 'target/rmcp-peer/debug/rmcp-peer'), ['--port', String(port), '--cors-origin', shared.appOrigin, ...extra], { ready: 'rmcp peer on' });
+    await startProcess(join(ROOT, 'target/rmcp-peer/debug/rmcp-peer'), ['--port', String(port), '--cors-origin', shared.appOrigin, ...extra], {
+      ready: 'rmcp peer on',
+    });
     return `http://127.0.0.1:${port}/mcp`;
   });
 }
 
 function startFastmcp(extra = []) {
   return onFreePort(async (port) => {
-    await startProcess(join(ROOT, 'e2e/py/.venv/bin/python'), ['e2e/py/fastmcp_server.py', '--port', String(port), '--cors-origin', shared.appOrigin, ...extra], { ready: 'fastmcp peer on' });
+    await startProcess(
+      join(ROOT, 'e2e/py/.venv/bin/python'),
+      ['e2e/py/fastmcp_server.py', '--port', String(port), '--cors-origin', shared.appOrigin, ...extra],
+      { ready: 'fastmcp peer on' },
+    );
     return `http://127.0.0.1:${port}/mcp`;
   });
 }
@@ -28,11 +50,20 @@ function startFastmcp(extra = []) {
 const peers = [
   { peer: 'ts-1.29.0', start: async () => shared.demoEndpoint, token: 'demo-token', allow: (ep) => [expected.noToken(ep), expected.get405(ep)] },
   { peer: 'py-mcp-2.3.0-mcpserver', start: () => startPython(shared.appOrigin), allow: (ep) => [expected.get405(ep)] },
-  { peer: 'ts-1.32.2', start: () => startDemo([shared.appOrigin], ['--sdk', 'e2e/peers/ts-1.32.2/node_modules/@modelcontextprotocol/sdk']), token: 'demo-token', allow: (ep) => [expected.noToken(ep), expected.get405(ep)] },
+  {
+    peer: 'ts-1.32.2',
+    start: () => startDemo([shared.appOrigin], ['--sdk', 'e2e/peers/ts-1.32.2/node_modules/@modelcontextprotocol/sdk']),
+    token: 'demo-token',
+    allow: (ep) => [expected.noToken(ep), expected.get405(ep)],
+  },
   { peer: 'py-mcp-2.3.0-lowlevel', start: () => startPython(shared.appOrigin, ['--lowlevel']), allow: (ep) => [expected.get405(ep)] },
   { peer: 'fastmcp-4.2.3', start: () => startFastmcp(), allow: (ep) => [expected.get405(ep)] },
   { peer: 'fastmcp-4.2.3-masked', start: () => startFastmcp(['--mask']), allow: (ep) => [expected.get405(ep)] },
-  { peer: 'fastmcp-4.2.3-auth', start: () => startFastmcp(['--token', table('fastmcp-4.2.3-auth').token]), allow: (ep) => [expected.noToken(ep), expected.get405(ep)] },
+  {
+    peer: 'fastmcp-4.2.3-auth',
+    start: () => startFastmcp(['--token', table('fastmcp-4.2.3-auth').token]),
+    allow: (ep) => [expected.noToken(ep), expected.get405(ep)],
+  },
   { peer: 'fastmcp-4.2.3-2026-07-28', start: () => startFastmcp(), allow: (ep) => [expected.get405(ep)] },
   { peer: 'rmcp-3.11.0', start: () => startRmcp(), allow: (ep) => [expected.get405(ep)] },
   { peer: 'rmcp-3.11.0-stateful', start: () => startRmcp(['--stateful']), allow: () => [] },
@@ -70,8 +101,14 @@ peers.forEach((p, i) => {
     await page.getByTestId('era').selectOption(want.era);
     await page.getByTestId('quick-check').click();
     const step = await Promise.race([
-      page.getByTestId('consent').waitFor({ timeout: 45000 }).then(() => 'consent'),
-      page.getByTestId('results').waitFor({ timeout: 45000 }).then(() => 'results'),
+      page
+        .getByTestId('consent')
+        .waitFor({ timeout: 45000 })
+        .then(() => 'consent'),
+      page
+        .getByTestId('results')
+        .waitFor({ timeout: 45000 })
+        .then(() => 'results'),
     ]);
     eq(step === 'consent', want.consent, `${p.peer}: the consent step ${want.consent ? 'appears' : 'does not appear'}`);
     if (step === 'consent') {

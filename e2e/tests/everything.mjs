@@ -23,7 +23,11 @@ test.beforeAll(async () => {
 test.afterAll(stopServers);
 
 function inflate(link) {
-  const data = link.split('#r=')[1].replace(/^v\d+\./, '').replace(/-/g, '+').replace(/_/g, '/');
+  const data = link
+    .split('#r=')[1]
+    .replace(/^v\d+\./, '')
+    .replace(/-/g, '+')
+    .replace(/_/g, '/');
   return inflateRawSync(Buffer.from(data, 'base64')).toString('utf8');
 }
 
@@ -50,10 +54,19 @@ test('reference server: Quick check does not pick get-env, and its environment r
   assert(!d.includes('get-env'), `probe D picked get-env:\n${d}`);
   eq(await page.getByTestId('card-D').getByTestId('cause').first().getAttribute('data-id'), 'none', 'D succeeded');
   const { link, inflated, markdown } = await shareAndMarkdown(page);
-  for (const [where, text] of [['share link', link], ['inflated link', inflated], ['Markdown', markdown]]) noEnvironment(where, text);
+  for (const [where, text] of [
+    ['share link', link],
+    ['inflated link', inflated],
+    ['Markdown', markdown],
+  ])
+    noEnvironment(where, text);
   // The page declares no sampling or elicitation capability, so the reference server does not even
   // offer its tools that would send those requests (the engine answers any such request -32601).
-  eq(JSON.parse(inflated).rows.some((r) => /trigger-(sampling|elicitation)/.test(r.tool || '')), false, 'no sampling tool was called');
+  eq(
+    JSON.parse(inflated).rows.some((r) => /trigger-(sampling|elicitation)/.test(r.tool || '')),
+    false,
+    'no sampling tool was called',
+  );
   await context.close();
 });
 
@@ -70,13 +83,28 @@ test('reference server: get-env picked by hand succeeds, and the link shares its
   await page.getByTestId('run-plan').click();
   await page.getByTestId('results').waitFor({ timeout: 45000 });
   // The user's own view shows the answer (it is theirs); what they share does not.
-  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
-  assert((await page.getByTestId('card-D').innerText()).includes('MCP_TRIAGE_CANARY'), 'the environment is on the user\'s own screen (the control for the checks below)');
+  await page.evaluate(() =>
+    document.querySelectorAll('details').forEach((d) => {
+      d.open = true;
+    }),
+  );
+  assert(
+    (await page.getByTestId('card-D').innerText()).includes('MCP_TRIAGE_CANARY'),
+    "the environment is on the user's own screen (the control for the checks below)",
+  );
   const { link, inflated, markdown } = await shareAndMarkdown(page);
-  for (const [where, text] of [['share link', link], ['inflated link', inflated], ['Markdown', markdown]]) noEnvironment(where, text);
+  for (const [where, text] of [
+    ['share link', link],
+    ['inflated link', inflated],
+    ['Markdown', markdown],
+  ])
+    noEnvironment(where, text);
   const rowD = JSON.parse(inflated).rows.find((r) => r.step === 'D');
   eq(rowD.excerpt, null, 'no excerpt of a successful answer');
-  assert(rowD.shape && rowD.shape.blocks.length >= 1 && rowD.shape.blocks[0][0] === 'text' && rowD.shape.blocks[0][1] > 0, `D's shape: ${JSON.stringify(rowD.shape)}`);
+  assert(
+    rowD.shape && rowD.shape.blocks.length >= 1 && rowD.shape.blocks[0][0] === 'text' && rowD.shape.blocks[0][1] > 0,
+    `D's shape: ${JSON.stringify(rowD.shape)}`,
+  );
   assert((await page.getByTestId('json-note').innerText()).includes('full answers'), 'the JSON download says it keeps full content');
   await context.close();
 });

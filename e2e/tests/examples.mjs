@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from '../fixtures.mjs';
 import { ROOT, assert, cardOutcome, eq, shared, watchedPage } from '../lib.mjs';
 
-test('examples load on demand and show each SDK\'s answers', async () => {
+test("examples load on demand and show each SDK's answers", async () => {
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   const requests = [];
@@ -15,8 +15,11 @@ test('examples load on demand and show each SDK\'s answers', async () => {
   await page.locator('details.no-server > summary').click();
   await page.getByTestId('example-ts-1.29.0').click();
   await page.getByTestId('results').waitFor();
-  eq(await page.getByTestId('finding').innerText(),
-    'An unknown tool, bad arguments and a thrown exception all arrive as isError: true; only the text tells them apart.', 'seed finding');
+  eq(
+    await page.getByTestId('finding').innerText(),
+    'An unknown tool, bad arguments and a thrown exception all arrive as isError: true; only the text tells them apart.',
+    'seed finding',
+  );
   eq(JSON.stringify(await cardOutcome(page, 'card-no-token')), JSON.stringify(['http', 'unauthenticated']), '401 example');
   await page.getByTestId('example-py-mcp-2.3.0-lowlevel').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=source-banner]')?.textContent.includes('low-level'));
@@ -41,7 +44,11 @@ test('paste a capture: an mcp-exchange/1 document, a raw HTTP response, and a cl
   await page.getByTestId('results').waitFor();
   await page.locator('details.connect > summary').click();
   assert((await page.getByTestId('results').innerText()).includes('tool execution'), 'pasted exchange classified');
-  await page.getByTestId('paste-capture').fill('HTTP/1.1 406 Not Acceptable\ncontent-type: application/json\n\n{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Not Acceptable: Client must accept both application/json and text/event-stream"}}');
+  await page
+    .getByTestId('paste-capture')
+    .fill(
+      'HTTP/1.1 406 Not Acceptable\ncontent-type: application/json\n\n{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Not Acceptable: Client must accept both application/json and text/event-stream"}}',
+    );
   await page.getByTestId('paste-request').fill('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
   await page.getByTestId('paste-classify').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=results]')?.textContent.includes('not acceptable'));

@@ -18,8 +18,11 @@ let proxy;
 test.beforeAll(async () => {
   const { targetPort } = await startHostile(shared.appOrigin);
   proxy = await onFreePort(async (port) => {
-    await startProcess('node', ['e2e/faults.mjs', '--port', String(port), '--upstream', new URL(shared.demoEndpoint).origin,
-      '--redirect-to', `http://127.0.0.1:${targetPort}/mcp`], { ready: 'fault proxy' });
+    await startProcess(
+      'node',
+      ['e2e/faults.mjs', '--port', String(port), '--upstream', new URL(shared.demoEndpoint).origin, '--redirect-to', `http://127.0.0.1:${targetPort}/mcp`],
+      { ready: 'fault proxy' },
+    );
     return `http://127.0.0.1:${port}`;
   });
 });
@@ -56,11 +59,13 @@ const endingOf = (ex) => (ex.transport_error ? `transport:${ex.transport_error}`
 
 /** What both shells must agree on: every record's ending and verdict, in step order, and the run's end and score. */
 function agreed(report) {
-  const records = report.records.map((r) => ({
-    step: stepOf(r),
-    ending: endingOf(r.exchange),
-    verdict: [r.assessment.channel, r.assessment.cause, r.assessment.decided_by, r.assessment.spec?.conformance ?? null, r.assessment.advice?.action ?? null],
-  })).sort((a, b) => a.step.localeCompare(b.step));
+  const records = report.records
+    .map((r) => ({
+      step: stepOf(r),
+      ending: endingOf(r.exchange),
+      verdict: [r.assessment.channel, r.assessment.cause, r.assessment.decided_by, r.assessment.spec?.conformance ?? null, r.assessment.advice?.action ?? null],
+    }))
+    .sort((a, b) => a.step.localeCompare(b.step));
   return { ended: report.ended, score: report.summary.score, records };
 }
 
@@ -81,7 +86,9 @@ async function cli(endpoint, limits) {
 /** The page's Quick check through the proxy with the same limits (set as only a test can), as its JSON download. */
 async function page(endpoint, limits, { doctor = false } = {}) {
   const context = await shared.browser.newContext({ acceptDownloads: true });
-  await context.addInitScript((l) => { globalThis.mcpTriageTestLimits = l; }, limits);
+  await context.addInitScript((l) => {
+    globalThis.mcpTriageTestLimits = l;
+  }, limits);
   const p = await watchedPage(context);
   await p.goto(shared.appUrl);
   await runQuick(p, { endpoint, token: 'demo-token' });

@@ -21,7 +21,11 @@ const measured = {};
 
 /** The file's name without Trunk's content hash, so the table survives a rebuild. */
 // Trunk's hash is a u64 in hex without leading zeros: 1 to 16 digits.
-const stable = (url) => new URL(url).pathname.split('/').pop().replace(/-[0-9a-f]{1,16}(?=[._])/, '') || 'index.html';
+const stable = (url) =>
+  new URL(url).pathname
+    .split('/')
+    .pop()
+    .replace(/-[0-9a-f]{1,16}(?=[._])/, '') || 'index.html';
 
 /**
  * The bytes of one first load. `ready` waits for the page's last fetch of its own (events, not a
@@ -32,7 +36,14 @@ async function firstLoad(url, ready) {
   const context = await shared.browser.newContext();
   const page = await context.newPage();
   const pending = [];
-  page.on('response', (r) => pending.push(r.body().then((b) => [stable(r.url()), gzipSync(b, { level: 9 }).length], () => [stable(r.url()), 0])));
+  page.on('response', (r) =>
+    pending.push(
+      r.body().then(
+        (b) => [stable(r.url()), gzipSync(b, { level: 9 }).length],
+        () => [stable(r.url()), 0],
+      ),
+    ),
+  );
   const done = ready(page);
   await page.goto(url);
   await done;
@@ -59,10 +70,16 @@ function check(load, files) {
   assert(Number.isInteger(budget) && budget > 0, `scripts/size-budget.json has no budget for ${load}`);
   measured[load] = files;
   const total = Object.values(files).reduce((a, b) => a + b, 0);
-  const lines = Object.entries(files).sort().map(([f, b]) => `${load}\t${f}\t${b}`);
+  const lines = Object.entries(files)
+    .sort()
+    .map(([f, b]) => `${load}\t${f}\t${b}`);
   mkdirSync(join(ROOT, 'target/test-logs'), { recursive: true });
   if (Object.keys(measured).length === 2) {
-    const all = Object.entries(measured).flatMap(([l, fs]) => Object.entries(fs).sort().map(([f, b]) => `${l}\t${f}\t${b}`));
+    const all = Object.entries(measured).flatMap(([l, fs]) =>
+      Object.entries(fs)
+        .sort()
+        .map(([f, b]) => `${l}\t${f}\t${b}`),
+    );
     const text = `# load\tfile\tgzip -9 bytes (written by e2e/tests/firstload.mjs)\n${all.join('\n')}\n`;
     writeFileSync(OUT, text);
     if (process.env.FIRST_LOAD_WRITE) writeFileSync(TABLE, text);

@@ -33,8 +33,10 @@ test('inline validation: cleartext to a remote host, non-ASCII or short token, s
   await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
   // The inline message appears when the form has read the input: wait for it (an event), and fail
   // when it never comes.
-  const shows = (testid, text, what) => page.waitForFunction(([t, x]) => document.querySelector(`[data-testid=${t}]`)?.textContent.includes(x), [testid, text], { timeout: 5000 })
-    .catch(() => assert(false, what));
+  const shows = (testid, text, what) =>
+    page
+      .waitForFunction(([t, x]) => document.querySelector(`[data-testid=${t}]`)?.textContent.includes(x), [testid, text], { timeout: 5000 })
+      .catch(() => assert(false, what));
   await fillExactly(page, 'endpoint', 'http://example.com/mcp');
   await shows('endpoint-error', 'https://', 'cleartext refused');
   assert(await page.getByTestId('quick-check').isDisabled(), 'run disabled for a cleartext remote URL');
@@ -84,7 +86,9 @@ test('dist works under a sub-path of a static host: the boot page, the app modul
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   const modules = [];
-  page.on('response', (r) => { if (/\.(js|wasm)$/.test(new URL(r.url()).pathname)) modules.push(new URL(r.url()).pathname); });
+  page.on('response', (r) => {
+    if (/\.(js|wasm)$/.test(new URL(r.url()).pathname)) modules.push(new URL(r.url()).pathname);
+  });
   await page.goto(`${base}tools/triage/`);
   await page.getByTestId('target-form').waitFor();
   await page.getByTestId('boot').waitFor();
@@ -105,8 +109,16 @@ test('dist works under a sub-path of a static host: the boot page, the app modul
   const doc = await page.evaluate(() => fetch('client-metadata.json').then((r) => r.json()));
   eq(doc.client_id, 'https://triage.example/tools/triage/client-metadata.json', 'its client_id is its own URL');
   eq(JSON.stringify(doc.redirect_uris), JSON.stringify(['https://triage.example/tools/triage/']), 'the page, under its sub-path');
-  const shareModule = await opened.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => /\.(js|wasm)$/.test(p)));
-  assert(shareModule.length === 2 && shareModule.every((p) => p.startsWith('/tools/triage/mcp-triage-share-')), `the share module alone, from the sub-path: ${shareModule}`);
+  const shareModule = await opened.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((e) => new URL(e.name).pathname)
+      .filter((p) => /\.(js|wasm)$/.test(p)),
+  );
+  assert(
+    shareModule.length === 2 && shareModule.every((p) => p.startsWith('/tools/triage/mcp-triage-share-')),
+    `the share module alone, from the sub-path: ${shareModule}`,
+  );
   await context.close();
 });
 
@@ -114,24 +126,45 @@ test('dist works under a sub-path of a static host: the boot page, the app modul
 // passes one that did. Without this, a guard that saw nothing would look the same as a clean page.
 test('guard: an undeclared console error, page error, wasm trap or CSP violation fails its test; a declared one does not', async ({ guard }) => {
   // A problem may arrive just after an inner test ended; this test provokes all of them on purpose.
-  guard.allow(/^console: e2e guard control$/, /^pageerror: e2e guard control$/, /^pageerror: unreachable/,
-    /^csp: img-src https:\/\/example\.invalid\/guard\.png$/, /^console: Loading the image 'https:\/\/example\.invalid\/guard\.png' violates the following Content Security Policy directive/);
+  guard.allow(
+    /^console: e2e guard control$/,
+    /^pageerror: e2e guard control$/,
+    /^pageerror: unreachable/,
+    /^csp: img-src https:\/\/example\.invalid\/guard\.png$/,
+    /^console: Loading the image 'https:\/\/example\.invalid\/guard\.png' violates the following Content Security Policy directive/,
+  );
   const context = await shared.browser.newContext();
   const page = await context.newPage();
   await page.goto(shared.appUrl);
   await page.getByTestId('target-form').waitFor();
   const provoke = {
     console: [/^console: e2e guard control$/, () => page.evaluate(() => console.error('e2e guard control'))],
-    pageerror: [/^pageerror: e2e guard control$/, () => page.evaluate(() => { setTimeout(() => { throw new Error('e2e guard control'); }); })],
-    'wasm trap': [/^pageerror: unreachable/, () => page.evaluate(async (bytes) => {
-      const { instance } = await WebAssembly.instantiate(new Uint8Array(bytes));
-      setTimeout(() => instance.exports.f());
-    }, WASM_TRAP)],
-    csp: [/^csp: img-src https:\/\/example\.invalid\/guard\.png$/, () => page.evaluate(() => {
-      const img = document.createElement('img');
-      img.src = 'https://example.invalid/guard.png';
-      document.body.append(img);
-    })],
+    pageerror: [
+      /^pageerror: e2e guard control$/,
+      () =>
+        page.evaluate(() => {
+          setTimeout(() => {
+            throw new Error('e2e guard control');
+          });
+        }),
+    ],
+    'wasm trap': [
+      /^pageerror: unreachable/,
+      () =>
+        page.evaluate(async (bytes) => {
+          const { instance } = await WebAssembly.instantiate(new Uint8Array(bytes));
+          setTimeout(() => instance.exports.f());
+        }, WASM_TRAP),
+    ],
+    csp: [
+      /^csp: img-src https:\/\/example\.invalid\/guard\.png$/,
+      () =>
+        page.evaluate(() => {
+          const img = document.createElement('img');
+          img.src = 'https://example.invalid/guard.png';
+          document.body.append(img);
+        }),
+    ],
   };
   for (const [kind, [pattern, act]] of Object.entries(provoke)) {
     const body = async () => {
@@ -143,7 +176,10 @@ test('guard: an undeclared console error, page error, wasm trap or CSP violation
     const undeclared = await guard.runOne({ fn: body, allow: [] });
     assert(undeclared && undeclared.includes('undeclared browser problems'), `${kind}: an undeclared problem must fail the test, got ${undeclared}`);
     // The CSP case also logs Chromium's console line for the refused image: declare both.
-    const declared = await guard.runOne({ fn: body, allow: [pattern, /^console: Loading the image 'https:\/\/example\.invalid\/guard\.png' violates the following Content Security Policy directive/] });
+    const declared = await guard.runOne({
+      fn: body,
+      allow: [pattern, /^console: Loading the image 'https:\/\/example\.invalid\/guard\.png' violates the following Content Security Policy directive/],
+    });
     eq(declared, null, `${kind}: a declared problem passes`);
   }
   await context.close();

@@ -7,7 +7,7 @@ let noCors, stuck;
 test.beforeAll(async () => {
   noCors = await startDemo([shared.appOrigin], ['--cors', 'none']);
   // Tool handlers that take a minute: probes C and D are still in flight when a short time limit ends the run.
-  stuck = await startDemo([shared.appOrigin], ["--tool-delay-ms", "60000"]);
+  stuck = await startDemo([shared.appOrigin], ['--tool-delay-ms', '60000']);
 });
 test.afterAll(stopServers);
 
@@ -37,7 +37,10 @@ test('headline: a Quick check without the demo token leads with the 401 in words
   eq(h.shown, 'The server needs a token (401) and this run sent none: paste one in the Token field, or sign in.', 'the headline');
   assert(!h.shown.includes('did not run'), h.shown);
   eq(h.shared, h.shown.replace('/mcp"', '/[path hidden]"'), 'the share link carries the same sentence (its path hidden)');
-  assert(h.markdown.includes(h.shown.replace('/mcp"', '/[path hidden]"')) || h.markdown.includes(h.shown), `the Markdown carries the same sentence: ${JSON.stringify(h.markdown.slice(0, 700))}`);
+  assert(
+    h.markdown.includes(h.shown.replace('/mcp"', '/[path hidden]"')) || h.markdown.includes(h.shown),
+    `the Markdown carries the same sentence: ${JSON.stringify(h.markdown.slice(0, 700))}`,
+  );
   // The page's own demo server: one click fills its token in and runs again.
   await page.getByTestId('use-demo-token').click();
   await page.getByTestId('card-D').waitFor({ timeout: 20000 });
@@ -91,13 +94,13 @@ test('headline: a run stopped by its time limit says so first, scores only answe
   for (const probe of ['C', 'D']) {
     const card = page.getByTestId(`card-${probe}`);
     const text = await card.innerText();
-    assert(text.includes("the deadline passed before the answer was read"), `card ${probe}: ${text.slice(0, 600)}`);
+    assert(text.includes('the deadline passed before the answer was read'), `card ${probe}: ${text.slice(0, 600)}`);
     eq(await card.getByTestId('agent-advice').count(), 0, `no advice on card ${probe}`);
   }
   // The score counts the pairs among A, B, C that were answered: C was not, so at most (A,B).
   const answered = [];
   for (const probe of ['A', 'B']) {
-    if (await page.getByTestId(`card-${probe}`).getByTestId('not-answered').count() === 0) answered.push(probe);
+    if ((await page.getByTestId(`card-${probe}`).getByTestId('not-answered').count()) === 0) answered.push(probe);
   }
   const score = await page.getByTestId('score').innerText();
   if (answered.length === 2) assert(/^[01] of 1 pairs$/.test(score), `one pair judged: ${score}`);

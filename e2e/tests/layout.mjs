@@ -9,17 +9,22 @@ import { SHOTS, assert, eq, expected, runQuick, shared, watchedPage } from '../l
 const provoked = () => [expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint)];
 
 /** The bottom of an element, in viewport pixels, and whether it starts inside the viewport. */
-const box = (page, testid) => page.getByTestId(testid).first().evaluate((e) => {
-  const r = e.getBoundingClientRect();
-  return { top: r.top, bottom: r.bottom, height: r.height };
-});
+const box = (page, testid) =>
+  page
+    .getByTestId(testid)
+    .first()
+    .evaluate((e) => {
+      const r = e.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, height: r.height };
+    });
 
 /** Where the focus is: the element's id, and whether it is inside the viewport. */
-const focused = (page) => page.evaluate(() => {
-  const e = document.activeElement;
-  const r = e.getBoundingClientRect();
-  return { id: e.id, inView: r.top >= 0 && r.bottom <= window.innerHeight };
-});
+const focused = (page) =>
+  page.evaluate(() => {
+    const e = document.activeElement;
+    const r = e.getBoundingClientRect();
+    return { id: e.id, inView: r.top >= 0 && r.bottom <= window.innerHeight };
+  });
 
 async function demoResults(viewport) {
   const context = await shared.browser.newContext({ viewport, acceptDownloads: true });
@@ -31,7 +36,10 @@ async function demoResults(viewport) {
   return { context, page };
 }
 
-for (const [viewport, most] of [[{ width: 1280, height: 900 }, 1350], [{ width: 390, height: 844 }, 2532]]) {
+for (const [viewport, most] of [
+  [{ width: 1280, height: 900 }, 1350],
+  [{ width: 390, height: 844 }, 2532],
+]) {
   test(`demo results at ${viewport.width}×${viewport.height}: every card closed, the results at most ${most} px tall`, async ({ guard }) => {
     guard.allow(...provoked());
     const { context, page } = await demoResults(viewport);
@@ -102,7 +110,7 @@ test('Compare with… brings its heading into view and focuses it', async ({ gua
   await context.close();
 });
 
-test('Review first brings the plan\'s heading into view and focuses it; no opt-in asked for probe A or a read-only tool', async ({ guard }) => {
+test("Review first brings the plan's heading into view and focuses it; no opt-in asked for probe A or a read-only tool", async ({ guard }) => {
   guard.allow(...provoked());
   const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await watchedPage(context);
@@ -119,7 +127,10 @@ test('Review first brings the plan\'s heading into view and focuses it; no opt-i
   await context.close();
 });
 
-for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+for (const viewport of [
+  { width: 1366, height: 768 },
+  { width: 390, height: 844 },
+]) {
   test(`Quick check sits under the endpoint and token, above the fold at ${viewport.width}×${viewport.height}; the optional fields fold below it`, async () => {
     const context = await shared.browser.newContext({ viewport });
     const page = await context.newPage();
@@ -134,13 +145,16 @@ for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 
   });
 }
 
-test('the footer links the README, the command line\'s documentation and the source, on the form and on a share link', async () => {
+test("the footer links the README, the command line's documentation and the source, on the form and on a share link", async () => {
   const context = await shared.browser.newContext();
   const page = await context.newPage();
   await page.goto(shared.appUrl);
   // The footer is drawn by the app once it has booted: read it after it is there, not at load.
   await page.getByTestId('site-footer').locator('a').nth(2).waitFor();
-  const links = await page.getByTestId('site-footer').locator('a').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
+  const links = await page
+    .getByTestId('site-footer')
+    .locator('a')
+    .evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
   eq(links.length, 3, `three links: ${JSON.stringify(links)}`);
   for (const [, href] of links) assert(href.startsWith('https://github.com/mcp-triage/mcp-triage'), `our own address: ${href}`);
   await context.close();
@@ -155,7 +169,7 @@ test('the share view follows the same layout: fix first, grid, closed cards; not
   const opened = await narrow.newPage();
   await opened.goto(link);
   await opened.getByTestId('shared-view').waitFor();
-  for (const id of ['fix-first', 'grid', 'open-cards', 'site-footer']) eq(await opened.getByTestId(id).count() > 0, true, `the share view has ${id}`);
+  for (const id of ['fix-first', 'grid', 'open-cards', 'site-footer']) eq((await opened.getByTestId(id).count()) > 0, true, `the share view has ${id}`);
   eq(await opened.locator('details.card[open]').count(), 0, 'its cards open closed');
   const overflow = await opened.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(overflow <= 0, `horizontal overflow of ${overflow} px at 360`);
@@ -166,4 +180,3 @@ test('the share view follows the same layout: fix first, grid, closed cards; not
   await narrow.close();
   await context.close();
 });
-

@@ -55,7 +55,10 @@ async function capture(appUrl, form, mode = 'leak') {
   page.on('request', (r) => requests.push(r.url()));
   await page.addInitScript(() => {
     window.__clip = [];
-    const write = (t) => { window.__clip.push(String(t)); return Promise.resolve(); };
+    const write = (t) => {
+      window.__clip.push(String(t));
+      return Promise.resolve();
+    };
     Object.defineProperty(navigator, 'clipboard', { value: { writeText: write }, configurable: true });
   });
   await page.goto(appUrl);
@@ -76,7 +79,11 @@ async function capture(appUrl, form, mode = 'leak') {
     advice: r.textContent.includes('never echo tokens or secret headers'),
   }));
   // Render everything: open every disclosure, press every "show all".
-  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  await page.evaluate(() =>
+    document.querySelectorAll('details').forEach((d) => {
+      d.open = true;
+    }),
+  );
   for (let i = 0; i < 50; i++) {
     const more = page.getByRole('button', { name: 'show all' });
     if ((await more.count()) === 0) break;
@@ -95,14 +102,21 @@ async function capture(appUrl, form, mode = 'leak') {
   const json = readFileSync(await download.path(), 'utf8');
   await page.getByTestId('share-open').click();
   const link = await page.getByTestId('share-link').inputValue();
-  const data = link.split('#r=')[1].replace(/^v\d+\./, '').replace(/-/g, '+').replace(/_/g, '/');
+  const data = link
+    .split('#r=')[1]
+    .replace(/^v\d+\./, '')
+    .replace(/-/g, '+')
+    .replace(/_/g, '/');
   const shareInflated = inflateRawSync(Buffer.from(data, 'base64')).toString('utf8');
-  const storage = await page.evaluate(async () => JSON.stringify({
-    local: Object.entries(localStorage),
-    session: Object.entries(sessionStorage),
-    cookie: document.cookie,
-    idb: indexedDB.databases ? (await indexedDB.databases()).map((d) => d.name) : [],
-  })) + JSON.stringify(await context.cookies());
+  const storage =
+    (await page.evaluate(async () =>
+      JSON.stringify({
+        local: Object.entries(localStorage),
+        session: Object.entries(sessionStorage),
+        cookie: document.cookie,
+        idb: indexedDB.databases ? (await indexedDB.databases()).map((d) => d.name) : [],
+      }),
+    )) + JSON.stringify(await context.cookies());
   const location = await page.evaluate(() => JSON.stringify([location.href, history.length, history.state]));
   const referers = await (await fetch(`${HOSTILE_ORIGIN}/__referers`)).text();
   const allowed = [appOrigin(appUrl), HOSTILE_ORIGIN];
@@ -110,8 +124,17 @@ async function capture(appUrl, form, mode = 'leak') {
   await context.close();
   return {
     channels: {
-      dom, curl, markdown, json, share_inflated: shareInflated, share_raw: link,
-      console: consoleText.join('\n'), storage, location, referer: referers, third_hosts: thirdHosts,
+      dom,
+      curl,
+      markdown,
+      json,
+      share_inflated: shareInflated,
+      share_raw: link,
+      console: consoleText.join('\n'),
+      storage,
+      location,
+      referer: referers,
+      third_hosts: thirdHosts,
     },
     flagged,
   };
@@ -137,7 +160,8 @@ function check(channels) {
 
 // Chromium logs the URL as sent: the sentinel's non-ASCII letter percent-encoded, in path and query.
 const sentUrl = (form, mode) => endpointFor(form, mode).replaceAll(S.path, encodeURIComponent(S.path));
-const provokedBy = (mode) => FORMS.flatMap((f) => [expected.noToken(sentUrl(f, mode)), expected.get405(sentUrl(f, mode)), expected.status(500, sentUrl(f, mode))]);
+const provokedBy = (mode) =>
+  FORMS.flatMap((f) => [expected.noToken(sentUrl(f, mode)), expected.get405(sentUrl(f, mode)), expected.status(500, sentUrl(f, mode))]);
 
 test(`leaks: no secret in any of 11 channels, for each of the ${FORMS.length} echo forms, and the echo is a flagged finding`, async ({ guard }) => {
   guard.allow(...provokedBy('leak'));
@@ -177,7 +201,9 @@ test('leaks control: with redaction switched off the suite flags exactly the com
   eq([...diff, ...gotDiff].join('\n'), '', 'control matrix');
 });
 
-test(`leaks, beside bytes that are not UTF-8: no secret in any channel for the ${FORMS.length} forms (the JSON download's body_base64 included); with redaction off the JSON leaks the token in each`, async ({ guard }) => {
+test(`leaks, beside bytes that are not UTF-8: no secret in any channel for the ${FORMS.length} forms (the JSON download's body_base64 included); with redaction off the JSON leaks the token in each`, async ({
+  guard,
+}) => {
   guard.allow(...provokedBy('leak-bytes'), expected.status(404, `http://127.0.0.1:${CONTROL_PORT}/demo.json`));
   assert(controlUrl, `the leak-control build is missing at ${CONTROL_DIST} (./x test builds it)`);
   const dirty = [];
@@ -205,5 +231,8 @@ test('the release bundle carries no leak-control code; the control build does', 
     return files.map((f) => readFileSync(join(dir, f)));
   };
   assert(!wasmIn(join(ROOT, 'dist')).some((w) => w.includes(marker)), 'dist/ contains the leak-control marker');
-  assert(wasmIn(CONTROL_DIST).some((w) => w.includes(marker)), 'the control build lacks its marker (so the check above proves nothing)');
+  assert(
+    wasmIn(CONTROL_DIST).some((w) => w.includes(marker)),
+    'the control build lacks its marker (so the check above proves nothing)',
+  );
 });

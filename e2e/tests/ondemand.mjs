@@ -5,9 +5,13 @@ import { test } from '../fixtures.mjs';
 import { assert, cardOutcome, eq, expected, fillExactly, moreOptions, shared, watchedPage } from '../lib.mjs';
 
 const APP_JS = /\/mcp-triage-web-[0-9a-f]{16}\.js(\?retry=\d+)?$/;
-const moduleFiles = (page) => page.evaluate(() => performance.getEntriesByType('resource')
-  .map((e) => new URL(e.name).pathname.split('/').pop())
-  .filter((n) => /\.(wasm|js)$/.test(n)));
+const moduleFiles = (page) =>
+  page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((e) => new URL(e.name).pathname.split('/').pop())
+      .filter((n) => /\.(wasm|js)$/.test(n)),
+  );
 
 test('a visit loads the boot module alone; the first touch of the page loads the app module, each file once', async () => {
   const context = await shared.browser.newContext();
@@ -16,7 +20,10 @@ test('a visit loads the boot module alone; the first touch of the page loads the
   await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
   await page.waitForLoadState('networkidle');
   const before = await moduleFiles(page);
-  assert(before.some((n) => /^mcp-triage-boot-[0-9a-f]{1,16}_bg\.wasm$/.test(n)), `boot wasm loaded: ${before}`);
+  assert(
+    before.some((n) => /^mcp-triage-boot-[0-9a-f]{1,16}_bg\.wasm$/.test(n)),
+    `boot wasm loaded: ${before}`,
+  );
   assert(!before.some((n) => n.startsWith('mcp-triage-web')), `no app module before a touch: ${before}`);
   const app = page.waitForResponse((r) => /mcp-triage-web-[0-9a-f]{16}_bg\.wasm$/.test(r.url()));
   await page.getByTestId('token').focus();
@@ -26,19 +33,31 @@ test('a visit loads the boot module alone; the first touch of the page loads the
   const counts = {};
   for (const n of after) counts[n] = (counts[n] || 0) + 1;
   for (const [name, n] of Object.entries(counts)) eq(n, 1, `${name} downloaded once`);
-  assert(after.some((n) => n.startsWith('mcp-triage-web')), `app module loaded after the touch: ${after}`);
+  assert(
+    after.some((n) => n.startsWith('mcp-triage-web')),
+    `app module loaded after the touch: ${after}`,
+  );
   eq(await page.getByTestId('boot').count(), 1, 'the boot page stays until a click needs the app');
   await context.close();
 });
 
-test('Quick check before the app module is there: its first requests go out at once, the page says the rest is loading, and one run completes with the values of the click', async ({ guard }) => {
+test('Quick check before the app module is there: its first requests go out at once, the page says the rest is loading, and one run completes with the values of the click', async ({
+  guard,
+}) => {
   guard.allow(expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   const events = [];
   let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route(APP_JS, async (route) => { events.push('app requested'); await held; events.push('app released'); await route.continue(); });
+  const held = new Promise((r) => {
+    release = r;
+  });
+  await page.route(APP_JS, async (route) => {
+    events.push('app requested');
+    await held;
+    events.push('app released');
+    await route.continue();
+  });
   const elsewhere = 'http://127.0.0.1:9/edited-while-loading';
   const posts = [];
   page.on('request', (r) => {
@@ -75,14 +94,19 @@ test('Quick check before the app module is there: its first requests go out at o
 
 test('a failed load of the app module says why and offers a retry that works', async ({ guard }) => {
   guard.allow(
-    new RegExp(`^console: Failed to load resource: net::ERR_CONNECTION_REFUSED ${shared.appUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}mcp-triage-web-[0-9a-f]{16}\\.js(\\?retry=\\d+)?$`),
+    new RegExp(
+      `^console: Failed to load resource: net::ERR_CONNECTION_REFUSED ${shared.appUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}mcp-triage-web-[0-9a-f]{16}\\.js(\\?retry=\\d+)?$`,
+    ),
     /^pageerror: Failed to fetch dynamically imported module/,
     expected.noToken(shared.demoEndpoint),
   );
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   let aborted = 0;
-  await page.route(APP_JS, (route) => { aborted += 1; return route.abort('connectionrefused'); });
+  await page.route(APP_JS, (route) => {
+    aborted += 1;
+    return route.abort('connectionrefused');
+  });
   await page.goto(shared.appUrl);
   await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
   await page.getByTestId('token').fill('demo-token');
@@ -133,7 +157,7 @@ test('everything typed on the boot page crosses over: endpoint, token, extra hea
   await context.close();
 });
 
-test('a handed-over request that is not the one the app\'s engine asks for is let go of and sent anew: the run still completes once', async ({ guard }) => {
+test("a handed-over request that is not the one the app's engine asks for is let go of and sent anew: the run still completes once", async ({ guard }) => {
   guard.allow(expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
@@ -142,18 +166,31 @@ test('a handed-over request that is not the one the app\'s engine asks for is le
     let load;
     Object.defineProperty(window, 'mcpTriageLoadApp', {
       configurable: true,
-      get: () => () => load().then((m) => ({ ...m, mount_from_boot: (h, wave) => {
-        for (const f of wave) if (f) f.url = `${f.url}?not-this-one`;
-        return m.mount_from_boot(h, wave);
-      } })),
-      set: (v) => { load = v; },
+      get: () => () =>
+        load().then((m) => ({
+          ...m,
+          mount_from_boot: (h, wave) => {
+            for (const f of wave) if (f) f.url = `${f.url}?not-this-one`;
+            return m.mount_from_boot(h, wave);
+          },
+        })),
+      set: (v) => {
+        load = v;
+      },
     });
   });
   let release;
-  const held = new Promise((r) => { release = r; });
-  await page.route(APP_JS, async (route) => { await held; await route.continue(); });
+  const held = new Promise((r) => {
+    release = r;
+  });
+  await page.route(APP_JS, async (route) => {
+    await held;
+    await route.continue();
+  });
   const posts = [];
-  page.on('request', (r) => { if (r.url() === shared.demoEndpoint && r.method() === 'POST') posts.push(`${r.headers().authorization ? 'token' : 'none'} ${r.postData()}`); });
+  page.on('request', (r) => {
+    if (r.url() === shared.demoEndpoint && r.method() === 'POST') posts.push(`${r.headers().authorization ? 'token' : 'none'} ${r.postData()}`);
+  });
   await page.goto(shared.appUrl);
   await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
   await page.getByTestId('token').fill('demo-token');

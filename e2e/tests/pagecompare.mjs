@@ -13,10 +13,7 @@ import { ARTIFACTS, assert, cli, eq, expected, runQuick, shared, startDemo, stop
 
 let servers, FIXED, work;
 test.beforeAll(async () => {
-  servers = await Promise.all([
-    startDemo([shared.appOrigin]),
-    startDemo([shared.appOrigin], ['--invalid-params-error']),
-  ]);
+  servers = await Promise.all([startDemo([shared.appOrigin]), startDemo([shared.appOrigin], ['--invalid-params-error'])]);
   FIXED = servers[1];
   work = mkdtempSync(join(tmpdir(), 'mcp-triage-compare-'));
   writeFileSync(join(work, '.keep'), '');
@@ -74,7 +71,9 @@ test('compare with a baseline file on the results page: B better, a link with bo
   assert(!link.includes('demo-token'), 'no token in the link');
   const other = await watchedPage(context);
   const requests = [];
-  other.on('request', (r) => { if (!r.url().startsWith(shared.appUrl)) requests.push(r.url()); });
+  other.on('request', (r) => {
+    if (!r.url().startsWith(shared.appUrl)) requests.push(r.url());
+  });
   await other.goto(link);
   await other.getByTestId('compare-page').waitFor({ timeout: 15000 });
   const again = await other.getByTestId('comparison-summary').textContent();

@@ -50,7 +50,9 @@ async function signInFromPage(endpoint, { clientId = '', login = null, appUrl = 
   // What the page had stored when the browser left for the authorization server.
   const record = { text: null };
   if (watchStorage) {
-    await context.exposeBinding('__e2eStored', (_source, key, value) => { if (key === 'mcp-triage-signin') record.text = value; });
+    await context.exposeBinding('__e2eStored', (_source, key, value) => {
+      if (key === 'mcp-triage-signin') record.text = value;
+    });
     await context.addInitScript(() => {
       const set = Storage.prototype.setItem;
       Storage.prototype.setItem = function setItem(key, value) {
@@ -63,7 +65,9 @@ async function signInFromPage(endpoint, { clientId = '', login = null, appUrl = 
   const consoleText = [];
   page.on('console', (m) => consoleText.push(m.text()));
   const navigations = [];
-  page.on('request', (r) => { if (r.isNavigationRequest() && r.frame() === page.mainFrame()) navigations.push(r.url()); });
+  page.on('request', (r) => {
+    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) navigations.push(r.url());
+  });
   await page.goto(appUrl);
   await runQuick(page, { endpoint, token: '' });
   await page.getByTestId('check-sign-in').first().click();
@@ -72,7 +76,13 @@ async function signInFromPage(endpoint, { clientId = '', login = null, appUrl = 
   const leaving = page.waitForEvent('framenavigated', { timeout: 30000 }).catch(() => null);
   await page.getByTestId('sign-in').click();
   const status = page.getByTestId('sign-in-status');
-  const left = await Promise.race([leaving, status.and(page.locator('[data-id="stopped"]')).waitFor({ timeout: 30000 }).then(() => null)]);
+  const left = await Promise.race([
+    leaving,
+    status
+      .and(page.locator('[data-id="stopped"]'))
+      .waitFor({ timeout: 30000 })
+      .then(() => null),
+  ]);
   if (left && login) await login(page);
   if (left) await page.waitForURL((u) => u.href.startsWith(appUrl), { timeout: 30000 });
   await status.and(page.locator('[data-id="signed-in"], [data-id="stopped"]')).waitFor({ timeout: 30000 });
@@ -96,7 +106,10 @@ test('page sign-in: the SDK demo authorization server, registered from loopback,
   eq(await status.getAttribute('data-id'), 'signed-in', await status.innerText());
   assert((await status.innerText()).includes('registered dynamically for this sign-in'), await status.innerText());
   // Out to the authorization server and back, in this tab; the callback left the address at once.
-  assert(navigations.some((u) => u.startsWith(`${sdkAs}/authorize?`)), JSON.stringify(navigations));
+  assert(
+    navigations.some((u) => u.startsWith(`${sdkAs}/authorize?`)),
+    JSON.stringify(navigations),
+  );
   eq(new URL(page.url()).search, '', 'no code, state or iss in the address');
   eq(JSON.stringify(await stored(page)), JSON.stringify([0, 0, '']), 'the record is gone, nothing else stored');
   // The form holds the endpoint it was for and the token; the Quick check runs with it.
@@ -108,7 +121,11 @@ test('page sign-in: the SDK demo authorization server, registered from loopback,
     const card = page.getByTestId(`card-${probe}`);
     if (await card.count()) assert(!(await card.innerText()).includes('HTTP 401'), `probe ${probe} answered with the token`);
   }
-  eq(await page.getByTestId('card-no-token').getByTestId('cause').first().getAttribute('data-id'), 'unauthenticated', 'only the check without the token is refused');
+  eq(
+    await page.getByTestId('card-no-token').getByTestId('cause').first().getAttribute('data-id'),
+    'unauthenticated',
+    'only the check without the token is refused',
+  );
   // The token reaches no output.
   const markdown = await page.getByTestId('markdown-preview').textContent();
   await page.getByTestId('share-open').click();
@@ -146,12 +163,18 @@ for (const [name, left, refusal] of [
     assert((await status.innerText()).includes(refusal), await status.innerText());
     const authorize = navigations.filter((u) => u.includes('/authorize'));
     eq(authorize.length, left ? 1 : 0, `${name}: left for the authorization server ${left ? 'once' : 'never'}: ${JSON.stringify(navigations)}`);
-    assert(navigations.every((u) => u.startsWith('http://')), 'never a javascript: navigation');
+    assert(
+      navigations.every((u) => u.startsWith('http://')),
+      'never a javascript: navigation',
+    );
     eq(new URL(page.url()).search, '', 'no callback left in the address');
     eq(JSON.stringify(await stored(page)), JSON.stringify([0, 0, '']), 'nothing stored');
     // No code and no verifier went to any token endpoint; the other origin heard nothing.
     const { main, elsewhere } = await hostileLog(name);
-    assert(main.every((r) => !(r.path.endsWith('/token') && (r.body || '').includes('code_verifier'))), JSON.stringify(main));
+    assert(
+      main.every((r) => !(r.path.endsWith('/token') && (r.body || '').includes('code_verifier'))),
+      JSON.stringify(main),
+    );
     eq(elsewhere.length, 0, 'nothing to the other origin');
     await context.close();
   });
@@ -168,7 +191,9 @@ async function outputs(page, consoleText) {
   return { markdown, json, link, html: await page.content(), address: page.url(), console: consoleText.join('\n') };
 }
 
-test('page sign-in: the token, refresh token, code and verifier reach no output; the record is there while away and gone after; the redaction-off page shows the echoed token', async ({ guard }) => {
+test('page sign-in: the token, refresh token, code and verifier reach no output; the record is there while away and gone after; the redaction-off page shows the echoed token', async ({
+  guard,
+}) => {
   guard.allow(...hostileAllow('good'), expected.status(404, `http://127.0.0.1:${CONTROL_PORT}/demo.json`));
   const endpoint = hostileEndpoint('good');
   const { page, context, record, consoleText } = await signInFromPage(endpoint, { watchStorage: true });
@@ -201,13 +226,17 @@ test('page sign-in: the token, refresh token, code and verifier reach no output;
   const control = await signInFromPage(endpoint, { appUrl: await controlUrl });
   await runWithToken(control.page);
   const shown = await outputs(control.page, control.consoleText);
-  const leaked = Object.entries(shown).filter(([, text]) => leaks(text, secrets.access).length > 0).map(([where]) => where);
+  const leaked = Object.entries(shown)
+    .filter(([, text]) => leaks(text, secrets.access).length > 0)
+    .map(([where]) => where);
   assert(leaked.length > 0, 'the control must leak the echoed token');
   await control.context.close();
 });
 
 let oidcEndpoint, oidcAs;
-test('page sign-in: oidc-provider with a client id pasted (registered beforehand), its dev login page, iss checked, then the Quick check', async ({ guard }) => {
+test('page sign-in: oidc-provider with a client id pasted (registered beforehand), its dev login page, iss checked, then the Quick check', async ({
+  guard,
+}) => {
   guard.allow(
     expected.noToken(oidcEndpoint),
     expected.cors(`${oidcAs}/reg`),
@@ -241,7 +270,11 @@ test('page sign-in: oidc-provider with a client id pasted (registered beforehand
   assert(back && new URL(back).searchParams.get('iss') === oidcAs, `the callback's iss: ${back}`);
   eq(JSON.stringify(await stored(page)), JSON.stringify([0, 0, '']), 'nothing stored after the return');
   await runWithToken(page);
-  eq(await page.getByTestId('card-no-token').getByTestId('cause').first().getAttribute('data-id'), 'unauthenticated', 'only the check without the token is refused');
+  eq(
+    await page.getByTestId('card-no-token').getByTestId('cause').first().getAttribute('data-id'),
+    'unauthenticated',
+    'only the check without the token is refused',
+  );
   assert(!(await page.getByTestId('card-A').innerText()).includes('HTTP 401'), 'probe A answered with the token');
   await context.close();
 });
@@ -255,13 +288,27 @@ test('client ID metadata document: written for an https address as OAUTH-FACTS a
     eq(doc.client_id, new URL('client-metadata.json', doc.redirect_uris[0]).href, `${address}: client_id is the document's own URL, beside the page`);
     assert(doc.client_name, 'a client_name');
     eq(doc.redirect_uris.length, 1, 'the page is the one redirect URI');
-    assert(doc.redirect_uris.every((u) => !['localhost', '127.0.0.1', '[::1]'].includes(new URL(u).hostname)), 'no loopback redirect in a public document');
+    assert(
+      doc.redirect_uris.every((u) => !['localhost', '127.0.0.1', '[::1]'].includes(new URL(u).hostname)),
+      'no loopback redirect in a public document',
+    );
     eq(doc.token_endpoint_auth_method, 'none', 'a public client');
     eq(doc.application_type, 'web', 'a hosted page is a web client');
   }
-  for (const address of ['http://owner.github.io/mcp-triage/', 'https://localhost/', 'https://127.0.0.1:8443/x/', 'https://a.localhost/', 'https://x.example/?q=1', 'not a url']) {
+  for (const address of [
+    'http://owner.github.io/mcp-triage/',
+    'https://localhost/',
+    'https://127.0.0.1:8443/x/',
+    'https://a.localhost/',
+    'https://x.example/?q=1',
+    'not a url',
+  ]) {
     let refused = false;
-    try { documentFor(address); } catch { refused = true; }
+    try {
+      documentFor(address);
+    } catch {
+      refused = true;
+    }
     assert(refused, `${address}: refused`);
   }
 });

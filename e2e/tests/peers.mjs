@@ -46,7 +46,7 @@ test('Python MCPServer, stateful: the session is kept, four rounds, DELETE at th
   await context.close();
 });
 
-test('Python MCPServer that refuses this page\'s Origin: origin_rejected with the right advice', async ({ guard }) => {
+test("Python MCPServer that refuses this page's Origin: origin_rejected with the right advice", async ({ guard }) => {
   guard.allow(expected.status(403, refusing));
   const { context, page } = await runAgainst(refusing);
   eq(JSON.stringify(await cardOutcome(page, 'card-connect')), JSON.stringify(['http', 'origin_rejected']), 'connect');
@@ -92,11 +92,18 @@ test('auto era against the Python peer: server/discover shaped as 2026-07-28 ask
   await context.close();
 });
 
-test('auto era against a server whose CORS refuses the 2026-07-28 headers: discover blocked, the run falls back, says why and reaches A-D', async ({ guard }) => {
+test('auto era against a server whose CORS refuses the 2026-07-28 headers: discover blocked, the run falls back, says why and reaches A-D', async ({
+  guard,
+}) => {
   guard.allow(expected.cors(legacyCors), expected.noToken(legacyCors), expected.get405(legacyCors));
   const { context, page } = await runAgainst(legacyCors, { era: 'auto', token: 'demo-token' });
   const summary = await page.getByTestId('summary').innerText();
-  assert(summary.includes('server/discover was refused (the browser could not read the answer: servers of earlier eras seldom let the 2026-07-28 headers through CORS), so the run fell back to initialize'), summary);
+  assert(
+    summary.includes(
+      'server/discover was refused (the browser could not read the answer: servers of earlier eras seldom let the 2026-07-28 headers through CORS), so the run fell back to initialize',
+    ),
+    summary,
+  );
   eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['tool_error', 'tool_execution']), 'C');
   eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['success', 'none']), 'D');
   eq((await cardOutcome(page, 'card-no-token'))[1], 'unauthenticated', 'no-token check');
@@ -105,7 +112,12 @@ test('auto era against a server whose CORS refuses the 2026-07-28 headers: disco
   await page.getByTestId('diagnosis').waitFor({ timeout: 20000 });
   eq(await page.getByTestId('blocked-step').innerText(), 'allow_method_name', 'the doctor asks about the blocked era');
   const conclusion = await page.getByTestId('diagnosis-conclusion').innerText();
-  assert(conclusion.startsWith('The browser blocked 2026-07-28, so the run fell back and ran in 2025-11-25. Most likely the preflight does not allow the Mcp-Method / Mcp-Name headers'), conclusion);
+  assert(
+    conclusion.startsWith(
+      'The browser blocked 2026-07-28, so the run fell back and ran in 2025-11-25. Most likely the preflight does not allow the Mcp-Method / Mcp-Name headers',
+    ),
+    conclusion,
+  );
   // The JSON download carries the doctor's conclusion.
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-json').click()]);
   const report = JSON.parse(readFileSync(await download.path(), 'utf8'));
@@ -117,8 +129,11 @@ test('auto era against a server whose CORS refuses the 2026-07-28 headers: disco
 test('2026-07-28 against a server that does not serve it: the refused revision is the headline, and the GET refusal is read as one', async ({ guard }) => {
   guard.allow(expected.status(400, tsDemo), expected.noToken(tsDemo));
   const { context, page } = await runAgainst(tsDemo, { era: '2026-07-28', token: 'demo-token' });
-  eq(await page.getByTestId('finding').innerText(),
-    'The server does not serve protocol revision 2026-07-28: it refused server/discover (HTTP 400). It names 2025-11-25, 2025-06-18 and 2025-03-26: choose one of those eras, or Auto, and run again.', 'headline');
+  eq(
+    await page.getByTestId('finding').innerText(),
+    'The server does not serve protocol revision 2026-07-28: it refused server/discover (HTTP 400). It names 2025-11-25, 2025-06-18 and 2025-03-26: choose one of those eras, or Auto, and run again.',
+    'headline',
+  );
   // The GET's body is read: its words say the version, not a wrong path or a bare 4xx.
   eq(JSON.stringify(await cardOutcome(page, 'card-get')), JSON.stringify(['http', 'protocol_version_unsupported']), 'GET');
   await context.close();

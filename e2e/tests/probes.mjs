@@ -8,7 +8,7 @@ test.afterAll(stopServers);
 const stats = async () => (await fetch(shared.demoEndpoint.replace('/mcp', '/__stats'))).json();
 const before = {};
 
-test('Quick check on the demo server: the seed\'s three failures, a success, and the 401 challenge', async ({ guard }) => {
+test("Quick check on the demo server: the seed's three failures, a success, and the 401 challenge", async ({ guard }) => {
   guard.allow(expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint));
   Object.assign(before, await stats());
   const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -20,8 +20,11 @@ test('Quick check on the demo server: the seed\'s three failures, a success, and
   eq(JSON.stringify(await cardOutcome(page, 'card-B')), JSON.stringify(['tool_error', 'invalid_arguments']), 'B');
   eq(JSON.stringify(await cardOutcome(page, 'card-C')), JSON.stringify(['tool_error', 'tool_execution']), 'C');
   eq(JSON.stringify(await cardOutcome(page, 'card-D')), JSON.stringify(['success', 'none']), 'D');
-  eq(await page.getByTestId('finding').innerText(),
-    'An unknown tool, bad arguments and a thrown exception all arrive as isError: true; only the text tells them apart.', 'finding');
+  eq(
+    await page.getByTestId('finding').innerText(),
+    'An unknown tool, bad arguments and a thrown exception all arrive as isError: true; only the text tells them apart.',
+    'finding',
+  );
   eq(await page.getByTestId('score').innerText(), '0 of 3 pairs', 'score');
   // Evidence: text decided A and B, with the phrase highlighted in the decoded message.
   const marks = await page.getByTestId('card-A').locator('mark').allInnerTexts();
@@ -47,7 +50,11 @@ test('Quick check on the demo server: the seed\'s three failures, a success, and
   await page.getByTestId('auth').waitFor();
   const card = page.getByTestId('card-auth-prm-from-challenge');
   assert((await card.locator('h3').innerText()).includes('resource metadata'), await card.locator('h3').innerText());
-  eq(await card.locator('[data-testid="auth-finding"][data-id="prm_names_authorization_server"] [data-testid="verdict"]').getAttribute('data-id'), 'deviates', 'no authorization server named');
+  eq(
+    await card.locator('[data-testid="auth-finding"][data-id="prm_names_authorization_server"] [data-testid="verdict"]').getAttribute('data-id'),
+    'deviates',
+    'no authorization server named',
+  );
   eq(await card.getByTestId('cors').getAttribute('data-id'), 'allowed', 'CORS let the page read it');
   const json = JSON.parse(await card.getByTestId('envelope').textContent());
   assert(typeof json.resource === 'string' && json.resource.endsWith('/mcp'), JSON.stringify(json));
@@ -114,7 +121,11 @@ test('Review first: exact payloads, destructive tool marked, opt-in enforced, sk
 // first-event window; each probe's card shows as its answer comes in, without waiting for it.
 test('stateful demo: the four probe cards show while the GET check still waits for its stream, then the results take over', async ({ guard, watchOrder }) => {
   const endpoint = await startDemo([shared.appOrigin], ['--stateful']);
-  guard.allow(new RegExp(`^console: Failed to load resource: the server responded with a status of 401 \\(Unauthorized\\) ${endpoint.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`));
+  guard.allow(
+    new RegExp(
+      `^console: Failed to load resource: the server responded with a status of 401 \\(Unauthorized\\) ${endpoint.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`,
+    ),
+  );
   const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);

@@ -2,7 +2,24 @@
 // server text is never markup. Uses the hostile server (behaviour no SDK produces).
 import { request } from 'node:http';
 import { test } from '../fixtures.mjs';
-import { assert, eq, expected, fillExactly, freePort, leaks, moreOptions, onFreePort, runQuick, SENTINEL, shared, startDemo, startHostile, startProcess, stopServers, watchedPage } from '../lib.mjs';
+import {
+  assert,
+  eq,
+  expected,
+  fillExactly,
+  freePort,
+  leaks,
+  moreOptions,
+  onFreePort,
+  runQuick,
+  SENTINEL,
+  shared,
+  startDemo,
+  startHostile,
+  startProcess,
+  stopServers,
+  watchedPage,
+} from '../lib.mjs';
 
 // The hostile server's port and its redirect target's.
 let HOSTILE, TARGET;
@@ -30,11 +47,22 @@ test('a token echoed by the server appears nowhere: page, storage, console, URL,
   await page.goto(shared.appUrl);
   await runQuick(page, { endpoint: `http://127.0.0.1:${HOSTILE}/echo/mcp`, token: SENTINEL });
   // Open every disclosure so everything is rendered.
-  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  await page.evaluate(() =>
+    document.querySelectorAll('details').forEach((d) => {
+      d.open = true;
+    }),
+  );
   const html = await page.evaluate(() => document.documentElement.outerHTML);
-  const storage = await page.evaluate(() => JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage), document.cookie, location.href, history.length]));
+  const storage = await page.evaluate(() =>
+    JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage), document.cookie, location.href, history.length]),
+  );
   const markdown = await page.getByTestId('markdown-preview').innerText();
-  for (const [where, text] of [['page', html], ['storage', storage], ['console', consoleText.join('\n')], ['markdown', markdown]]) {
+  for (const [where, text] of [
+    ['page', html],
+    ['storage', storage],
+    ['console', consoleText.join('\n')],
+    ['markdown', markdown],
+  ]) {
     eq(JSON.stringify(leaks(text)), '[]', `leak in ${where}`);
   }
   assert(html.includes('[REDACTED]'), 'visible redaction marks where the server echoed the token');
@@ -51,7 +79,11 @@ test('a redirect is classified, never followed: the other port receives nothing'
   await page.getByTestId('token').fill(SENTINEL);
   await page.getByTestId('quick-check').click();
   await page.getByTestId('results').waitFor({ timeout: 45000 });
-  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  await page.evaluate(() =>
+    document.querySelectorAll('details').forEach((d) => {
+      d.open = true;
+    }),
+  );
   assert((await page.getByTestId('results').innerText()).includes('redirect'), 'redirect shown');
   const hits = await (await fetch(`http://127.0.0.1:${TARGET}/__hits`)).json();
   eq(hits.hits, 0, 'requests that reached the redirect target');
@@ -64,12 +96,17 @@ test('server text shaped like markup stays text: nothing runs, the literal text 
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
   await runQuick(page, { endpoint: `http://127.0.0.1:${HOSTILE}/xss/mcp`, token: 'x-token-1234' });
-  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  await page.evaluate(() =>
+    document.querySelectorAll('details').forEach((d) => {
+      d.open = true;
+    }),
+  );
   // Structure, not a wait: no element the server's text could have made exists, and no element carries
   // an event-handler attribute (an attempt to run one would also be a CSP violation, which fails the test).
   const made = await page.evaluate(() => ({
     handlers: [...document.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
-    injected: document.querySelectorAll('[data-testid=results] img, [data-testid=results] svg, [data-testid=results] script, [data-testid=results] iframe').length,
+    injected: document.querySelectorAll('[data-testid=results] img, [data-testid=results] svg, [data-testid=results] script, [data-testid=results] iframe')
+      .length,
   }));
   eq(made.handlers, 0, 'elements with on* attributes');
   eq(made.injected, 0, 'img/svg/script/iframe elements inside the results');
@@ -77,7 +114,9 @@ test('server text shaped like markup stays text: nothing runs, the literal text 
   const text = await page.getByTestId('results').innerText();
   assert(text.includes('<img src=x onerror=window.__pwned=1>') || text.includes('"><svg onload=window.__pwned=1>'), 'literal markup visible');
   assert(text.includes('⟨U+202E⟩'), 'bidi override shown as a visible token');
-  const links = await page.evaluate(() => [...document.querySelectorAll('a')].map((a) => a.getAttribute('href')).filter((h) => h && h.startsWith('javascript')));
+  const links = await page.evaluate(() =>
+    [...document.querySelectorAll('a')].map((a) => a.getAttribute('href')).filter((h) => h && h.startsWith('javascript')),
+  );
   eq(links.length, 0, 'no javascript: links');
   await context.close();
 });
@@ -93,7 +132,13 @@ test('the URL the page checks is the URL fetch uses: a short IPv4 form typed by 
   eq(await page.getByTestId('endpoint-host').textContent(), `http://127.0.0.1:${port}`, 'host as the browser reads it');
   eq(await page.getByTestId('endpoint-read').textContent(), `http://127.0.0.1:${port}/mcp`, 'the URL as the browser reads it');
   await runQuick(page, { token: 'demo-token' });
-  const sent = await page.getByTestId('card-A').locator('details.raw').evaluate((d) => { d.open = true; return d.innerText; });
+  const sent = await page
+    .getByTestId('card-A')
+    .locator('details.raw')
+    .evaluate((d) => {
+      d.open = true;
+      return d.innerText;
+    });
   assert(sent.includes(`POST http://127.0.0.1:${port}/mcp`), `probe A went to the URL shown: ${sent.slice(0, 400)}`);
   await context.close();
 });
@@ -126,16 +171,32 @@ for (const code of [301, 302, 307, 308]) {
 /** A POST to 127.0.0.1:`port` with this Host header; resolves with the status. */
 function postWithHost(port, host, body, headers = {}) {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { Host: host, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (d) => { text += d; });
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { Host: host, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => {
+          text += d;
+        });
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
 }
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '0' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '0' } },
+};
 
 test('demo server: a Host header naming another site is refused (DNS rebinding); a loopback Host is served', async () => {
   const port = Number(new URL(shared.demoEndpoint).port);
@@ -147,13 +208,22 @@ test('demo server: a Host header naming another site is refused (DNS rebinding);
 
 test('demo server: a non-loopback --host is refused without an explicit token of its own, and starts with one', async () => {
   for (const extra of [[], ['--token', 'demo-token']]) {
-    const refused = await startProcess('node', ['demo/server.mjs', '--host', '0.0.0.0', '--port', String(await freePort()), ...extra], { ready: 'never printed' })
-      .then(() => null, (e) => e.message);
+    const refused = await startProcess('node', ['demo/server.mjs', '--host', '0.0.0.0', '--port', String(await freePort()), ...extra], {
+      ready: 'never printed',
+    }).then(
+      () => null,
+      (e) => e.message,
+    );
     assert(refused && refused.includes('exited 2') && refused.includes('refusing --host 0.0.0.0'), `refused: ${refused}`);
   }
   // The control: with a token of its own it starts (and still answers only the hosts it names).
   const own = `own-${SENTINEL}`;
-  const [port, child] = await onFreePort(async (p) => [p, await startProcess('node', ['demo/server.mjs', '--host', '0.0.0.0', '--port', String(p), '--token', own, '--allowed-hosts', '127.0.0.1'], { ready: 'demo MCP server' })]);
+  const [port, child] = await onFreePort(async (p) => [
+    p,
+    await startProcess('node', ['demo/server.mjs', '--host', '0.0.0.0', '--port', String(p), '--token', own, '--allowed-hosts', '127.0.0.1'], {
+      ready: 'demo MCP server',
+    }),
+  ]);
   const served = await postWithHost(port, `127.0.0.1:${port}`, INIT, { Authorization: `Bearer ${own}` });
   eq(served.status, 200, 'served with its own token');
   child.kill('SIGTERM');

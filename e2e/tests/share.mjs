@@ -48,7 +48,7 @@ test('the share link built after an echoing server holds no trace of the token',
   await context.close();
 });
 
-test('opening a share link shows the results and sends no request beyond the page\'s own assets', async () => {
+test("opening a share link shows the results and sends no request beyond the page's own assets", async () => {
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   const requests = [];
@@ -88,10 +88,31 @@ test('a link cut by 1..64 characters always shows the damaged-link view', async 
 test('markup inside a crafted link stays text', async () => {
   const evil = '<img src=x onerror=window.__pwned=1>';
   const crafted = linkFor({
-    v: 2, tool: '"><svg onload=window.__pwned=1>', date: '2026', endpoint: 'javascript:window.__pwned=1', version: null,
-    server: [evil, '1'], score: 0, finding: `</textarea><script>window.__pwned=1</script> \u202Eevil`,
-    rows: [{ step: 'A', tool: evil, status: 200, channel: 'tool_error', cause: 'unknown_tool', code: null, decided_by: 'text',
-      evidence: [[evil, evil]], action: 'pick_another_tool', flags: [], spec: null, excerpt: evil, skipped: null }],
+    v: 2,
+    tool: '"><svg onload=window.__pwned=1>',
+    date: '2026',
+    endpoint: 'javascript:window.__pwned=1',
+    version: null,
+    server: [evil, '1'],
+    score: 0,
+    finding: `</textarea><script>window.__pwned=1</script> \u202Eevil`,
+    rows: [
+      {
+        step: 'A',
+        tool: evil,
+        status: 200,
+        channel: 'tool_error',
+        cause: 'unknown_tool',
+        code: null,
+        decided_by: 'text',
+        evidence: [[evil, evil]],
+        action: 'pick_another_tool',
+        flags: [],
+        spec: null,
+        excerpt: evil,
+        skipped: null,
+      },
+    ],
     notes: [evil],
   });
   const context = await shared.browser.newContext();
@@ -104,14 +125,17 @@ test('markup inside a crafted link stays text', async () => {
   const hrefs = await page.evaluate(() => [...document.querySelectorAll('a')].map((a) => a.getAttribute('href')));
   // Only our own addresses: the spec's pages, the grid's links to its cards (named from the
   // decoder's known steps, never the link's text), and the footer's repository.
-  const ours = (h) => h.startsWith('https://modelcontextprotocol.io/') || /^#card-[A-Za-z-]+$/.test(h) || h.startsWith('https://github.com/mcp-triage/mcp-triage');
+  const ours = (h) =>
+    h.startsWith('https://modelcontextprotocol.io/') || /^#card-[A-Za-z-]+$/.test(h) || h.startsWith('https://github.com/mcp-triage/mcp-triage');
   assert(hrefs.every(ours), `links: ${hrefs}`);
   await context.close();
 });
 
 test('every committed share link made by an earlier page opens with the rows it holds', async () => {
   const dir = join(ROOT, 'crates/mcp-triage/tests/share-links');
-  const names = readdirSync(dir).filter((f) => f.endsWith('.link')).sort();
+  const names = readdirSync(dir)
+    .filter((f) => f.endsWith('.link'))
+    .sort();
   assert(names.length >= 5, `committed links: ${names.length}`);
   let withEmptyExcerpt = 0;
   const context = await shared.browser.newContext();
@@ -133,7 +157,10 @@ test('every committed share link made by an earlier page opens with the rows it 
     await page.getByTestId('shared-view').waitFor({ timeout: 5000 });
     eq(await page.getByTestId('damaged-link').count(), 0, `${name}: not shown as damaged`);
     eq(await page.getByTestId('finding').innerText(), payload.finding, `${name}: finding`);
-    const causes = await page.getByTestId('shared-view').getByTestId('cause').evaluateAll((els) => els.map((e) => e.dataset.id));
+    const causes = await page
+      .getByTestId('shared-view')
+      .getByTestId('cause')
+      .evaluateAll((els) => els.map((e) => e.dataset.id));
     const want = payload.rows.filter((r) => !r.skipped).map((r) => r.cause);
     for (const cause of want) assert(causes.includes(cause), `${name}: cause ${cause} shown in ${JSON.stringify(causes)}`);
     // An empty excerpt (a GET stream has no body) shows no empty box.
@@ -148,8 +175,14 @@ test('every committed share link made by an earlier page opens with the rows it 
 test('server values that look like secrets are withheld from a link, counted, and included only by opt-in', async ({ guard }) => {
   guard.allow(expected.noToken(`http://127.0.0.1:${HOSTILE_PORT}/secretish/mcp`), expected.get405(`http://127.0.0.1:${HOSTILE_PORT}/secretish/mcp`));
   const endpoint = `http://127.0.0.1:${HOSTILE_PORT}/secretish/mcp`;
-  const values = ['sk-live-51HxQe2EXAMPLEkey', 'hunter2-correct-horse', 's3cr3t-pw', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC',
-    'QUtJQUlPU0ZPRE5ON0VYQU1QTEUx', 'deadbeefcafebabe0123456789abcdef'];
+  const values = [
+    'sk-live-51HxQe2EXAMPLEkey',
+    'hunter2-correct-horse',
+    's3cr3t-pw',
+    'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC',
+    'QUtJQUlPU0ZPRE5ON0VYQU1QTEUx',
+    'deadbeefcafebabe0123456789abcdef',
+  ];
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);
   await page.goto(shared.appUrl);
@@ -170,15 +203,23 @@ test('server values that look like secrets are withheld from a link, counted, an
 
 /** What a page says of each probe's advice: the agent's line, who must act, the server author's. */
 async function adviceOf(page) {
-  return page.evaluate(() => Object.fromEntries(['A', 'B', 'C', 'D'].map((p) => {
-    const card = document.querySelector(`[data-testid=card-${p}]`);
-    const text = (sel) => [...(card?.querySelectorAll(sel) || [])].map((e) => e.textContent.trim());
-    return [p, { agent: text('[data-testid=agent-advice]'), party: text('.party'),
-      server: text('[data-testid=server-advice], [data-testid=server-change]') }];
-  })));
+  return page.evaluate(() =>
+    Object.fromEntries(
+      ['A', 'B', 'C', 'D'].map((p) => {
+        const card = document.querySelector(`[data-testid=card-${p}]`);
+        const text = (sel) => [...(card?.querySelectorAll(sel) || [])].map((e) => e.textContent.trim());
+        return [
+          p,
+          { agent: text('[data-testid=agent-advice]'), party: text('.party'), server: text('[data-testid=server-advice], [data-testid=server-change]') },
+        ];
+      }),
+    ),
+  );
 }
 
-test('a share link says what the page says: the fix first, the agent\'s line, who must act, what the server author could change, the date in words', async ({ guard }) => {
+test("a share link says what the page says: the fix first, the agent's line, who must act, what the server author could change, the date in words", async ({
+  guard,
+}) => {
   guard.allow(expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint));
   const context = await shared.browser.newContext();
   const page = await watchedPage(context);

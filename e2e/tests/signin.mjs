@@ -44,13 +44,22 @@ async function signIn(endpoint, token = '') {
 
 /** The cards the page shows: step → { cors, findings: { check: verdict } }. */
 async function pageCards(page) {
-  return page.getByTestId('auth').locator('article').evaluateAll((articles) => Object.fromEntries(articles.map((a) => [
-    a.dataset.testid.replace(/^card-auth-/, '').replace(/-/g, '_'),
-    {
-      cors: a.querySelector('[data-testid="cors"]')?.dataset.id ?? null,
-      findings: Object.fromEntries([...a.querySelectorAll('[data-testid="auth-finding"]')].map((f) => [f.dataset.id, f.querySelector('[data-testid="verdict"]').dataset.id])),
-    },
-  ])));
+  return page
+    .getByTestId('auth')
+    .locator('article')
+    .evaluateAll((articles) =>
+      Object.fromEntries(
+        articles.map((a) => [
+          a.dataset.testid.replace(/^card-auth-/, '').replace(/-/g, '_'),
+          {
+            cors: a.querySelector('[data-testid="cors"]')?.dataset.id ?? null,
+            findings: Object.fromEntries(
+              [...a.querySelectorAll('[data-testid="auth-finding"]')].map((f) => [f.dataset.id, f.querySelector('[data-testid="verdict"]').dataset.id]),
+            ),
+          },
+        ]),
+      ),
+    );
 }
 
 /** The command line's cards for the same endpoint: step → { check: verdict }. */
@@ -105,7 +114,10 @@ test('sign-in check: oidc-provider refuses the page at registration, which the p
   eq(fromCli.auth.cards.find((c) => c.step === 'registration').browser.access, 'not_judged', 'the CLI card');
   // The calls: no token, no credentials, nothing a server could take for a registration or a grant.
   const toAs = requests.filter((r) => r.url.startsWith(oidcAs));
-  assert(toAs.some((r) => r.url === `${oidcAs}/reg` && r.method === 'POST' && r.body === '[]'), JSON.stringify(toAs));
+  assert(
+    toAs.some((r) => r.url === `${oidcAs}/reg` && r.method === 'POST' && r.body === '[]'),
+    JSON.stringify(toAs),
+  );
   for (const r of requests) {
     assert(!r.headers.authorization, `no Authorization on ${r.method} ${r.url}`);
     eq(leaks(JSON.stringify(r)).length, 0, `the token in ${r.method} ${r.url}`);
@@ -146,19 +158,29 @@ test('sign-in check: the TypeScript SDK demo authorization server lets the page 
 });
 
 for (const [name, check, refused = []] of [
-  ['bad-endpoints', async (page, cards) => {
-    eq(cards.as_oauth.findings.as_endpoints_on_issuer_origin, 'deviates', 'the off-origin token endpoint');
-    assert(!cards.token_endpoint || cards.token_endpoint.cors === null, 'no call to a token endpoint off the issuer');
-    // The javascript: URL is text, never a link.
-    eq(await page.getByTestId('auth').locator('a[href^="javascript"]').count(), 0, 'no javascript: link');
-  }],
-  ['prm-not-json', async (page) => {
-    eq(await page.title(), 'MCP Triage', 'the HTML document ran nothing');
-  }],
-  ['as-no-cors', async (page) => {
-    const conclusion = await page.getByTestId('auth-browser').innerText();
-    assert(conclusion.includes('stopped at authorization server metadata (RFC 8414)'), conclusion);
-  }, ['as_oauth', 'registration', 'authorization_url']],
+  [
+    'bad-endpoints',
+    async (page, cards) => {
+      eq(cards.as_oauth.findings.as_endpoints_on_issuer_origin, 'deviates', 'the off-origin token endpoint');
+      assert(!cards.token_endpoint || cards.token_endpoint.cors === null, 'no call to a token endpoint off the issuer');
+      // The javascript: URL is text, never a link.
+      eq(await page.getByTestId('auth').locator('a[href^="javascript"]').count(), 0, 'no javascript: link');
+    },
+  ],
+  [
+    'prm-not-json',
+    async (page) => {
+      eq(await page.title(), 'MCP Triage', 'the HTML document ran nothing');
+    },
+  ],
+  [
+    'as-no-cors',
+    async (page) => {
+      const conclusion = await page.getByTestId('auth-browser').innerText();
+      assert(conclusion.includes('stopped at authorization server metadata (RFC 8414)'), conclusion);
+    },
+    ['as_oauth', 'registration', 'authorization_url'],
+  ],
 ]) {
   test(`sign-in check: the hostile metadata server's ${name} gives the command line's verdicts and runs nothing`, async ({ guard }) => {
     const endpoint = `http://localhost:${HOSTILE}/${name}/mcp`;
@@ -176,7 +198,10 @@ for (const [name, check, refused = []] of [
     const cards = await pageCards(page);
     sameVerdicts(cards, cliCards(endpoint), refused);
     await check(page, cards);
-    assert(requests.every((r) => !r.url.startsWith(`http://localhost:${HOSTILE + 1}`)), 'nothing sent elsewhere');
+    assert(
+      requests.every((r) => !r.url.startsWith(`http://localhost:${HOSTILE + 1}`)),
+      'nothing sent elsewhere',
+    );
     await storageIsEmpty(page);
     await context.close();
   });

@@ -42,7 +42,9 @@ test('keyboard only: Tab to the token, type, Enter runs; results get focus', asy
 });
 
 for (const colorScheme of ['light', 'dark']) {
-  test(`axe-core (${colorScheme}): no serious or critical violation on the form, the plan, the results (cards closed and open) and a share link`, async ({ guard }) => {
+  test(`axe-core (${colorScheme}): no serious or critical violation on the form, the plan, the results (cards closed and open) and a share link`, async ({
+    guard,
+  }) => {
     guard.allow(expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint));
     const context = await shared.browser.newContext({ bypassCSP: true, colorScheme });
     const page = await context.newPage();
@@ -83,12 +85,15 @@ test('what the user looks at does not move when results arrive; no horizontal sc
   await page.goto(shared.appUrl);
   await page.waitForFunction(() => document.querySelector('[data-testid=endpoint]')?.value !== '');
   await page.getByTestId('token').fill('demo-token');
-  const rect = (id) => page.getByTestId(id).evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return JSON.stringify([Math.round(r.top + window.scrollY), Math.round(r.left), Math.round(r.width), Math.round(r.height)]);
-  });
+  const rect = (id) =>
+    page.getByTestId(id).evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return JSON.stringify([Math.round(r.top + window.scrollY), Math.round(r.left), Math.round(r.width), Math.round(r.height)]);
+    });
   const formBefore = await rect('target-form');
-  await page.evaluate(() => { window.__cls = 0; });
+  await page.evaluate(() => {
+    window.__cls = 0;
+  });
   await page.getByTestId('quick-check').click();
   await page.getByTestId('progress').waitFor();
   const progressTop = JSON.parse(await rect('progress'))[0];
@@ -109,7 +114,10 @@ test('what the user looks at does not move when results arrive; no horizontal sc
 test('screenshots: form, plan, results — light and dark, narrow and wide', async ({ guard }) => {
   guard.allow(expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint));
   for (const colorScheme of ['light', 'dark']) {
-    for (const [width, label] of [[360, 'narrow'], [1280, 'wide']]) {
+    for (const [width, label] of [
+      [360, 'narrow'],
+      [1280, 'wide'],
+    ]) {
       const context = await shared.browser.newContext({ colorScheme, viewport: { width, height: 900 } });
       const page = await watchedPage(context);
       await page.goto(shared.appUrl);
@@ -160,16 +168,21 @@ test('Cancel aborts every request in flight, and the UI says so in order', async
   const n = Number((log[aborted].match(/aborted (\d+)/) || [])[1]);
   assert(n >= 1, `at least one request was in flight: ${log[aborted]}`);
   assert((await page.getByTestId('progress').innerText()).includes('aborted'), 'progress says aborted');
-  assert(await page.getByTestId('run-clock').count() === 0, 'the clock goes with the run');
+  assert((await page.getByTestId('run-clock').count()) === 0, 'the clock goes with the run');
   const headline = await page.getByTestId('finding').innerText();
-  assert(headline.startsWith('You cancelled the run. ') && headline.includes('not answered, so the three failures cannot all be compared'), `the headline leads with the Cancel: ${headline}`);
+  assert(
+    headline.startsWith('You cancelled the run. ') && headline.includes('not answered, so the three failures cannot all be compared'),
+    `the headline leads with the Cancel: ${headline}`,
+  );
   assert(!/arrive as|malformed/.test(headline), `no comparison of answers that did not come: ${headline}`);
   // C was cancelled, so at most the pair (A,B) was judged.
   const score = await page.getByTestId('score').innerText();
   assert(/^(n\/a|[01] of 1 pairs)$/.test(score), `the score counts only answered pairs: ${score}`);
   await context.close();
   mergePerf(perf);
-  console.log(`     perf (report, not asserted): cancel→results ${perf.cancelToResultsMs} ms; layout shift while results arrive ${perf.cumulativeLayoutShift}; long tasks during a run: ${JSON.stringify(perf.longTasksMs)}`);
+  console.log(
+    `     perf (report, not asserted): cancel→results ${perf.cancelToResultsMs} ms; layout shift while results arrive ${perf.cumulativeLayoutShift}; long tasks during a run: ${JSON.stringify(perf.longTasksMs)}`,
+  );
 });
 
 test('the skip link only moves focus: results, token and URL stay as they were', async ({ guard }) => {

@@ -26,7 +26,12 @@ import { randomUUID } from 'node:crypto';
 import { DemoInMemoryAuthProvider, setupAuthServer } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
 import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import { createOAuthMetadata, getOAuthProtectedResourceMetadataUrl, mcpAuthMetadataRouter, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import {
+  createOAuthMetadata,
+  getOAuthProtectedResourceMetadataUrl,
+  mcpAuthMetadataRouter,
+  mcpAuthRouter,
+} from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
@@ -77,8 +82,22 @@ if (kind === 'renew') {
       if (!data || data.clientId !== client.client_id) throw new InvalidGrantError('unknown refresh token');
       this.refreshTokens.delete(refreshToken);
       const token = randomUUID();
-      this.tokens.set(token, { token, clientId: client.client_id, scopes: data.scopes, expiresAt: Date.now() + 3600000, resource: data.resource, type: 'access', refreshed: true });
-      const answer = { access_token: token, token_type: 'bearer', expires_in: 3600, scope: data.scopes.join(' '), refresh_token: this.refreshFor(client, token) };
+      this.tokens.set(token, {
+        token,
+        clientId: client.client_id,
+        scopes: data.scopes,
+        expiresAt: Date.now() + 3600000,
+        resource: data.resource,
+        type: 'access',
+        refreshed: true,
+      });
+      const answer = {
+        access_token: token,
+        token_type: 'bearer',
+        expires_in: 3600,
+        scope: data.scopes.join(' '),
+        refresh_token: this.refreshFor(client, token),
+      };
       grants.push({ grant: 'refresh_token', ...answer });
       return answer;
     }
@@ -115,20 +134,30 @@ if (kind === 'renew') {
       });
       if (!r.ok) throw new InvalidTokenError('invalid or expired token');
       const data = await r.json();
-      return { token, clientId: data.client_id, scopes: data.scope ? data.scope.split(' ') : [], expiresAt: data.exp, resource: data.aud ? new URL([data.aud].flat()[0]) : undefined };
+      return {
+        token,
+        clientId: data.client_id,
+        scopes: data.scope ? data.scope.split(' ') : [],
+        expiresAt: data.exp,
+        resource: data.aud ? new URL([data.aud].flat()[0]) : undefined,
+      };
     },
   };
 } else if (kind === 'oidc') {
   // --client ID=REDIRECT: a public client registered beforehand (a page's pasted client id).
   const given = arg('client', '');
-  const clients = given ? [{
-    client_id: given.split('=')[0],
-    redirect_uris: [given.slice(given.indexOf('=') + 1)],
-    token_endpoint_auth_method: 'none',
-    application_type: 'native',
-    grant_types: ['authorization_code'],
-    response_types: ['code'],
-  }] : [];
+  const clients = given
+    ? [
+        {
+          client_id: given.split('=')[0],
+          redirect_uris: [given.slice(given.indexOf('=') + 1)],
+          token_endpoint_auth_method: 'none',
+          application_type: 'native',
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+        },
+      ]
+    : [];
   const provider = new Provider(issuer, {
     clients,
     scopes: ['openid', 'mcp:tools'],
@@ -165,23 +194,32 @@ if (kind === 'renew') {
 const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(mcpUrl);
 const auth = requireBearerAuth({ verifier, requiredScopes, resourceMetadataUrl, expectedResource: mcpUrl });
 // --step-up: a second look at a tools/call's token, for the larger scope (not counted as a use).
-const callAuth = callScopes && requireBearerAuth({
-  verifier: peek,
-  requiredScopes: callScopes,
-  resourceMetadataUrl,
-  expectedResource: mcpUrl,
-});
+const callAuth =
+  callScopes &&
+  requireBearerAuth({
+    verifier: peek,
+    requiredScopes: callScopes,
+    resourceMetadataUrl,
+    expectedResource: mcpUrl,
+  });
 const forCalls = (req, res, next) => (callAuth && req.body?.method === 'tools/call' ? callAuth(req, res, next) : next());
 
 app.all('/mcp', auth, forCalls, async (req, res) => {
   const server = new McpServer({ name: `mcp-triage-oauth-peer-${kind}`, version: '1.0.0' });
-  server.registerTool('echo', {
-    description: 'Echoes its text.',
-    inputSchema: { text: (await import('zod')).z.string() },
-    annotations: { readOnlyHint: true },
-  }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+  server.registerTool(
+    'echo',
+    {
+      description: 'Echoes its text.',
+      inputSchema: { text: (await import('zod')).z.string() },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ text }) => ({ content: [{ type: 'text', text }] }),
+  );
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-  res.on('close', () => { transport.close(); server.close(); });
+  res.on('close', () => {
+    transport.close();
+    server.close();
+  });
   await server.connect(transport);
   await transport.handleRequest(req, res, req.body);
 });
