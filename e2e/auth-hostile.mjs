@@ -116,7 +116,7 @@ const server = createServer(async (req, res) => {
     const c = prm[1];
     if (c === 'prm-huge') {
       res.writeHead(200, { 'Content-Type': 'application/json', ...CORS });
-      res.write('{"resource":"' + `${base}/${c}/mcp` + '","padding":"');
+      res.write(`{"resource":"${base}/${c}/mcp","padding":"`);
       const chunk = 'x'.repeat(64 * 1024);
       for (let i = 0; i < 80; i++) res.write(chunk);
       return res.end('"}');

@@ -95,7 +95,7 @@ function forward({ req, res, path, body }) {
     });
     out.on('error', reject);
     res.on('close', () => {
-      if (!upRes || !upRes.complete) out.destroy();
+      if (!upRes?.complete) out.destroy();
     }); // the client went away
     out.end(body);
   });

@@ -48,6 +48,7 @@ export const test = base.extend({
   ],
 
   guard: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its first parameter's pattern; this one has none.
     async ({}, use) => {
       const allow = [];
       const seen = await collectProblems(() =>
@@ -68,6 +69,7 @@ export const test = base.extend({
     { auto: true },
   ],
 
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its first parameter's pattern; this one has none.
   watchOrder: async ({}, use) => {
     await use(watchOrder);
   },

@@ -109,7 +109,7 @@ function rpc(mode, msg, token) {
       return { jsonrpc: '2.0', id, result: { tools } };
     }
     case 'tools/call': {
-      const name = msg.params && msg.params.name;
+      const name = msg.params?.name;
       if (name === 'status') {
         return {
           jsonrpc: '2.0',
@@ -183,7 +183,7 @@ function leakAnswer(req, res, form, body, bytes = false) {
     res.writeHead(200, { ...cors, ...echoHeaders, 'Content-Type': 'application/json' });
     res.end(text);
   };
-  const name = msg.params && msg.params.name;
+  const name = msg.params?.name;
   switch (msg.method) {
     case 'initialize':
       res.end = end;
@@ -355,7 +355,7 @@ createServer((req, res) => {
       res.end('bad json');
       return;
     }
-    if (mode === 'big' && msg.method === 'tools/call' && msg.params && (msg.params.name === 'status' || (msg.params.arguments && msg.params.arguments.id))) {
+    if (mode === 'big' && msg.method === 'tools/call' && msg.params && (msg.params.name === 'status' || msg.params.arguments?.id)) {
       res.writeHead(500, { ...cors, 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('x'.repeat(4 * 1024 * 1024));
       return;
@@ -380,7 +380,7 @@ createServer((req, res) => {
       if (held.length >= 3) {
         const all = held;
         held = [];
-        all.forEach((answer) => answer());
+        for (const answer of all) answer();
       }
       return;
     }
@@ -399,7 +399,7 @@ createServer((req, res) => {
     if (mode === 'fat') {
       const json = JSON.stringify(answer);
       // The padding goes in a member of its own: the answer stays the answer.
-      const padded = json.slice(0, -1) + ',"pad":"' + 'x'.repeat(Math.max(0, FAT - json.length - 16)) + '"}';
+      const padded = `${json.slice(0, -1)},"pad":"${'x'.repeat(Math.max(0, FAT - json.length - 16))}"}`;
       res.writeHead(200, { ...cors, 'Content-Type': 'application/json' });
       res.end(padded);
       return;

@@ -323,19 +323,21 @@ export async function watchedPage(context) {
  * Problems a test provokes on purpose, declared one by one (never ignored wholesale). Each is a
  * RegExp over the problem line, made by these helpers from the exact status and URL.
  */
-const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export const expected = {
   /** Chromium's log line for an HTTP error status the test provoked, at exactly this URL. */
-  status: (code, url) => new RegExp(`^console: Failed to load resource: the server responded with a status of ${code} \\([^)]*\\) ${escape(url)}$`),
+  status: (code, url) => new RegExp(`^console: Failed to load resource: the server responded with a status of ${code} \\([^)]*\\) ${escapeRegExp(url)}$`),
   /** Chromium's log lines for a request blocked by CORS, to exactly this URL. */
   cors: (url) =>
-    new RegExp(`^console: (Access to fetch at '${escape(url)}'.* has been blocked by CORS policy.*|Failed to load resource: net::ERR_FAILED ${escape(url)})$`),
+    new RegExp(
+      `^console: (Access to fetch at '${escapeRegExp(url)}'.* has been blocked by CORS policy.*|Failed to load resource: net::ERR_FAILED ${escapeRegExp(url)})$`,
+    ),
   /** The 401 of the no-token check (a Quick check always makes it), at exactly this endpoint. */
   noToken: (endpoint) => expected.status(401, endpoint),
   /** The 405 of the GET check where a server refuses GET, at exactly this endpoint. */
   get405: (endpoint) => expected.status(405, endpoint),
   /** A request the browser could not complete at all (connection refused), to exactly this URL. */
-  failed: (url, reason = 'ERR_[A-Z_]+') => new RegExp(`^console: Failed to load resource: net::${reason} ${escape(url)}$`),
+  failed: (url, reason = 'ERR_[A-Z_]+') => new RegExp(`^console: Failed to load resource: net::${reason} ${escapeRegExp(url)}$`),
 };
 
 /**
@@ -436,7 +438,7 @@ export async function runOne(t) {
     try {
       await t.fn();
     } catch (e) {
-      failure = e && e.stack ? e.stack : String(e);
+      failure = e?.stack ? e.stack : String(e);
     }
   });
   return failure ?? undeclared(seen, t.allow);

@@ -54,7 +54,7 @@ async function up(url, init) {
 
 if (!(await Promise.race([printed, hangGuard(15 * 60 * 1000)]))) fail('./x dev did not print the app URL');
 const page = await up(app);
-if (!page || page.status !== 200 || !(await page.text()).includes('Content-Security-Policy')) fail('app not served');
+if (page?.status !== 200 || !(await page.text()).includes('Content-Security-Policy')) fail('app not served');
 const demo = await (await up(`${app}demo.json`))?.json();
 if (!demo || demo.endpoint !== `http://127.0.0.1:${DEMO_PORT}/mcp`) fail(`demo.json wrong: ${JSON.stringify(demo)}`);
 let init = null;
@@ -77,14 +77,14 @@ for (let i = 0; i < 40 && !init; i++) {
   if (!init) await sleep(250);
 }
 const text = init ? await init.text() : '';
-if (!init || init.status !== 200 || !text.includes('"serverInfo"')) fail(`initialize failed: ${init && init.status} ${text}`);
+if (init?.status !== 200 || !text.includes('"serverInfo"')) fail(`initialize failed: ${init?.status} ${text}`);
 if (init.headers.get('access-control-allow-origin') !== `http://127.0.0.1:${APP_PORT}`) fail('no CORS for the app origin');
 const noToken = await up(demo.endpoint, {
   method: 'POST',
   headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
   body: '{}',
 });
-if (!noToken || noToken.status !== 401 || !noToken.headers.get('www-authenticate')) fail('no 401 challenge without the token');
+if (noToken?.status !== 401 || !noToken.headers.get('www-authenticate')) fail('no 401 challenge without the token');
 // A second ./x dev on the same ports stops before it installs or builds anything, naming the port
 // and the variable that moves it (order of events: its exit, then its output is read).
 const second = spawn('./x', ['dev'], {

@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../fixtures.mjs';
-import { ARTIFACTS, ROOT, assert, eq, expected, fillExactly, shared, startDemo, startPython, stopServers, watchedPage, SHOTS } from '../lib.mjs';
+import { ARTIFACTS, assert, eq, expected, fillExactly, shared, startDemo, startPython, stopServers, watchedPage, SHOTS } from '../lib.mjs';
 
 let unannotated, writeLike, pythonUnannotated, statefulUnannotated;
 test.beforeAll(async () => {

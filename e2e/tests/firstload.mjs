@@ -60,7 +60,8 @@ function committed() {
   for (const line of readFileSync(TABLE, 'utf8').split('\n')) {
     if (!line || line.startsWith('#')) continue;
     const [load, file, bytes] = line.split('\t');
-    (want[load] ||= {})[file] = Number(bytes);
+    want[load] ??= {};
+    want[load][file] = Number(bytes);
   }
   return want;
 }

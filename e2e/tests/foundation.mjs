@@ -69,7 +69,7 @@ test('the page refuses to run inside a frame, even from a host that sends no hea
   const page = await context.newPage();
   await page.setContent(`<iframe id="f" src="${shared.plainUrl}" width="600" height="300"></iframe>`);
   const frame = await (await page.waitForSelector('#f')).contentFrame();
-  await frame.waitForFunction(() => document.body && document.body.textContent.includes('refuses to run inside a frame'));
+  await frame.waitForFunction(() => document.body?.textContent.includes('refuses to run inside a frame'));
   eq(await frame.locator('[data-testid=target-form]').count(), 0, 'no form inside a frame');
   await context.close();
 });
@@ -174,7 +174,7 @@ test('guard: an undeclared console error, page error, wasm trap or CSP violation
       await seen;
     };
     const undeclared = await guard.runOne({ fn: body, allow: [] });
-    assert(undeclared && undeclared.includes('undeclared browser problems'), `${kind}: an undeclared problem must fail the test, got ${undeclared}`);
+    assert(undeclared?.includes('undeclared browser problems'), `${kind}: an undeclared problem must fail the test, got ${undeclared}`);
     // The CSP case also logs Chromium's console line for the refused image: declare both.
     const declared = await guard.runOne({
       fn: body,

@@ -51,7 +51,7 @@ async function capture(appUrl, form, mode = 'leak') {
   const consoleText = [];
   const requests = [];
   page.on('console', (m) => consoleText.push(m.text()));
-  page.on('pageerror', (e) => consoleText.push(String(e && e.message)));
+  page.on('pageerror', (e) => consoleText.push(String(e?.message)));
   page.on('request', (r) => requests.push(r.url()));
   await page.addInitScript(() => {
     window.__clip = [];
@@ -92,7 +92,9 @@ async function capture(appUrl, form, mode = 'leak') {
   const dom = await page.evaluate(() => {
     const clone = document.documentElement.cloneNode(true);
     // The two secret fields hold the secrets by design.
-    clone.querySelectorAll('[data-testid=token], [data-testid=extra-value]').forEach((el) => el.remove());
+    clone.querySelectorAll('[data-testid=token], [data-testid=extra-value]').forEach((el) => {
+      el.remove();
+    });
     return clone.outerHTML;
   });
   const markdown = await page.getByTestId('markdown-preview').innerText();
@@ -189,7 +191,7 @@ test('leaks control: with redaction switched off the suite flags exactly the com
     const { channels } = await capture(controlUrl, form);
     const found = check(channels);
     for (const [channel, cell] of Object.entries(MATRIX.cells)) {
-      const special = (cell.also || {})[form];
+      const special = cell.also?.[form];
       const secrets = special ? special.secrets : (cell.except || []).includes(form) ? cell.except_secrets || [] : cell.secrets;
       want.push(`${form} × ${channel}: ${[...secrets].sort().join(', ')}`);
       got.push(`${form} × ${channel}: ${(found[channel] || []).join(', ')}`);

@@ -114,9 +114,7 @@ test('server text shaped like markup stays text: nothing runs, the literal text 
   const text = await page.getByTestId('results').innerText();
   assert(text.includes('<img src=x onerror=window.__pwned=1>') || text.includes('"><svg onload=window.__pwned=1>'), 'literal markup visible');
   assert(text.includes('⟨U+202E⟩'), 'bidi override shown as a visible token');
-  const links = await page.evaluate(() =>
-    [...document.querySelectorAll('a')].map((a) => a.getAttribute('href')).filter((h) => h && h.startsWith('javascript')),
-  );
+  const links = await page.evaluate(() => [...document.querySelectorAll('a')].map((a) => a.getAttribute('href')).filter((h) => h?.startsWith('javascript')));
   eq(links.length, 0, 'no javascript: links');
   await context.close();
 });
@@ -214,7 +212,7 @@ test('demo server: a non-loopback --host is refused without an explicit token of
       () => null,
       (e) => e.message,
     );
-    assert(refused && refused.includes('exited 2') && refused.includes('refusing --host 0.0.0.0'), `refused: ${refused}`);
+    assert(refused?.includes('exited 2') && refused.includes('refusing --host 0.0.0.0'), `refused: ${refused}`);
   }
   // The control: with a token of its own it starts (and still answers only the hosts it names).
   const own = `own-${SENTINEL}`;

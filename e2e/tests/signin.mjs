@@ -6,7 +6,7 @@
 // token typed into the form never reaches a discovery request or any output.
 import { join } from 'node:path';
 import { test } from '../fixtures.mjs';
-import { ROOT, SENTINEL, assert, cli, eq, expected, leaks, runQuick, shared, startOnPair, stopServers, watchedPage, SHOTS } from '../lib.mjs';
+import { SENTINEL, assert, cli, eq, expected, leaks, runQuick, shared, startOnPair, stopServers, watchedPage, SHOTS } from '../lib.mjs';
 
 // Each server's port (its authorization server, or its "elsewhere", is on the next one).
 let OIDC, SDK, HOSTILE, servers;
