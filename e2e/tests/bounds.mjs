@@ -204,3 +204,27 @@ test('five runs with 4 MiB bodies in one tab: wasm memory grows ≤ 16 MiB and t
   assert(heapGrowth <= 8 * MiB, `JS heap grew ${(heapGrowth / MiB).toFixed(1)} MiB over four more runs`);
   await context.close();
 });
+
+test('an answer near the 4 MiB cap: its envelope is cut to 64 KiB and the card says so and where the whole answer is', async ({ guard }) => {
+  const fat = `http://127.0.0.1:${HOSTILE_PORT}/fat/mcp`;
+  guard.allow(expected.noToken(fat), expected.get405(fat), expected.noToken(shared.demoEndpoint), expected.get405(shared.demoEndpoint));
+  const context = await shared.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(shared.appUrl);
+  await runQuick(page, { endpoint: fat, token: 'x-token-1234' });
+  const card = page.getByTestId('card-C');
+  const note = await card.getByTestId('envelope-note').textContent();
+  assert(note.includes('cut to its first 64 KiB') && note.includes('What went over the wire'), `the note: ${note}`);
+  // The envelope holds the answer's head, not its 4 MiB: what "show all" and the download offer.
+  const envelope = card.getByTestId('envelope');
+  await envelope.getByRole('button', { name: 'show all' }).click();
+  const [download] = await Promise.all([page.waitForEvent('download'), envelope.getByTestId('download-body').click()]);
+  const kept = readFileSync(await download.path(), 'utf8');
+  assert(kept.length > 60_000 && kept.length < 70 * 1024, `the envelope as kept: ${kept.length} characters`);
+  assert(kept.includes('"jsonrpc"') && kept.includes('…"'), 'the head of the answer, its long string ending in …');
+  // A small answer's card has no note: the demo's probe C.
+  await page.goto(shared.appUrl);
+  await runQuick(page, { token: 'demo-token' });
+  eq(await page.getByTestId('card-C').getByTestId('envelope-note').count(), 0, 'no note under a whole envelope');
+  await context.close();
+});
