@@ -5,6 +5,7 @@
 //   npx playwright test consent          the files whose path matches "consent"
 //   npx playwright test -g 'on probe:C' --repeat-each 20    the tests whose title matches, 20 times each
 import { defineConfig } from '@playwright/test';
+import { chromiumLaunch } from './e2e/chromium.mjs';
 
 export default defineConfig({
   testDir: 'e2e/tests',
@@ -28,19 +29,7 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     headless: true,
-    launchOptions: {
-      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    },
+    launchOptions: chromiumLaunch,
     // playwright-core's own defaults, which the tests were written against (the test runner's are
     // "no limit", bounded only by the test's timeout).
     actionTimeout: 30_000,

@@ -14,6 +14,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { chromiumLaunch } from '../e2e/chromium.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -293,19 +294,7 @@ await start(
 );
 await start('node', ['scripts/serve.mjs', '--dir', join(ROOT, 'dist'), '--port', String(P.app), '--gzip', '--demo-endpoint', demo], 'serving');
 await start('node', ['scripts/serve.mjs', '--dir', inspectorDist(), '--port', String(P.inspector), '--gzip'], 'serving');
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-  ],
-});
+const browser = await chromium.launch(chromiumLaunch);
 
 const LINK = readFileSync(join(ROOT, 'crates/mcp-triage/tests/share-links/v8-replay-py-mcp-2.3.0-intent.link'), 'utf8').trim();
 const out = [];
