@@ -232,7 +232,13 @@ fn a_secrets_hex_goes_in_any_case() {
     let mixed: String = hex
         .chars()
         .enumerate()
-        .map(|(i, c)| if i % 2 == 0 { c.to_ascii_uppercase() } else { c })
+        .map(|(i, c)| {
+            if i % 2 == 0 {
+                c.to_ascii_uppercase()
+            } else {
+                c
+            }
+        })
         .collect();
     for form in [hex.clone(), hex.to_ascii_uppercase(), mixed] {
         let text = format!("id=\"{form}\", deadbeefcafe0123 é {form}x");
