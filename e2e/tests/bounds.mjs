@@ -214,7 +214,7 @@ test('an answer near the 4 MiB cap: its envelope is cut to 64 KiB and the card s
   await runQuick(page, { endpoint: fat, token: 'x-token-1234' });
   const card = page.getByTestId('card-C');
   const note = await card.getByTestId('envelope-note').textContent();
-  assert(note.includes('cut to its first 64 KiB') && note.includes('What went over the wire'), `the note: ${note}`);
+  assert(note.includes('cut to its first 64 KiB') && note.includes('HTTP or stdio details'), `the note: ${note}`);
   // The envelope holds the answer's head, not its 4 MiB: what "show all" and the download offer.
   const envelope = card.getByTestId('envelope');
   await envelope.getByRole('button', { name: 'show all' }).click();

@@ -1,7 +1,7 @@
 //! The envelope a card shows: the answer's JSON-RPC message, pretty, cut to a size a page draws in
 //! a moment. A body near the 4 MiB cap would otherwise be escaped and indented whole (about 40 ms a
 //! card in a browser) although a card shows its first 4,000 characters; the whole answer stays in
-//! what went over the wire.
+//! the card's HTTP or stdio details.
 
 use serde_json::{Map, Value};
 
@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 pub(super) const ENVELOPE_KEEPS: usize = 64 * 1024;
 
 /// What a card says under an envelope that was cut.
-const CUT_NOTE: &str = "The envelope is cut to its first 64 KiB (strings end in “…”, later items are left out); the whole answer is the body under “What went over the wire”.";
+const CUT_NOTE: &str = "The envelope is cut to its first 64 KiB (strings end in “…”, later items are left out); the whole answer is in this card's HTTP or stdio details, as the raw body or the lines read, downloadable as kept.";
 
 /// The message pretty, and the note when it was cut. Work and output are bounded by `keeps`,
 /// whatever the message's size.
@@ -98,7 +98,7 @@ mod tests {
         assert!(kept.ends_with('…') && kept.starts_with("éé"));
         // Keys are kept in order until the budget runs out: "z" comes after the cut.
         assert!(back.get("z").is_none());
-        assert!(note.unwrap().contains("What went over the wire"));
+        assert!(note.unwrap().contains("HTTP or stdio details"));
     }
 
     #[test]
