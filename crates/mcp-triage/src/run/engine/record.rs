@@ -2,7 +2,6 @@
 //! metadata a 401 names (fetched only on the user's click).
 
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::judge::assess::Assessment;
 use crate::vocabulary::exchange::Exchange;
@@ -15,16 +14,8 @@ pub struct Record {
     pub step: Step,
     /// Its round.
     pub wave: u32,
-    /// What went over the wire (redacted by the shell before it gets here).
+    /// What went over the wire (redacted by [`crate::engine::Engine::read`] before it is kept).
     pub exchange: Exchange,
     /// The classification.
     pub assessment: Assessment,
-}
-
-impl Record {
-    /// The JSON a card shows as the answer: our JSON-RPC response (or the frame that stood in for
-    /// it).
-    pub fn shown_json(&self) -> Option<Value> {
-        self.assessment.verdict.message.clone()
-    }
 }
